@@ -1,0 +1,486 @@
+//! The architecture description: one value that fully determines a net's shape and arithmetic.
+//!
+//! Text forms (whitespace is free, names are case-insensitive):
+//!
+//! ```text
+//! HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8     Stockfish 15.1-17.1 (SFNNv5-v9)
+//! HalfKP -> 256x2 -> 32 -> 32 -> 1                          Stockfish 12-13
+//! (768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400    headerless (bullet-style)
+//! (768x4hm -> 1024)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, kings=[0,0,1,1, ...]
+//! ```
+//!
+//! `768xK` has K king buckets, `hm` mirrors horizontally so the king sits on files a-d;
+//! `kings=[...]` maps the king square (from the perspective's side; 32 entries a1,b1,c1,d1,a2..
+//! when mirrored, else 64 entries a1..h8) to its bucket. `1xB` is B output buckets chosen by
+//! piece count, as bullet's `MaterialCount<B>`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::hash;
+
+/// Every net family the project reads and evaluates.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Architecture {
+    Sfnn(SfnnArch),
+    HalfKp(HalfKpArch),
+    Simple(SimpleArch),
+}
+
+/// Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ PSQT) -> 8 stacks of (15+1 -> 32 -> 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SfnnArch {
+    pub l1: usize,
+}
+
+impl SfnnArch {
+    pub const INPUTS: usize = 22528;
+    pub const PSQT_BUCKETS: usize = 8;
+    pub const STACKS: usize = 8;
+    /// fc_0 outputs: 15 into the activations plus 1 forwarded straight to the output.
+    pub const FC0_OUT: usize = 16;
+    pub const FC1_IN: usize = 30;
+    pub const FC1_IN_PADDED: usize = 32;
+    pub const FC1_OUT: usize = 32;
+
+    pub const fn ft_hash(&self) -> u32 {
+        hash::feature_transformer(hash::HALFKA_V2_HM, self.l1)
+    }
+    pub const fn stack_hash(&self) -> u32 {
+        hash::network(self.l1, Self::FC0_OUT as u32, Self::FC1_OUT as u32)
+    }
+    pub const fn file_hash(&self) -> u32 {
+        self.ft_hash() ^ self.stack_hash()
+    }
+}
+
+/// Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HalfKpArch {
+    pub l1: usize,
+}
+
+impl HalfKpArch {
+    pub const INPUTS: usize = 41024;
+    pub const L2: usize = 32;
+    pub const L3: usize = 32;
+
+    pub const fn ft_hash(&self) -> u32 {
+        hash::feature_transformer(hash::HALFKP, self.l1)
+    }
+    pub const fn network_hash(&self) -> u32 {
+        hash::network(self.l1, Self::L2 as u32, Self::L3 as u32)
+    }
+    pub const fn file_hash(&self) -> u32 {
+        self.ft_hash() ^ self.network_hash()
+    }
+}
+
+/// The hidden layer's activation in a headerless net.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// clamp(x, 0, QA)
+    CReLU,
+    /// clamp(x, 0, QA)^2, rescaled by QA before the bias is added
+    SCReLU,
+}
+
+/// King buckets of a chess-768 input layer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct KingBuckets {
+    /// Mirror the board horizontally so that the king is on files a-d.
+    pub mirrored: bool,
+    /// Bucket of each king square (32 entries when mirrored, else 64); `None`: one bucket.
+    pub map: Option<Vec<u8>>,
+}
+
+impl KingBuckets {
+    pub fn count(&self) -> usize {
+        self.map
+            .as_ref()
+            .map_or(1, |m| m.iter().copied().max().unwrap_or(0) as usize + 1)
+    }
+}
+
+/// `(768xK -> N)x2 -> 1xB`: bullet-style headerless nets.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SimpleArch {
+    pub kings: KingBuckets,
+    pub hidden: usize,
+    pub output_buckets: usize,
+    pub activation: Activation,
+    pub qa: i32,
+    pub qb: i32,
+    pub scale: i32,
+}
+
+impl SimpleArch {
+    pub const INPUTS_PER_BUCKET: usize = 768;
+
+    pub fn inputs(&self) -> usize {
+        Self::INPUTS_PER_BUCKET * self.kings.count()
+    }
+
+    /// Bytes of the parameters before padding: l0w, l0b, l1w, l1b, all i16.
+    pub fn param_bytes(&self) -> usize {
+        2 * (self.inputs() * self.hidden
+            + self.hidden
+            + self.output_buckets * 2 * self.hidden
+            + self.output_buckets)
+    }
+
+    /// The file size: bullet pads the parameters with zeros to a multiple of 64 bytes.
+    pub fn file_bytes(&self) -> usize {
+        self.param_bytes().next_multiple_of(64)
+    }
+}
+
+impl Architecture {
+    /// Number of input features (the feature transformer's rows).
+    pub fn inputs(&self) -> usize {
+        match self {
+            Architecture::Sfnn(_) => SfnnArch::INPUTS,
+            Architecture::HalfKp(_) => HalfKpArch::INPUTS,
+            Architecture::Simple(s) => s.inputs(),
+        }
+    }
+
+    /// Accumulator width per perspective.
+    pub fn l1(&self) -> usize {
+        match self {
+            Architecture::Sfnn(a) => a.l1,
+            Architecture::HalfKp(a) => a.l1,
+            Architecture::Simple(s) => s.hidden,
+        }
+    }
+
+    /// Short family name, for messages and generated code.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Architecture::Sfnn(_) => "HalfKAv2_hm",
+            Architecture::HalfKp(_) => "HalfKP",
+            Architecture::Simple(_) => "chess768",
+        }
+    }
+
+    /// Shape checks beyond the grammar: sizes the kernels rely on.
+    pub fn validate(&self) -> Result<(), String> {
+        let l1 = self.l1();
+        match self {
+            Architecture::Sfnn(_) | Architecture::HalfKp(_) => {
+                if l1 == 0 || l1 % 64 != 0 || l1 > 16384 {
+                    return Err(format!(
+                        "L1 = {l1}: must be a positive multiple of 64, at most 16384"
+                    ));
+                }
+            }
+            Architecture::Simple(s) => {
+                if l1 == 0 || l1 % 32 != 0 || l1 > 16384 {
+                    return Err(format!(
+                        "hidden size {l1}: must be a positive multiple of 32, at most 16384"
+                    ));
+                }
+                if !(1..=32).contains(&s.output_buckets) {
+                    return Err(format!(
+                        "{} output buckets: must be 1 to 32",
+                        s.output_buckets
+                    ));
+                }
+                if s.qa <= 0 || s.qb <= 0 || s.scale <= 0 || s.qa > 32767 || s.qb > 32767 {
+                    return Err("qa, qb and scale must be positive (qa, qb at most 32767)".into());
+                }
+                if let Some(map) = &s.kings.map {
+                    let want = if s.kings.mirrored { 32 } else { 64 };
+                    if map.len() != want {
+                        return Err(format!(
+                            "kings=[...] has {} entries, expected {want}",
+                            map.len()
+                        ));
+                    }
+                    let n = s.kings.count();
+                    if (0..n).any(|b| !map.contains(&(b as u8))) {
+                        return Err(
+                            "kings=[...] must use every bucket from 0 to its maximum".into()
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Architecture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Architecture::Sfnn(a) => write!(
+                f,
+                "HalfKAv2_hm -> {}x2 -> (15+1 -> {} -> 1)x{}, psqt={}",
+                a.l1,
+                SfnnArch::FC1_OUT,
+                SfnnArch::STACKS,
+                SfnnArch::PSQT_BUCKETS
+            ),
+            Architecture::HalfKp(a) => write!(f, "HalfKP -> {}x2 -> 32 -> 32 -> 1", a.l1),
+            Architecture::Simple(s) => {
+                write!(f, "(768")?;
+                let k = s.kings.count();
+                if s.kings.map.is_some() {
+                    write!(f, "x{k}")?;
+                }
+                if s.kings.mirrored {
+                    write!(f, "hm")?;
+                }
+                write!(f, " -> {})x2 -> 1", s.hidden)?;
+                if s.output_buckets > 1 {
+                    write!(f, "x{}", s.output_buckets)?;
+                }
+                let act = match s.activation {
+                    Activation::CReLU => "crelu",
+                    Activation::SCReLU => "screlu",
+                };
+                write!(f, ", {act}, qa={}, qb={}, scale={}", s.qa, s.qb, s.scale)?;
+                if let Some(map) = &s.kings.map {
+                    let list: Vec<String> = map.iter().map(u8::to_string).collect();
+                    write!(f, ", kings=[{}]", list.join(","))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A description that doesn't parse, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad architecture description {text:?}: {reason}")]
+pub struct ParseArchError {
+    pub text: String,
+    pub reason: String,
+}
+
+impl FromStr for Architecture {
+    type Err = ParseArchError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let err = |reason: String| ParseArchError {
+            text: text.to_string(),
+            reason,
+        };
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let lower = compact.to_ascii_lowercase();
+        let parts = split_top_level(&lower);
+        let (shape, options) = parts.split_first().ok_or_else(|| err("empty".into()))?;
+        let arch = if let Some(rest) = shape.strip_prefix("halfkav2_hm->") {
+            let l1 = rest.strip_suffix("x2->(15+1->32->1)x8").ok_or_else(|| {
+                err("expected `HalfKAv2_hm -> L1x2 -> (15+1 -> 32 -> 1)x8`".into())
+            })?;
+            for opt in options {
+                if opt != "psqt=8" {
+                    return Err(err(format!(
+                        "unknown option `{opt}` (HalfKAv2_hm nets take only psqt=8)"
+                    )));
+                }
+            }
+            Architecture::Sfnn(SfnnArch {
+                l1: parse_num(l1).map_err(err)?,
+            })
+        } else if let Some(rest) = shape.strip_prefix("halfkp->") {
+            let l1 = rest
+                .strip_suffix("x2->32->32->1")
+                .ok_or_else(|| err("expected `HalfKP -> L1x2 -> 32 -> 32 -> 1`".into()))?;
+            if let Some(opt) = options.first() {
+                return Err(err(format!(
+                    "unknown option `{opt}` (HalfKP nets take none)"
+                )));
+            }
+            Architecture::HalfKp(HalfKpArch {
+                l1: parse_num(l1).map_err(err)?,
+            })
+        } else if let Some(rest) = shape.strip_prefix("(768") {
+            parse_simple(rest, options).map_err(err)?
+        } else {
+            return Err(err(
+                "expected `HalfKAv2_hm -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`".into(),
+            ));
+        };
+        arch.validate().map_err(err)?;
+        Ok(arch)
+    }
+}
+
+fn parse_simple(shape_rest: &str, options: &[String]) -> Result<Architecture, String> {
+    let shape_err = || "expected `(768[xK][hm] -> N)x2 -> 1[xB]`".to_string();
+    let (input, rest) = shape_rest.split_once("->").ok_or_else(shape_err)?;
+    let (mut declared_buckets, mut mirrored) = (None, false);
+    let mut input = input;
+    if let Some(i) = input.strip_suffix("hm") {
+        mirrored = true;
+        input = i;
+    }
+    if let Some(k) = input.strip_prefix('x') {
+        declared_buckets = Some(parse_num(k)?);
+    } else if !input.is_empty() {
+        return Err(shape_err());
+    }
+    let (hidden, out) = rest.split_once(")x2->1").ok_or_else(shape_err)?;
+    let hidden = parse_num(hidden)?;
+    let output_buckets = match out {
+        "" => 1,
+        o => parse_num(o.strip_prefix('x').ok_or_else(shape_err)?)?,
+    };
+    let (mut activation, mut qa, mut qb, mut scale, mut map) = (None, None, None, None, None);
+    for opt in options {
+        match opt.split_once('=') {
+            None if opt == "crelu" => activation = Some(Activation::CReLU),
+            None if opt == "screlu" => activation = Some(Activation::SCReLU),
+            Some(("qa", v)) => qa = Some(parse_num(v)? as i32),
+            Some(("qb", v)) => qb = Some(parse_num(v)? as i32),
+            Some(("scale", v)) => scale = Some(parse_num(v)? as i32),
+            Some(("kings", v)) => {
+                let list = v
+                    .strip_prefix('[')
+                    .and_then(|v| v.strip_suffix(']'))
+                    .ok_or("kings takes a list: kings=[0,0,1,1,...]")?;
+                let entries: Result<Vec<u8>, String> = list
+                    .split(',')
+                    .map(|e| {
+                        parse_num(e).and_then(|n| {
+                            u8::try_from(n).map_err(|_| format!("bucket {n} is too large"))
+                        })
+                    })
+                    .collect();
+                map = Some(entries?);
+            }
+            _ => return Err(format!("unknown option `{opt}`")),
+        }
+    }
+    let missing = |what: &str| format!("headerless nets must state {what}");
+    let kings = KingBuckets { mirrored, map };
+    match declared_buckets {
+        Some(k) if kings.map.is_none() => {
+            return Err(format!(
+                "768x{k} needs kings=[...] mapping king squares to its {k} buckets"
+            ))
+        }
+        Some(k) if k != kings.count() => {
+            return Err(format!(
+                "768x{k} declares {k} king buckets, kings=[...] uses {}",
+                kings.count()
+            ))
+        }
+        None if kings.map.is_some() => {
+            return Err("kings=[...] needs the bucket count: 768xK".into())
+        }
+        _ => {}
+    }
+    Ok(Architecture::Simple(SimpleArch {
+        kings,
+        hidden,
+        output_buckets,
+        activation: activation.ok_or_else(|| missing("the activation (crelu or screlu)"))?,
+        qa: qa.ok_or_else(|| missing("qa=..."))?,
+        qb: qb.ok_or_else(|| missing("qb=..."))?,
+        scale: scale.ok_or_else(|| missing("scale=..."))?,
+    }))
+}
+
+fn parse_num(s: &str) -> Result<usize, String> {
+    s.parse().map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// Splits at commas that are not inside brackets.
+fn split_top_level(s: &str) -> Vec<String> {
+    let (mut parts, mut depth, mut cur) = (Vec::new(), 0i32, String::new());
+    for c in s.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() || !parts.is_empty() {
+        parts.push(cur);
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str) -> Architecture {
+        let arch: Architecture = text.parse().unwrap();
+        let again: Architecture = arch.to_string().parse().unwrap();
+        assert_eq!(arch, again, "{text}");
+        arch
+    }
+
+    #[test]
+    fn stockfish_forms_round_trip() {
+        let a = round_trip("HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(a, Architecture::Sfnn(SfnnArch { l1: 3072 }));
+        assert_eq!(
+            a.to_string(),
+            "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8"
+        );
+        let h = round_trip("halfkp->256x2->32->32->1");
+        assert_eq!(h.to_string(), "HalfKP -> 256x2 -> 32 -> 32 -> 1");
+    }
+
+    #[test]
+    fn simple_forms_round_trip() {
+        let a = round_trip("(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400");
+        assert_eq!(
+            a.to_string(),
+            "(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400"
+        );
+        let map = (0..32)
+            .map(|i| (i / 8).to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        let b = round_trip(&format!(
+            "(768x4hm -> 512)x2 -> 1x8, crelu, qa=181, qb=64, scale=400, kings=[{map}]"
+        ));
+        let Architecture::Simple(s) = b else { panic!() };
+        assert_eq!(
+            (s.kings.count(), s.inputs(), s.output_buckets),
+            (4, 3072, 8)
+        );
+        round_trip("(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+    }
+
+    #[test]
+    fn bad_descriptions_say_why() {
+        for (text, why) in [
+            (
+                "(768 -> 1024)x2 -> 1, qa=255, qb=64, scale=400",
+                "activation",
+            ),
+            (
+                "(768 -> 1000)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+                "multiple of 32",
+            ),
+            (
+                "(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+                "needs kings",
+            ),
+            (
+                "HalfKAv2_hm -> 100x2 -> (15+1 -> 32 -> 1)x8",
+                "multiple of 64",
+            ),
+            ("HalfKA -> 512x2", "expected"),
+            (
+                "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, foo=1",
+                "unknown option",
+            ),
+        ] {
+            let e = text.parse::<Architecture>().unwrap_err();
+            assert!(e.to_string().contains(why), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Stockfish's structural hashes: each layer folds its shape into the hash of the layer before,
+//! so a file's hash identifies its architecture (and, for the same family, its L1).
+
+/// `FeatureSet::HashValue` of HalfKAv2_hm.
+pub const HALFKA_V2_HM: u32 = 0x7F23_4CB8;
+/// `HalfKP<Friend>::kHashValue` (`0x5D69D5B9 ^ true`).
+pub const HALFKP: u32 = 0x5D69_D5B8;
+/// Hash of the input slice that starts every network's layer chain.
+pub const INPUT_SLICE: u32 = 0xEC42_E90D;
+
+/// `AffineTransform::get_hash_value` (the sparse-input variant hashes the same).
+pub const fn affine(prev: u32, outputs: u32) -> u32 {
+    let mut h = 0xCC03_DAE4u32.wrapping_add(outputs);
+    h ^= prev >> 1;
+    h ^= prev << 31;
+    h
+}
+
+/// `ClippedReLU::get_hash_value` (SqrClippedReLU uses the same constant).
+pub const fn clipped_relu(prev: u32) -> u32 {
+    0x538D_24C7u32.wrapping_add(prev)
+}
+
+/// Feature-transformer hash: the feature set's hash xor the transformer's output width.
+pub const fn feature_transformer(feature_set: u32, l1: usize) -> u32 {
+    feature_set ^ (l1 as u32 * 2)
+}
+
+/// Hash of a layer chain `input slice (l1 x 2) -> affine -> crelu -> ... -> affine`.
+pub const fn network(l1: usize, l2: u32, l3: u32) -> u32 {
+    let mut h = INPUT_SLICE ^ (l1 as u32 * 2);
+    h = affine(h, l2);
+    h = clipped_relu(h);
+    h = affine(h, l3);
+    h = clipped_relu(h);
+    affine(h, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The hashes of real nets (Stockfish 17.1 big, small and lite; Stockfish 13).
+    #[test]
+    fn real_net_hashes() {
+        let sf = |l1| feature_transformer(HALFKA_V2_HM, l1) ^ network(l1, 16, 32);
+        assert_eq!(sf(3072), 0x1C10_20F2);
+        assert_eq!(sf(128), 0x1C10_3C92);
+        assert_eq!(sf(256), 0x1C10_3EB2);
+        assert_eq!(
+            feature_transformer(HALFKP, 256) ^ network(256, 32, 32),
+            0x3E5A_A6EE
+        );
+    }
+}

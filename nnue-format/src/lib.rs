@@ -1,0 +1,31 @@
+//! NNUE net files, shared by the `nnue_net!` macro (which reads them at compile time)
+//! and `nnue-runtime` (which reads them at run time for the generic evaluator).
+//!
+//! A leaf crate so that the runtime can re-export the macro without a dependency cycle.
+//!
+//! - [`Architecture`]: what a net is, derived from a Stockfish header or parsed from text.
+//! - [`Net`]: the parameters in the canonical (file) order, read by [`Net::from_bytes`] and
+//!   written back byte-identically by [`Net::to_bytes`].
+//! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
+
+mod arch;
+mod error;
+pub mod hash;
+mod leb128;
+mod net;
+mod read;
+pub mod synth;
+mod write;
+
+pub use arch::{
+    Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch,
+};
+pub use error::{ErrorKind, FormatError};
+pub use net::{
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack,
+};
+
+/// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.
+pub const VERSION_SFNN: u32 = 0x7AF3_2F20;
+/// Stockfish 12 and 13 (HalfKP).
+pub const VERSION_HALFKP: u32 = 0x7AF3_2F16;

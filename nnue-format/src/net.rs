@@ -1,0 +1,167 @@
+//! A net's parameters in the canonical (file) order. Fast paths re-layout copies of these;
+//! this form is what the reader returns, the writer takes and the reference evaluator reads.
+
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
+use crate::error::FormatError;
+
+/// How an array is stored in a Stockfish file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Little-endian values back to back.
+    Raw,
+    /// `COMPRESSED_LEB128`, a u32 byte count, then signed LEB128 values.
+    Leb128,
+}
+
+/// A parsed net file: its architecture and its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Net {
+    pub arch: Architecture,
+    /// The header's free-text description (empty for headerless nets).
+    pub description: String,
+    pub params: Params,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Params {
+    Sfnn(SfnnParams),
+    HalfKp(HalfKpParams),
+    Simple(SimpleParams),
+}
+
+/// The first layer: one row of `l1` weights (and `buckets` PSQT weights) per input feature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeatureTransformer {
+    pub biases: Vec<i16>,
+    /// `[inputs][l1]`
+    pub weights: Vec<i16>,
+    /// `[inputs][psqt buckets]`; empty for HalfKP.
+    pub psqt: Vec<i32>,
+    /// Encodings of biases, weights and psqt as found in the file.
+    pub encoding: [Encoding; 3],
+}
+
+impl FeatureTransformer {
+    pub fn l1(&self) -> usize {
+        self.biases.len()
+    }
+    /// The weights of input feature `feature`.
+    pub fn row(&self, feature: usize) -> &[i16] {
+        let l1 = self.l1();
+        &self.weights[feature * l1..(feature + 1) * l1]
+    }
+    /// The PSQT weights of input feature `feature`, one per bucket.
+    pub fn psqt_row(&self, feature: usize, buckets: usize) -> &[i32] {
+        &self.psqt[feature * buckets..(feature + 1) * buckets]
+    }
+}
+
+/// An int8 affine layer: `out[o] = bias[o] + sum_i weight[o][i] * in[i]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dense {
+    pub inputs: usize,
+    /// Row stride: inputs rounded up to 32, as Stockfish stores them.
+    pub padded_inputs: usize,
+    pub outputs: usize,
+    pub biases: Vec<i32>,
+    /// `[outputs][padded_inputs]`
+    pub weights: Vec<i8>,
+}
+
+impl Dense {
+    pub fn zeroed(inputs: usize, outputs: usize) -> Self {
+        let padded_inputs = inputs.next_multiple_of(32);
+        Self {
+            inputs,
+            padded_inputs,
+            outputs,
+            biases: vec![0; outputs],
+            weights: vec![0; outputs * padded_inputs],
+        }
+    }
+    pub fn row(&self, output: usize) -> &[i8] {
+        &self.weights[output * self.padded_inputs..][..self.inputs]
+    }
+}
+
+/// One of the 8 SFNNv5+ layer stacks: fc_0 (L1 -> 15+1), fc_1 (30 -> 32), fc_2 (32 -> 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stack {
+    pub fc0: Dense,
+    pub fc1: Dense,
+    pub fc2: Dense,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SfnnParams {
+    pub ft: FeatureTransformer,
+    pub stacks: Vec<Stack>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HalfKpParams {
+    pub ft: FeatureTransformer,
+    pub fc0: Dense,
+    pub fc1: Dense,
+    pub fc2: Dense,
+}
+
+/// Bullet-style `(768xK -> N)x2 -> 1xB`, all i16.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimpleParams {
+    /// `[inputs][hidden]`
+    pub l0w: Vec<i16>,
+    pub l0b: Vec<i16>,
+    /// `[output bucket][2 * hidden]`: the side to move's half first.
+    pub l1w: Vec<i16>,
+    pub l1b: Vec<i16>,
+    /// Whether the file carried bullet's zero padding to 64 bytes.
+    pub padded: bool,
+}
+
+impl SimpleParams {
+    pub fn hidden(&self) -> usize {
+        self.l0b.len()
+    }
+    pub fn row(&self, feature: usize) -> &[i16] {
+        let n = self.hidden();
+        &self.l0w[feature * n..(feature + 1) * n]
+    }
+    pub fn output_row(&self, bucket: usize) -> &[i16] {
+        let n = 2 * self.hidden();
+        &self.l1w[bucket * n..(bucket + 1) * n]
+    }
+}
+
+impl Net {
+    /// Reads a net file. `arch` is required for headerless nets; for Stockfish nets it is
+    /// optional and, when given, must agree with what the header implies.
+    pub fn from_bytes(bytes: &[u8], arch: Option<&Architecture>) -> Result<Net, FormatError> {
+        crate::read::read_net(bytes, arch)
+    }
+
+    /// Writes the net back; `Net::from_bytes(&net.to_bytes(), ..)` gives the same net, and a
+    /// file that was read is written back byte for byte.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        crate::write::write_net(self)
+    }
+
+    pub fn sfnn(&self) -> Option<(&SfnnArch, &SfnnParams)> {
+        match (&self.arch, &self.params) {
+            (Architecture::Sfnn(a), Params::Sfnn(p)) => Some((a, p)),
+            _ => None,
+        }
+    }
+    pub fn halfkp(&self) -> Option<(&HalfKpArch, &HalfKpParams)> {
+        match (&self.arch, &self.params) {
+            (Architecture::HalfKp(a), Params::HalfKp(p)) => Some((a, p)),
+            _ => None,
+        }
+    }
+    pub fn simple(&self) -> Option<(&SimpleArch, &SimpleParams)> {
+        match (&self.arch, &self.params) {
+            (Architecture::Simple(a), Params::Simple(p)) => Some((a, p)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The reader: every size is checked against the bytes present before anything is allocated.
+
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
+use crate::error::{ErrorKind, FormatError};
+use crate::leb128::{self, Element};
+use crate::net::{
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack,
+};
+use crate::{VERSION_HALFKP, VERSION_SFNN};
+
+/// Hashes of nets we recognise but can't evaluate.
+const FOREIGN_HASHES: &[(u32, &str)] = &[(
+    0xEC10_2EF2,
+    "Stockfish 18 threat-input net (full_threats features)",
+)];
+
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    section: String,
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, kind: ErrorKind) -> FormatError {
+        FormatError::new(self.pos, &self.section, kind)
+    }
+
+    fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    fn take(&mut self, n: usize, expected: &str) -> Result<&'a [u8], FormatError> {
+        if n > self.remaining() {
+            return Err(self.err(ErrorKind::Truncated {
+                expected: expected.to_string(),
+                needed: n,
+                available: self.remaining(),
+            }));
+        }
+        let bytes = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    fn u32(&mut self, expected: &str) -> Result<u32, FormatError> {
+        Ok(u32::from_le_bytes(
+            self.take(4, expected)?.try_into().unwrap(),
+        ))
+    }
+
+    fn hash(&mut self, expected: u32) -> Result<(), FormatError> {
+        let at = self.pos;
+        let found = self.u32("the section hash")?;
+        if found != expected {
+            return Err(FormatError::new(
+                at,
+                &self.section,
+                ErrorKind::HashMismatch { expected, found },
+            ));
+        }
+        Ok(())
+    }
+
+    fn raw<T: Element>(&mut self, count: usize, what: &str) -> Result<Vec<T>, FormatError> {
+        let bytes = self.take(count * T::BYTES, &format!("{count} {} {what}", T::NAME))?;
+        Ok(bytes.chunks_exact(T::BYTES).map(T::from_le).collect())
+    }
+
+    /// An array stored either raw or LEB128-compressed (told apart by the magic).
+    fn array<T: Element>(
+        &mut self,
+        count: usize,
+        what: &str,
+    ) -> Result<(Vec<T>, Encoding), FormatError> {
+        if !self.data[self.pos..].starts_with(leb128::MAGIC) {
+            return Ok((self.raw(count, what)?, Encoding::Raw));
+        }
+        self.pos += leb128::MAGIC.len();
+        let count_at = self.pos;
+        let byte_count = self.u32("the LEB128 byte count")? as usize;
+        if byte_count > self.remaining() {
+            return Err(FormatError::new(
+                count_at,
+                &self.section,
+                ErrorKind::Leb128(format!(
+                    "byte count {byte_count} for {what} but only {} bytes are left",
+                    self.remaining()
+                )),
+            ));
+        }
+        // Every value takes at least one byte: this bounds the allocation by the file size.
+        if byte_count < count {
+            return Err(FormatError::new(
+                count_at,
+                &self.section,
+                ErrorKind::Leb128(format!(
+                    "byte count {byte_count} is too small for {count} {what}"
+                )),
+            ));
+        }
+        let start = self.pos;
+        let mut values = vec![T::default(); count];
+        leb128::decode(&self.data[start..start + byte_count], &mut values).map_err(|e| {
+            FormatError::new(
+                start + e.at,
+                &self.section,
+                ErrorKind::Leb128(format!("{what}: {}", e.reason)),
+            )
+        })?;
+        self.pos += byte_count;
+        Ok((values, Encoding::Leb128))
+    }
+
+    fn dense(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, FormatError> {
+        let mut layer = Dense::zeroed(inputs, outputs);
+        self.section = format!(
+            "{} {name}",
+            self.section.split(' ').next().unwrap_or_default()
+        );
+        layer.biases = self.raw(outputs, &format!("{name} biases"))?;
+        layer.weights = self.raw(outputs * layer.padded_inputs, &format!("{name} weights"))?;
+        Ok(layer)
+    }
+
+    fn feature_transformer(
+        &mut self,
+        inputs: usize,
+        l1: usize,
+        psqt_buckets: usize,
+    ) -> Result<FeatureTransformer, FormatError> {
+        let (biases, e0) = self.array(l1, "feature-transformer biases")?;
+        let (weights, e1) = self.array(inputs * l1, "feature-transformer weights")?;
+        let (psqt, e2) = if psqt_buckets > 0 {
+            self.array(inputs * psqt_buckets, "PSQT weights")?
+        } else {
+            (Vec::new(), Encoding::Raw)
+        };
+        Ok(FeatureTransformer {
+            biases,
+            weights,
+            psqt,
+            encoding: [e0, e1, e2],
+        })
+    }
+
+    fn end(&self) -> Result<(), FormatError> {
+        match self.remaining() {
+            0 => Ok(()),
+            count => Err(FormatError::new(
+                self.pos,
+                "end of file",
+                ErrorKind::Trailing { count },
+            )),
+        }
+    }
+}
+
+pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net, FormatError> {
+    if data.is_empty() {
+        return Err(FormatError::new(0, "header", ErrorKind::Empty));
+    }
+    if let Some(Architecture::Simple(arch)) = given {
+        return read_simple(data, arch, given.unwrap());
+    }
+    let mut r = Reader {
+        data,
+        pos: 0,
+        section: "header".into(),
+    };
+    let version = r.u32("the version")?;
+    let hash_at = r.pos;
+    let hash = r.u32("the file hash")?;
+    let desc_len = r.u32("the description length")? as usize;
+    let description = String::from_utf8_lossy(r.take(desc_len, "the description")?).into_owned();
+    let arch = identify(version, hash, &description).map_err(|kind| {
+        let at = if matches!(kind, ErrorKind::UnknownVersion { .. }) {
+            0
+        } else {
+            hash_at
+        };
+        FormatError::new(at, "header", kind)
+    })?;
+    if let Some(given) = given {
+        if *given != arch {
+            return Err(FormatError::new(
+                hash_at,
+                "header",
+                ErrorKind::DescriptionMismatch {
+                    described: given.to_string(),
+                    actual: arch.to_string(),
+                },
+            ));
+        }
+    }
+    let params = match &arch {
+        Architecture::Sfnn(a) => {
+            r.section = "feature transformer".into();
+            r.hash(a.ft_hash())?;
+            let ft = r.feature_transformer(SfnnArch::INPUTS, a.l1, SfnnArch::PSQT_BUCKETS)?;
+            let mut stacks = Vec::with_capacity(SfnnArch::STACKS);
+            for i in 0..SfnnArch::STACKS {
+                r.section = format!("stack[{i}]");
+                r.hash(a.stack_hash())?;
+                stacks.push(Stack {
+                    fc0: r.dense("fc_0", a.l1, SfnnArch::FC0_OUT)?,
+                    fc1: r.dense("fc_1", SfnnArch::FC1_IN, SfnnArch::FC1_OUT)?,
+                    fc2: r.dense("fc_2", SfnnArch::FC1_OUT, 1)?,
+                });
+                r.section = format!("stack[{i}]");
+            }
+            Params::Sfnn(SfnnParams { ft, stacks })
+        }
+        Architecture::HalfKp(a) => {
+            r.section = "feature transformer".into();
+            r.hash(a.ft_hash())?;
+            let ft = r.feature_transformer(HalfKpArch::INPUTS, a.l1, 0)?;
+            r.section = "network".into();
+            r.hash(a.network_hash())?;
+            let fc0 = r.dense("fc_0", 2 * a.l1, HalfKpArch::L2)?;
+            let fc1 = r.dense("fc_1", HalfKpArch::L2, HalfKpArch::L3)?;
+            let fc2 = r.dense("fc_2", HalfKpArch::L3, 1)?;
+            Params::HalfKp(HalfKpParams { ft, fc0, fc1, fc2 })
+        }
+        Architecture::Simple(_) => unreachable!("identify never returns a headerless architecture"),
+    };
+    r.end()?;
+    Ok(Net {
+        arch,
+        description,
+        params,
+    })
+}
+
+/// Works out the architecture from the version and hash, and checks the description agrees.
+fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, ErrorKind> {
+    if let Some((_, name)) = FOREIGN_HASHES.iter().find(|(h, _)| *h == hash) {
+        return Err(ErrorKind::Unsupported {
+            name: name.to_string(),
+        });
+    }
+    let widths = (1..=256).map(|k| k * 64);
+    let arch = match version {
+        VERSION_SFNN => widths
+            .map(|l1| SfnnArch { l1 })
+            .find(|a| a.file_hash() == hash)
+            .map(Architecture::Sfnn),
+        VERSION_HALFKP => widths
+            .map(|l1| HalfKpArch { l1 })
+            .find(|a| a.file_hash() == hash)
+            .map(Architecture::HalfKp),
+        found => return Err(ErrorKind::UnknownVersion { found }),
+    };
+    let Some(arch) = arch else {
+        let name = if description.contains("HalfKAv2(") {
+            "Stockfish 14-era HalfKAv2 net (no horizontal mirroring)".to_string()
+        } else if description.to_ascii_lowercase().contains("threat") {
+            "threat-input net".to_string()
+        } else {
+            format!("version {version:#010x} net with hash {hash:#010x}, which no supported architecture has")
+        };
+        return Err(ErrorKind::Unsupported { name });
+    };
+    // Released nets mostly carry a trainer's note; when the description does name an
+    // architecture ("...[22528->3072x2]..."), it must be the one the hash says.
+    if let Some(l1) = described_l1(description) {
+        let family_ok = match arch {
+            Architecture::Sfnn(_) => !description.contains("HalfKP"),
+            _ => !description.contains("HalfKAv2"),
+        };
+        if l1 != arch.l1() || !family_ok {
+            return Err(ErrorKind::DescriptionMismatch {
+                described: description.to_string(),
+                actual: arch.to_string(),
+            });
+        }
+    }
+    Ok(arch)
+}
+
+/// The L1 in a description such as `Features=HalfKP(Friend)[41024->256x2]`.
+fn described_l1(description: &str) -> Option<usize> {
+    let start = description.find("Features=")?;
+    let rest = &description[start..];
+    let arrow = rest.find("->")? + 2;
+    let digits: String = rest[arrow..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    rest[arrow + digits.len()..]
+        .starts_with("x2")
+        .then(|| digits.parse().ok())?
+}
+
+fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Net, FormatError> {
+    let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
+    if data.len() != exact && data.len() != padded {
+        return Err(FormatError::new(
+            0,
+            "headerless net",
+            ErrorKind::SizeMismatch {
+                arch: full.to_string(),
+                expected: padded,
+                found: data.len(),
+            },
+        ));
+    }
+    if let Some(at) = data[exact..].iter().position(|&b| b != 0) {
+        return Err(FormatError::new(
+            exact + at,
+            "padding",
+            ErrorKind::Invalid("non-zero byte in the padding after the parameters".into()),
+        ));
+    }
+    let (n, b) = (arch.hidden, arch.output_buckets);
+    let mut r = Reader {
+        data,
+        pos: 0,
+        section: "l0 weights".into(),
+    };
+    let l0w = r.raw(arch.inputs() * n, "l0 weights")?;
+    r.section = "l0 biases".into();
+    let l0b = r.raw(n, "l0 biases")?;
+    r.section = "l1 weights".into();
+    let l1w = r.raw(b * 2 * n, "l1 weights")?;
+    r.section = "l1 biases".into();
+    let l1b = r.raw(b, "l1 biases")?;
+    let params = SimpleParams {
+        l0w,
+        l0b,
+        l1w,
+        l1b,
+        padded: data.len() != exact || exact == padded,
+    };
+    Ok(Net {
+        arch: full.clone(),
+        description: String::new(),
+        params: Params::Simple(params),
+    })
+}

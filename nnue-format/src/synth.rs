@@ -1,0 +1,138 @@
+//! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
+//! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
+
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
+use crate::net::{
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack,
+};
+
+/// SplitMix64: tiny, seedable and good enough for test data.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+    /// Roughly bell-shaped in `-spread..=spread` (sum of two uniforms), with rare extremes.
+    pub fn weight(&mut self, spread: i64, extreme: i64) -> i64 {
+        if self.next_u64() % 512 == 0 {
+            return if self.next_u64() % 2 == 0 {
+                extreme
+            } else {
+                -extreme
+            };
+        }
+        (self.range(-spread, spread) + self.range(-spread, spread)) / 2
+    }
+}
+
+fn fill<T>(rng: &mut Rng, n: usize, mut f: impl FnMut(&mut Rng) -> T) -> Vec<T> {
+    (0..n).map(|_| f(rng)).collect()
+}
+
+fn dense(rng: &mut Rng, inputs: usize, outputs: usize, bias: i64) -> Dense {
+    let mut layer = Dense::zeroed(inputs, outputs);
+    layer.biases = fill(rng, outputs, |r| r.range(-bias, bias) as i32);
+    for o in 0..outputs {
+        for i in 0..inputs {
+            // Full int8 range, -128 included: maddubs must not saturate even there.
+            layer.weights[o * layer.padded_inputs + i] =
+                rng.weight(100, if i % 2 == 0 { 127 } else { -128 }) as i8;
+        }
+    }
+    layer
+}
+
+fn feature_transformer(
+    rng: &mut Rng,
+    inputs: usize,
+    l1: usize,
+    psqt: usize,
+    encoding: Encoding,
+) -> FeatureTransformer {
+    FeatureTransformer {
+        // Biases around the ClippedReLU window so that both clamps and the middle occur.
+        biases: fill(rng, l1, |r| r.range(-40, 120) as i16),
+        // ~30 active features of spread 60 move an accumulator by a few hundred: it saturates
+        // sometimes, and never comes near the int16 limits (even doubled, as the fast path does).
+        weights: fill(rng, inputs * l1, |r| r.weight(60, 300) as i16),
+        psqt: fill(rng, inputs * psqt, |r| r.weight(4000, 20000) as i32),
+        encoding: [encoding; 3],
+    }
+}
+
+/// A Stockfish SFNNv5+ net of width `l1`.
+pub fn sfnn(l1: usize, seed: u64, encoding: Encoding) -> Net {
+    let arch = SfnnArch { l1 };
+    let mut rng = Rng::new(seed);
+    let ft = feature_transformer(
+        &mut rng,
+        SfnnArch::INPUTS,
+        l1,
+        SfnnArch::PSQT_BUCKETS,
+        encoding,
+    );
+    let stacks = (0..SfnnArch::STACKS)
+        .map(|_| Stack {
+            fc0: dense(&mut rng, l1, SfnnArch::FC0_OUT, 20000),
+            fc1: dense(&mut rng, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, 8000),
+            fc2: dense(&mut rng, SfnnArch::FC1_OUT, 1, 4000),
+        })
+        .collect();
+    Net {
+        arch: Architecture::Sfnn(arch),
+        description: format!("synthetic SFNN L1={l1} seed={seed}"),
+        params: Params::Sfnn(SfnnParams { ft, stacks }),
+    }
+}
+
+/// A Stockfish 12-13 HalfKP net of width `l1`.
+pub fn halfkp(l1: usize, seed: u64) -> Net {
+    let mut rng = Rng::new(seed);
+    let ft = feature_transformer(&mut rng, HalfKpArch::INPUTS, l1, 0, Encoding::Raw);
+    Net {
+        arch: Architecture::HalfKp(HalfKpArch { l1 }),
+        description: format!("synthetic HalfKP L1={l1} seed={seed}"),
+        params: Params::HalfKp(HalfKpParams {
+            ft,
+            fc0: dense(&mut rng, 2 * l1, HalfKpArch::L2, 20000),
+            fc1: dense(&mut rng, HalfKpArch::L2, HalfKpArch::L3, 8000),
+            fc2: dense(&mut rng, HalfKpArch::L3, 1, 4000),
+        }),
+    }
+}
+
+/// A headerless net of the given shape.
+pub fn simple(arch: &SimpleArch, seed: u64) -> Net {
+    let mut rng = Rng::new(seed);
+    let (n, qa) = (arch.hidden, i64::from(arch.qa));
+    let params = SimpleParams {
+        l0w: fill(&mut rng, arch.inputs() * n, |r| r.weight(qa / 3, qa) as i16),
+        l0b: fill(&mut rng, n, |r| r.range(-qa / 4, qa / 2) as i16),
+        // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
+        l1w: fill(&mut rng, arch.output_buckets * 2 * n, |r| {
+            r.weight(90, 127) as i16
+        }),
+        l1b: fill(&mut rng, arch.output_buckets, |r| {
+            r.range(-2000, 2000) as i16
+        }),
+        padded: true,
+    };
+    Net {
+        arch: Architecture::Simple(arch.clone()),
+        description: String::new(),
+        params: Params::Simple(params),
+    }
+}

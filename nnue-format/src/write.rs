@@ -1,0 +1,84 @@
+//! The writer: the exact inverse of the reader.
+
+use crate::leb128::{self, Element};
+use crate::net::{Dense, Encoding, FeatureTransformer, Net, Params};
+use crate::{Architecture, VERSION_HALFKP, VERSION_SFNN};
+
+pub(crate) fn write_net(net: &Net) -> Vec<u8> {
+    let mut out = Vec::new();
+    match (&net.arch, &net.params) {
+        (Architecture::Sfnn(a), Params::Sfnn(p)) => {
+            header(&mut out, VERSION_SFNN, a.file_hash(), &net.description);
+            put(&mut out, a.ft_hash());
+            feature_transformer(&mut out, &p.ft);
+            for stack in &p.stacks {
+                put(&mut out, a.stack_hash());
+                for layer in [&stack.fc0, &stack.fc1, &stack.fc2] {
+                    dense(&mut out, layer);
+                }
+            }
+        }
+        (Architecture::HalfKp(a), Params::HalfKp(p)) => {
+            header(&mut out, VERSION_HALFKP, a.file_hash(), &net.description);
+            put(&mut out, a.ft_hash());
+            feature_transformer(&mut out, &p.ft);
+            put(&mut out, a.network_hash());
+            for layer in [&p.fc0, &p.fc1, &p.fc2] {
+                dense(&mut out, layer);
+            }
+        }
+        (Architecture::Simple(_), Params::Simple(p)) => {
+            for part in [&p.l0w, &p.l0b, &p.l1w, &p.l1b] {
+                raw(&mut out, part);
+            }
+            if p.padded {
+                out.resize(out.len().next_multiple_of(64), 0);
+            }
+        }
+        _ => panic!("Net::arch and Net::params describe different families"),
+    }
+    out
+}
+
+fn put(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn header(out: &mut Vec<u8>, version: u32, hash: u32, description: &str) {
+    put(out, version);
+    put(out, hash);
+    put(out, description.len() as u32);
+    out.extend_from_slice(description.as_bytes());
+}
+
+fn raw<T: Element>(out: &mut Vec<u8>, values: &[T]) {
+    out.reserve(values.len() * T::BYTES);
+    values.iter().for_each(|v| v.write_le(out));
+}
+
+fn array<T: Element>(out: &mut Vec<u8>, values: &[T], encoding: Encoding) {
+    match encoding {
+        Encoding::Raw => raw(out, values),
+        Encoding::Leb128 => {
+            out.extend_from_slice(leb128::MAGIC);
+            let count_at = out.len();
+            put(out, 0);
+            leb128::encode(values, out);
+            let bytes = (out.len() - count_at - 4) as u32;
+            out[count_at..count_at + 4].copy_from_slice(&bytes.to_le_bytes());
+        }
+    }
+}
+
+fn feature_transformer(out: &mut Vec<u8>, ft: &FeatureTransformer) {
+    array(out, &ft.biases, ft.encoding[0]);
+    array(out, &ft.weights, ft.encoding[1]);
+    if !ft.psqt.is_empty() {
+        array(out, &ft.psqt, ft.encoding[2]);
+    }
+}
+
+fn dense(out: &mut Vec<u8>, layer: &Dense) {
+    raw(out, &layer.biases);
+    raw(out, &layer.weights);
+}

@@ -1,0 +1,14 @@
+//! Evaluate NNUE nets: the runtime that `nnue_net!`-generated code and engines call.
+//!
+//! - [`position`]: a board-agnostic position (pieces on squares, side to move).
+//! - [`features`]: HalfKAv2_hm, HalfKP and chess-768 feature indices.
+//! - [`reference`]: the generic evaluator, the bit-exact reference for every fast path.
+
+pub mod features;
+pub mod position;
+pub mod reference;
+
+pub use nnue_format as format;
+pub use nnue_format::{Architecture, FormatError, Net};
+pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
+pub use reference::{Evaluation, Evaluator};

@@ -1,0 +1,273 @@
+//! A board-agnostic position: what sits on each square and who moves. Engines build it from
+//! their own board ([`Position::new`]); tests and examples read FEN ([`Position::from_fen`]).
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    pub const BOTH: [Color; 2] = [Color::White, Color::Black];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::ops::Not for Color {
+    type Output = Color;
+    fn not(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PieceType {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    King = 5,
+}
+
+impl PieceType {
+    pub const ALL: [PieceType; 6] = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+        PieceType::King,
+    ];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub color: Color,
+    pub kind: PieceType,
+}
+
+impl Piece {
+    pub const fn new(color: Color, kind: PieceType) -> Self {
+        Self { color, kind }
+    }
+}
+
+/// A square, a1 = 0, b1 = 1, ..., h8 = 63.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// `None` unless `index < 64`.
+    pub const fn new(index: u8) -> Option<Square> {
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
+    }
+    pub const fn from_file_rank(file: u8, rank: u8) -> Square {
+        Square((rank & 7) * 8 + (file & 7))
+    }
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub const fn file(self) -> u8 {
+        self.0 & 7
+    }
+    pub const fn rank(self) -> u8 {
+        self.0 >> 3
+    }
+    /// Parses `e4`-style names.
+    pub fn parse(name: &str) -> Option<Square> {
+        match name.as_bytes() {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(Square::from_file_rank(f - b'a', r - b'1')),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+/// Why a position can't be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("bad FEN {fen:?}: {reason}")]
+    BadFen { fen: String, reason: String },
+    #[error("{0:?} has {1} kings; exactly one is needed")]
+    Kings(Color, usize),
+    #[error("{0} pieces on the board; at most 32 are allowed")]
+    TooManyPieces(usize),
+}
+
+/// Pieces on squares and the side to move: everything an NNUE evaluation looks at.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [Option<Piece>; 64],
+    side_to_move: Color,
+    kings: [Square; 2],
+    count: u8,
+}
+
+impl Position {
+    /// Checks the position has one king per side and at most 32 pieces.
+    pub fn new(
+        side_to_move: Color,
+        pieces: impl IntoIterator<Item = (Square, Piece)>,
+    ) -> Result<Position, PositionError> {
+        let mut board = [None; 64];
+        for (sq, piece) in pieces {
+            board[sq.index()] = Some(piece);
+        }
+        let count = board.iter().flatten().count();
+        if count > 32 {
+            return Err(PositionError::TooManyPieces(count));
+        }
+        let mut kings = [Square(0); 2];
+        for color in Color::BOTH {
+            let mut found = (0..64u8)
+                .filter(|&s| board[s as usize] == Some(Piece::new(color, PieceType::King)));
+            let n = found.clone().count();
+            if n != 1 {
+                return Err(PositionError::Kings(color, n));
+            }
+            kings[color.index()] = Square(found.next().unwrap_or(0));
+        }
+        Ok(Position {
+            board,
+            side_to_move,
+            kings,
+            count: count as u8,
+        })
+    }
+
+    /// Reads the board and side-to-move fields of a FEN (the rest is ignored).
+    pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
+        let bad = |reason: &str| PositionError::BadFen {
+            fen: fen.to_string(),
+            reason: reason.to_string(),
+        };
+        let mut fields = fen.split_whitespace();
+        let placement = fields.next().ok_or_else(|| bad("empty"))?;
+        let ranks: Vec<&str> = placement.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(bad("the board needs 8 ranks"));
+        }
+        let mut pieces = Vec::new();
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 7 - i as u8;
+            let mut file = 0u8;
+            for c in rank_text.chars() {
+                if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                    file += d as u8;
+                } else {
+                    let kind = match c.to_ascii_lowercase() {
+                        'p' => PieceType::Pawn,
+                        'n' => PieceType::Knight,
+                        'b' => PieceType::Bishop,
+                        'r' => PieceType::Rook,
+                        'q' => PieceType::Queen,
+                        'k' => PieceType::King,
+                        _ => return Err(bad(&format!("unknown piece `{c}`"))),
+                    };
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    if file >= 8 {
+                        return Err(bad(&format!("rank {} has more than 8 squares", rank + 1)));
+                    }
+                    pieces.push((Square::from_file_rank(file, rank), Piece::new(color, kind)));
+                    file += 1;
+                }
+                if file > 8 {
+                    return Err(bad(&format!("rank {} has more than 8 squares", rank + 1)));
+                }
+            }
+            if file != 8 {
+                return Err(bad(&format!("rank {} has {file} squares", rank + 1)));
+            }
+        }
+        let stm = match fields.next() {
+            Some("w") => Color::White,
+            Some("b") => Color::Black,
+            _ => return Err(bad("the side to move must be `w` or `b`")),
+        };
+        Position::new(stm, pieces)
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    pub fn king(&self, color: Color) -> Square {
+        self.kings[color.index()]
+    }
+    /// Number of pieces on the board, kings included.
+    pub fn piece_count(&self) -> usize {
+        self.count as usize
+    }
+    /// Every piece with its square, a1 to h8.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        (0..64u8).filter_map(|s| self.board[s as usize].map(|p| (Square(s), p)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fen() {
+        let p = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+            .unwrap();
+        assert_eq!(p.side_to_move(), Color::Black);
+        assert_eq!(p.piece_count(), 32);
+        assert_eq!(p.king(Color::White), Square::parse("e1").unwrap());
+        assert_eq!(
+            p.piece_at(Square::parse("e4").unwrap()),
+            Some(Piece::new(Color::White, PieceType::Pawn))
+        );
+    }
+
+    #[test]
+    fn bad_fens_are_errors() {
+        for fen in [
+            "",
+            "8/8/8/8/8/8/8/8 w",
+            "k7/8/8/8/8/8/8/K7 x",
+            "k8/8/8/8/8/8/8/K7 w",
+            "kx6/8/8/8/8/8/8/K7 w",
+        ] {
+            assert!(
+                matches!(Position::from_fen(fen), Err(PositionError::BadFen { .. })),
+                "{fen}"
+            );
+        }
+        assert_eq!(
+            Position::from_fen("8/8/8/8/8/8/8/K7 w"),
+            Err(PositionError::Kings(Color::Black, 0))
+        );
+        let crowded = "kqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/8/8/K7 w";
+        assert_eq!(
+            Position::from_fen(crowded),
+            Err(PositionError::TooManyPieces(41))
+        );
+    }
+}

@@ -1,0 +1,48 @@
+//! Plain-integer versions of the layers, with Stockfish's exact semantics.
+
+use nnue_format::Dense;
+
+/// SFNNv5+ feature-transformer output: for each perspective (side to move first), the products
+/// of the clamped halves, `clamp(a, 0, 127) * clamp(b, 0, 127) / 128`.
+pub fn ft_pairwise(us: &[i16], them: &[i16]) -> Vec<u8> {
+    let half = us.len() / 2;
+    let mut out = Vec::with_capacity(us.len());
+    for acc in [us, them] {
+        for j in 0..half {
+            let a = i32::from(acc[j]).clamp(0, 127);
+            let b = i32::from(acc[j + half]).clamp(0, 127);
+            out.push((a * b / 128) as u8);
+        }
+    }
+    out
+}
+
+/// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`.
+pub fn affine(layer: &Dense, input: &[u8]) -> Vec<i32> {
+    (0..layer.outputs)
+        .map(|o| {
+            let row = layer.row(o);
+            row.iter()
+                .zip(input)
+                .fold(layer.biases[o], |sum, (&w, &x)| {
+                    sum + i32::from(w) * i32::from(x)
+                })
+        })
+        .collect()
+}
+
+/// `clamp(x >> 6, 0, 127)` (the shift floors, as C++'s `>>` on int does).
+pub fn clipped_relu(input: &[i32]) -> Vec<u8> {
+    input
+        .iter()
+        .map(|&x| (x >> 6).clamp(0, 127) as u8)
+        .collect()
+}
+
+/// `min(127, x * x >> 19)`.
+pub fn sqr_clipped_relu(input: &[i32]) -> Vec<u8> {
+    input
+        .iter()
+        .map(|&x| ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8)
+        .collect()
+}

@@ -1,0 +1,254 @@
+//! The generic evaluator: runtime-dimensioned, portable, written for clarity. It is the
+//! reference every fast path must equal, integer for integer, layer by layer.
+
+mod layers;
+
+use std::fmt;
+
+use nnue_format::{Activation, Net, Params, SfnnArch};
+
+use crate::features::FeatureSet;
+use crate::position::{Color, Position};
+pub use layers::{affine, clipped_relu, ft_pairwise, sqr_clipped_relu};
+
+/// What a network says about a position, from the side to move's view, in Stockfish's internal
+/// units: for SFNNv5+ nets what `Network::evaluate` returns (both parts divided by the output
+/// scale 16); for HalfKP what Stockfish 13's `NNUE::evaluate` returns (`psqt` = 0); for
+/// headerless nets the scaled output (`psqt` = 0, `bucket` = the output bucket).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Evaluation {
+    pub bucket: usize,
+    pub psqt: i32,
+    pub positional: i32,
+}
+
+impl Evaluation {
+    pub fn total(&self) -> i32 {
+        self.psqt + self.positional
+    }
+}
+
+/// The line format of the eval example and the engine's `eval` command.
+impl fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bucket={} psqt={} positional={} total={}",
+            self.bucket,
+            self.psqt,
+            self.positional,
+            self.total()
+        )
+    }
+}
+
+/// First-layer pre-activations of both perspectives (indexed by [`Color::index`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accumulator {
+    pub values: [Vec<i16>; 2],
+    /// PSQT sums per bucket (SFNNv5+ only; empty otherwise).
+    pub psqt: [Vec<i32>; 2],
+}
+
+/// Every layer's output of one forward pass, for layer-by-layer comparisons.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    /// Feature-transformer output (side to move first); empty for headerless nets.
+    pub ft_out: Vec<u8>,
+    /// Each dense layer's int32 output, in order. Headerless nets: the output sum before the
+    /// bias (after the SCReLU division by QA).
+    pub dense: Vec<Vec<i32>>,
+    /// The uint8 input of each dense layer after the first.
+    pub activations: Vec<Vec<u8>>,
+}
+
+/// The reference evaluator for one net.
+#[derive(Debug, Clone)]
+pub struct Evaluator<'a> {
+    net: &'a Net,
+    features: FeatureSet,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(net: &'a Net) -> Self {
+        Self {
+            net,
+            features: FeatureSet::for_arch(&net.arch),
+        }
+    }
+
+    pub fn net(&self) -> &'a Net {
+        self.net
+    }
+
+    pub fn features(&self) -> FeatureSet {
+        self.features
+    }
+
+    fn first_layer(&self) -> (&'a [i16], usize, &'a [i32], usize) {
+        match &self.net.params {
+            Params::Sfnn(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
+            Params::HalfKp(p) => (&p.ft.biases, p.ft.l1(), &[], 0),
+            Params::Simple(p) => (&p.l0b, p.hidden(), &[], 0),
+        }
+    }
+
+    fn row(&self, feature: usize) -> &'a [i16] {
+        match &self.net.params {
+            Params::Sfnn(p) => p.ft.row(feature),
+            Params::HalfKp(p) => p.ft.row(feature),
+            Params::Simple(p) => p.row(feature),
+        }
+    }
+
+    /// An accumulator holding only the biases.
+    pub fn empty_accumulator(&self) -> Accumulator {
+        let (biases, _, _, buckets) = self.first_layer();
+        Accumulator {
+            values: [biases.to_vec(), biases.to_vec()],
+            psqt: [vec![0; buckets], vec![0; buckets]],
+        }
+    }
+
+    /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish).
+    pub fn update(
+        &self,
+        acc: &mut Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let (_, _, psqt, buckets) = self.first_layer();
+        let p = perspective.index();
+        for (&feature, sign) in added
+            .iter()
+            .map(|f| (f, 1i16))
+            .chain(removed.iter().map(|f| (f, -1i16)))
+        {
+            for (v, &w) in acc.values[p].iter_mut().zip(self.row(feature)) {
+                *v = v.wrapping_add(w.wrapping_mul(sign));
+            }
+            for (v, &w) in acc.psqt[p]
+                .iter_mut()
+                .zip(&psqt[feature * buckets..(feature + 1) * buckets])
+            {
+                *v = v.wrapping_add(w.wrapping_mul(i32::from(sign)));
+            }
+        }
+    }
+
+    /// Both perspectives' accumulators from scratch.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = self.empty_accumulator();
+        let mut active = Vec::with_capacity(32);
+        for perspective in Color::BOTH {
+            active.clear();
+            self.features.active(pos, perspective, &mut active);
+            self.update(&mut acc, perspective, &active, &[]);
+        }
+        acc
+    }
+
+    pub fn evaluate(&self, pos: &Position) -> Evaluation {
+        self.forward(&self.refresh(pos), pos.side_to_move(), pos.piece_count())
+            .0
+    }
+
+    /// The layers after the accumulator, for `stm` to move with `pieces` on the board.
+    pub fn forward(&self, acc: &Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+        let (us, them) = (stm.index(), (!stm).index());
+        let mut trace = Trace::default();
+        match &self.net.params {
+            Params::Sfnn(p) => {
+                let bucket = (pieces - 1) / 4;
+                let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
+                trace.ft_out = ft_pairwise(&acc.values[us], &acc.values[them]);
+                let stack = &p.stacks[bucket];
+                let fc0 = affine(&stack.fc0, &trace.ft_out);
+                let hidden = SfnnArch::FC0_OUT - 1;
+                let mut fc1_in = sqr_clipped_relu(&fc0[..hidden]);
+                fc1_in.extend(clipped_relu(&fc0[..hidden]));
+                let fc1 = affine(&stack.fc1, &fc1_in);
+                let fc2_in = clipped_relu(&fc1);
+                let fc2 = affine(&stack.fc2, &fc2_in);
+                // fc_0's last output skips the hidden layers: 1.0 = 127 * 64 there, 600 * 16 here.
+                let forward = fc0[hidden].wrapping_mul(600 * 16) / (127 * 64);
+                let positional = fc2[0].wrapping_add(forward);
+                trace.dense = vec![fc0, fc1, fc2];
+                trace.activations = vec![fc1_in, fc2_in];
+                (
+                    Evaluation {
+                        bucket,
+                        psqt: psqt / 16,
+                        positional: positional / 16,
+                    },
+                    trace,
+                )
+            }
+            Params::HalfKp(p) => {
+                let clamp = |v: &[i16]| {
+                    v.iter()
+                        .map(|&x| x.clamp(0, 127) as u8)
+                        .collect::<Vec<u8>>()
+                };
+                trace.ft_out = clamp(&acc.values[us]);
+                trace.ft_out.extend(clamp(&acc.values[them]));
+                let fc0 = affine(&p.fc0, &trace.ft_out);
+                let fc1_in = clipped_relu(&fc0);
+                let fc1 = affine(&p.fc1, &fc1_in);
+                let fc2_in = clipped_relu(&fc1);
+                let fc2 = affine(&p.fc2, &fc2_in);
+                let positional = fc2[0] / 16;
+                trace.dense = vec![fc0, fc1, fc2];
+                trace.activations = vec![fc1_in, fc2_in];
+                (
+                    Evaluation {
+                        bucket: 0,
+                        psqt: 0,
+                        positional,
+                    },
+                    trace,
+                )
+            }
+            Params::Simple(p) => {
+                let Some((arch, _)) = self.net.simple() else {
+                    unreachable!()
+                };
+                let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);
+                let weights = p.output_row(bucket);
+                let n = p.hidden();
+                let qa = arch.qa;
+                let mut sum = 0i32;
+                for (values, w) in [
+                    (&acc.values[us], &weights[..n]),
+                    (&acc.values[them], &weights[n..]),
+                ] {
+                    for (&v, &w) in values.iter().zip(w) {
+                        let v = i32::from(v).clamp(0, qa);
+                        let term = match arch.activation {
+                            Activation::CReLU => v * i32::from(w),
+                            Activation::SCReLU => (v * v).wrapping_mul(i32::from(w)),
+                        };
+                        sum = sum.wrapping_add(term);
+                    }
+                }
+                if arch.activation == Activation::SCReLU {
+                    sum /= qa;
+                }
+                trace.dense = vec![vec![sum]];
+                let out = sum
+                    .wrapping_add(i32::from(p.l1b[bucket]))
+                    .wrapping_mul(arch.scale)
+                    / (qa * arch.qb);
+                (
+                    Evaluation {
+                        bucket,
+                        psqt: 0,
+                        positional: out,
+                    },
+                    trace,
+                )
+            }
+        }
+    }
+}
