@@ -11,6 +11,7 @@
 mod arch;
 mod error;
 pub mod hash;
+pub mod layout;
 mod leb128;
 mod net;
 mod read;

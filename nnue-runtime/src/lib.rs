@@ -12,3 +12,9 @@ pub use nnue_format as format;
 pub use nnue_format::{Architecture, FormatError, Net};
 pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
 pub use reference::{Evaluation, Evaluator};
+pub mod loaded;
+pub mod nets;
+pub mod simd;
+
+pub use nets::{Accumulator, Network};
+pub use simd::{Isa, Path};

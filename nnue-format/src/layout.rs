@@ -1,0 +1,247 @@
+//! The fast paths' weight layout, computed once (by the macro at compile time, or by the
+//! runtime for nets loaded at run time) from the canonical [`Net`].
+//!
+//! - Feature-transformer columns are stored in the order that 256-bit `packus`/`packs` leave
+//!   them, so the activation needs no permute: in every block of 32, groups 1 and 2 of 8 swap.
+//! - SFNNv5+ transformer weights and biases are doubled, as Stockfish does at load: the
+//!   activation then computes `a * b / 128` as one `mulhi` of `(2a << 7)` and `2b`.
+//! - int8 layers are stored `[input chunk of 4][output][4]`, so one broadcast input chunk
+//!   multiplies a contiguous run of weights (Stockfish's `get_weight_index`).
+
+use crate::net::{Dense, FeatureTransformer, Net, Params};
+
+/// Stored position of accumulator column `j` (and, the map being an involution, the logical
+/// column of stored position `j`).
+pub const fn pack_slot(j: usize) -> usize {
+    match (j / 8) % 4 {
+        1 => j + 8,
+        2 => j - 8,
+        _ => j,
+    }
+}
+
+/// Element type of a [`Blob`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elem {
+    I8,
+    I16,
+    I32,
+}
+
+impl Elem {
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Elem::I8 => "i8",
+            Elem::I16 => "i16",
+            Elem::I32 => "i32",
+        }
+    }
+}
+
+/// One array of the fast layout: a name, a nested array shape (outermost first) and its
+/// little-endian bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blob {
+    pub name: &'static str,
+    pub elem: Elem,
+    pub dims: Vec<usize>,
+    pub bytes: Vec<u8>,
+}
+
+fn blob<T: Copy>(
+    name: &'static str,
+    elem: Elem,
+    dims: Vec<usize>,
+    values: &[T],
+    le: impl Fn(T) -> Vec<u8>,
+) -> Blob {
+    debug_assert_eq!(dims.iter().product::<usize>(), values.len());
+    Blob {
+        name,
+        elem,
+        dims,
+        bytes: values.iter().flat_map(|&v| le(v)).collect(),
+    }
+}
+
+fn i8s(name: &'static str, dims: Vec<usize>, v: &[i8]) -> Blob {
+    blob(name, Elem::I8, dims, v, |x| x.to_le_bytes().to_vec())
+}
+fn i16s(name: &'static str, dims: Vec<usize>, v: &[i16]) -> Blob {
+    blob(name, Elem::I16, dims, v, |x| x.to_le_bytes().to_vec())
+}
+fn i32s(name: &'static str, dims: Vec<usize>, v: &[i32]) -> Blob {
+    blob(name, Elem::I32, dims, v, |x| x.to_le_bytes().to_vec())
+}
+
+/// Transformer rows with columns in pack order within each `block` (a perspective's output
+/// run: L1/2 for the SFNN pairwise halves, L1 for HalfKP), optionally doubled.
+fn ft_columns(row: &[i16], double: bool) -> Vec<i16> {
+    let mut out = vec![0i16; row.len()];
+    for (j, &v) in row.iter().enumerate() {
+        // Blocks of 32 never straddle a half: L1/2 is a multiple of 32.
+        out[pack_slot(j)] = if double { v.wrapping_mul(2) } else { v };
+    }
+    out
+}
+
+fn ft_blobs(ft: &FeatureTransformer, double: bool) -> [Blob; 2] {
+    let l1 = ft.l1();
+    let inputs = ft.weights.len() / l1;
+    let mut weights = Vec::with_capacity(ft.weights.len());
+    for f in 0..inputs {
+        weights.extend(ft_columns(ft.row(f), double));
+    }
+    [
+        i16s("FT_BIASES", vec![l1], &ft_columns(&ft.biases, double)),
+        i16s("FT_WEIGHTS", vec![inputs, l1], &weights),
+    ]
+}
+
+/// `[chunk][output][4]` over the padded inputs.
+pub fn scramble(layer: &Dense) -> Vec<i8> {
+    let (p, o) = (layer.padded_inputs, layer.outputs);
+    let mut out = vec![0i8; p * o];
+    for (i, &w) in layer.weights.iter().enumerate() {
+        let (row, col) = (i / p, i % p);
+        out[(col / 4) * o * 4 + row * 4 + col % 4] = w;
+    }
+    out
+}
+
+/// Scrambled layers of several stacks as one `[stack][chunk][output][4]` blob.
+fn stacked_scrambled(name: &'static str, layers: &[&Dense]) -> Blob {
+    let l = layers[0];
+    let v: Vec<i8> = layers.iter().flat_map(|d| scramble(d)).collect();
+    i8s(
+        name,
+        vec![layers.len(), l.padded_inputs / 4, l.outputs, 4],
+        &v,
+    )
+}
+
+fn stacked_biases(name: &'static str, layers: &[&Dense]) -> Blob {
+    let v: Vec<i32> = layers
+        .iter()
+        .flat_map(|d| d.biases.iter().copied())
+        .collect();
+    i32s(name, vec![layers.len(), layers[0].outputs], &v)
+}
+
+fn stacked_rows(name: &'static str, layers: &[&Dense]) -> Blob {
+    let l = layers[0];
+    let v: Vec<i8> = layers
+        .iter()
+        .flat_map(|d| d.weights.iter().copied())
+        .collect();
+    i8s(name, vec![layers.len(), l.padded_inputs], &v)
+}
+
+/// Every array the fast path of `net` reads, in the order the runtime's constructors take them.
+pub fn fast_layout(net: &Net) -> Vec<Blob> {
+    match &net.params {
+        Params::Sfnn(p) => {
+            let [b, w] = ft_blobs(&p.ft, true);
+            let psqt = i32s(
+                "PSQT_WEIGHTS",
+                vec![p.ft.weights.len() / p.ft.l1(), 8],
+                &p.ft.psqt,
+            );
+            let pick = |f: fn(&crate::Stack) -> &Dense| p.stacks.iter().map(f).collect::<Vec<_>>();
+            let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
+            vec![
+                b,
+                w,
+                psqt,
+                stacked_biases("FC0_BIASES", &fc0),
+                stacked_scrambled("FC0_WEIGHTS", &fc0),
+                stacked_biases("FC1_BIASES", &fc1),
+                stacked_scrambled("FC1_WEIGHTS", &fc1),
+                stacked_biases("FC2_BIASES", &fc2),
+                stacked_rows("FC2_WEIGHTS", &fc2),
+            ]
+        }
+        Params::HalfKp(p) => {
+            let [b, w] = ft_blobs(&p.ft, false);
+            vec![
+                b,
+                w,
+                stacked_biases("FC0_BIASES", &[&p.fc0]),
+                stacked_scrambled("FC0_WEIGHTS", &[&p.fc0]),
+                stacked_biases("FC1_BIASES", &[&p.fc1]),
+                stacked_scrambled("FC1_WEIGHTS", &[&p.fc1]),
+                stacked_biases("FC2_BIASES", &[&p.fc2]),
+                stacked_rows("FC2_WEIGHTS", &[&p.fc2]),
+            ]
+        }
+        Params::Simple(p) => {
+            let n = p.hidden();
+            let buckets = p.l1b.len();
+            vec![
+                i16s("L0_BIASES", vec![n], &p.l0b),
+                i16s("L0_WEIGHTS", vec![p.l0w.len() / n, n], &p.l0w),
+                i16s("L1_WEIGHTS", vec![buckets, 2, n], &p.l1w),
+                i16s("L1_BIASES", vec![buckets], &p.l1b),
+            ]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_slot_is_an_involution_swapping_middle_groups() {
+        for j in 0..96 {
+            assert_eq!(pack_slot(pack_slot(j)), j);
+            assert_eq!(pack_slot(j) / 32, j / 32);
+        }
+        assert_eq!((pack_slot(8), pack_slot(16), pack_slot(31)), (16, 8, 31));
+    }
+
+    #[test]
+    fn scramble_matches_stockfish_weight_index() {
+        let mut d = Dense::zeroed(30, 32);
+        for (i, w) in d.weights.iter_mut().enumerate() {
+            *w = (i % 251) as i8;
+        }
+        let s = scramble(&d);
+        let (p, o) = (32, 32);
+        for i in 0..p * o {
+            // Stockfish: (i / 4) % (P / 4) * O * 4 + i / P * 4 + i % 4
+            assert_eq!(
+                s[(i / 4) % (p / 4) * o * 4 + i / p * 4 + i % 4],
+                d.weights[i]
+            );
+        }
+    }
+}
+
+/// Whether a headerless SCReLU net may compute `v * (v * w)` with `v * w` in int16
+/// (`qa * max |output weight| <= 32767`); otherwise the exact int32 form is used.
+pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
+    l1w.iter()
+        .all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
+}
+
+/// Checks that the fast layout can represent the net exactly (Stockfish doubles the SFNN
+/// transformer weights; a value of 16384 or more would wrap).
+pub fn check(net: &Net) -> Result<(), String> {
+    if let Params::Sfnn(p) = &net.params {
+        let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
+        if let Some(i) = too_big(&p.ft.biases) {
+            return Err(format!(
+                "feature-transformer bias {i} = {} can't be doubled in int16",
+                p.ft.biases[i]
+            ));
+        }
+        if let Some(i) = too_big(&p.ft.weights) {
+            return Err(format!(
+                "feature-transformer weight {i} = {} can't be doubled in int16",
+                p.ft.weights[i]
+            ));
+        }
+    }
+    Ok(())
+}

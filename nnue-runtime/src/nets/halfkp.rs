@@ -1,0 +1,216 @@
+//! Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
+
+use super::{active_features, dispatch, rows, Accumulator, Network};
+use crate::features::{halfkp, FeatureSet};
+use crate::position::{Color, Position};
+use crate::reference::{Evaluation, Trace};
+use crate::simd::scalar::clipped_relu;
+use crate::simd::{Kernels, Path};
+
+const INPUTS: usize = halfkp::INPUTS;
+
+/// A HalfKP net of width `L1` (`CHUNKS` = 2 * L1 / 4, the first layer's input chunks),
+/// transformer pack-ordered, int8 layers `[1][chunk][output][4]`.
+#[derive(Debug, Clone, Copy)]
+pub struct HalfKp<'a, const L1: usize, const CHUNKS: usize> {
+    pub ft_biases: &'a [i16; L1],
+    pub ft_weights: &'a [[i16; L1]; INPUTS],
+    pub fc0_biases: &'a [[i32; 32]; 1],
+    pub fc0_weights: &'a [[[[i8; 4]; 32]; CHUNKS]; 1],
+    pub fc1_biases: &'a [[i32; 32]; 1],
+    pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; 1],
+    pub fc2_biases: &'a [[i32; 1]; 1],
+    pub fc2_weights: &'a [[i8; 32]; 1],
+}
+
+impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
+    /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        ft_biases: &'a [i16; L1],
+        ft_weights: &'a [[i16; L1]; INPUTS],
+        fc0_biases: &'a [[i32; 32]; 1],
+        fc0_weights: &'a [[[[i8; 4]; 32]; CHUNKS]; 1],
+        fc1_biases: &'a [[i32; 32]; 1],
+        fc1_weights: &'a [[[[i8; 4]; 32]; 8]; 1],
+        fc2_biases: &'a [[i32; 1]; 1],
+        fc2_weights: &'a [[i8; 32]; 1],
+    ) -> Self {
+        const { assert!(L1 % 32 == 0 && 2 * L1 == 4 * CHUNKS) };
+        Self {
+            ft_biases,
+            ft_weights,
+            fc0_biases,
+            fc0_weights,
+            fc1_biases,
+            fc1_weights,
+            fc2_biases,
+            fc2_weights,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn forward_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<L1, 0>,
+        stm: Color,
+        mut trace: Option<&mut Trace>,
+    ) -> Evaluation {
+        let mut ft_out = [[0u8; L1]; 2];
+        K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]);
+        K::ft_clamp(&acc.values[(!stm).index()], &mut ft_out[1]);
+        let mut fc0 = [0i32; 32];
+        K::affine_sparse(
+            bytemuck::must_cast_ref(&ft_out),
+            &self.fc0_weights[0],
+            &self.fc0_biases[0],
+            &mut fc0,
+        );
+        let fc1_in = fc0.map(clipped_relu);
+        let mut fc1 = [0i32; 32];
+        K::affine_dense(
+            bytemuck::must_cast_ref(&fc1_in),
+            &self.fc1_weights[0],
+            &self.fc1_biases[0],
+            &mut fc1,
+        );
+        let fc2_in = fc1.map(clipped_relu);
+        let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
+        if let Some(t) = trace.as_deref_mut() {
+            t.ft_out = ft_out.concat();
+            t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
+            t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];
+        }
+        Evaluation {
+            bucket: 0,
+            psqt: 0,
+            positional: fc2 / 16,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn plain_forward_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<L1, 0>,
+        stm: Color,
+        _pieces: usize,
+    ) -> Evaluation {
+        self.forward_k::<K>(acc, stm, None)
+    }
+
+    #[inline(always)]
+    unsafe fn trace_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<L1, 0>,
+        stm: Color,
+        _pieces: usize,
+    ) -> (Evaluation, Trace) {
+        let mut trace = Trace::default();
+        let eval = self.forward_k::<K>(acc, stm, Some(&mut trace));
+        (eval, trace)
+    }
+
+    #[inline(always)]
+    unsafe fn refresh_k<K: Kernels>(
+        &self,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, 0>,
+    ) {
+        let (list, n) = active_features(FeatureSet::HalfKp, pos, perspective);
+        rows::refresh(
+            self.ft_biases,
+            self.ft_weights,
+            &list[..n],
+            &mut acc.values[perspective.index()],
+        );
+    }
+
+    #[inline(always)]
+    unsafe fn update_k<K: Kernels>(
+        &self,
+        src: &Accumulator<L1, 0>,
+        dst: &mut Accumulator<L1, 0>,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        rows::update(
+            self.ft_weights,
+            &src.values[p],
+            &mut dst.values[p],
+            added,
+            removed,
+        );
+    }
+
+    dispatch! {
+        pub fn forward_path(&self, acc: &Accumulator<L1, 0>, stm: Color, pieces: usize) -> Evaluation
+            => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
+    }
+    dispatch! {
+        pub fn trace_path(&self, acc: &Accumulator<L1, 0>, stm: Color, pieces: usize) -> (Evaluation, Trace)
+            => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
+    }
+    dispatch! {
+        pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>)
+            => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
+    }
+    dispatch! {
+        pub fn update_path(
+            &self,
+            src: &Accumulator<L1, 0>,
+            dst: &mut Accumulator<L1, 0>,
+            perspective: Color,
+            added: &[usize],
+            removed: &[usize]
+        ) => update_k [update_avx2, update_avxvnni, update_avx512vnni]
+    }
+}
+
+impl<const L1: usize, const CHUNKS: usize> Network for HalfKp<'_, L1, CHUNKS> {
+    type Accumulator = Accumulator<L1, 0>;
+
+    fn feature_set(&self) -> FeatureSet {
+        FeatureSet::HalfKp
+    }
+    fn refresh_on(
+        &self,
+        path: Path,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Self::Accumulator,
+    ) {
+        self.refresh_path(path, pos, perspective, acc)
+    }
+    fn update_on(
+        &self,
+        path: Path,
+        src: &Self::Accumulator,
+        dst: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        self.update_path(path, src, dst, perspective, added, removed)
+    }
+    fn forward_on(
+        &self,
+        path: Path,
+        acc: &Self::Accumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> Evaluation {
+        self.forward_path(path, acc, stm, pieces)
+    }
+    fn trace_on(
+        &self,
+        path: Path,
+        acc: &Self::Accumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> (Evaluation, Trace) {
+        self.trace_path(path, acc, stm, pieces)
+    }
+}

@@ -1,0 +1,259 @@
+//! Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ 8 PSQT buckets) -> 8 x (15+1 -> 32 -> 1).
+
+use super::{active_features, dispatch, rows, Accumulator, Network};
+use crate::features::{halfka_v2_hm, FeatureSet};
+use crate::position::{Color, Position};
+use crate::reference::{Evaluation, Trace};
+use crate::simd::scalar::{clipped_relu, sqr_clipped_relu};
+use crate::simd::{Kernels, Path};
+
+const INPUTS: usize = halfka_v2_hm::INPUTS;
+const BUCKETS: usize = 8;
+
+/// An SFNNv5+ net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4), weights in the fast
+/// layout: transformer doubled and pack-ordered, int8 layers `[stack][chunk][output][4]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Sfnn<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
+    pub ft_biases: &'a [i16; L1],
+    pub ft_weights: &'a [[i16; L1]; INPUTS],
+    pub psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
+    pub fc0_biases: &'a [[i32; 16]; BUCKETS],
+    pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
+    pub fc1_biases: &'a [[i32; 32]; BUCKETS],
+    pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
+    pub fc2_biases: &'a [[i32; 1]; BUCKETS],
+    pub fc2_weights: &'a [[i8; 32]; BUCKETS],
+}
+
+impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, HALF, CHUNKS> {
+    /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        ft_biases: &'a [i16; L1],
+        ft_weights: &'a [[i16; L1]; INPUTS],
+        psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
+        fc0_biases: &'a [[i32; 16]; BUCKETS],
+        fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
+        fc1_biases: &'a [[i32; 32]; BUCKETS],
+        fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
+        fc2_biases: &'a [[i32; 1]; BUCKETS],
+        fc2_weights: &'a [[i8; 32]; BUCKETS],
+    ) -> Self {
+        const { assert!(L1 % 64 == 0 && 2 * HALF == L1 && 4 * CHUNKS == L1) };
+        Self {
+            ft_biases,
+            ft_weights,
+            psqt_weights,
+            fc0_biases,
+            fc0_weights,
+            fc1_biases,
+            fc1_weights,
+            fc2_biases,
+            fc2_weights,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn forward_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<L1, BUCKETS>,
+        stm: Color,
+        pieces: usize,
+        mut trace: Option<&mut Trace>,
+    ) -> Evaluation {
+        let bucket = (pieces - 1) / 4;
+        let (us, them) = (stm.index(), (!stm).index());
+        let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
+
+        let mut ft_out = [[0u8; HALF]; 2];
+        K::ft_pairwise(&acc.values[us], &mut ft_out[0]);
+        K::ft_pairwise(&acc.values[them], &mut ft_out[1]);
+        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
+
+        let mut fc0 = [0i32; 16];
+        K::affine_sparse(
+            chunks,
+            &self.fc0_weights[bucket],
+            &self.fc0_biases[bucket],
+            &mut fc0,
+        );
+        // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
+        let mut fc1_in = [0u8; 32];
+        for i in 0..15 {
+            fc1_in[i] = sqr_clipped_relu(fc0[i]);
+            fc1_in[15 + i] = clipped_relu(fc0[i]);
+        }
+        let mut fc1 = [0i32; 32];
+        K::affine_dense(
+            bytemuck::must_cast_ref(&fc1_in),
+            &self.fc1_weights[bucket],
+            &self.fc1_biases[bucket],
+            &mut fc1,
+        );
+        let fc2_in = fc1.map(clipped_relu);
+        let fc2 = K::affine_one(
+            &fc2_in,
+            &self.fc2_weights[bucket],
+            self.fc2_biases[bucket][0],
+        );
+        // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
+        let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
+        let positional = fc2.wrapping_add(forward);
+
+        if let Some(t) = trace.as_deref_mut() {
+            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(&ft_out).to_vec();
+            t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
+            t.activations = vec![fc1_in[..30].to_vec(), fc2_in.to_vec()];
+        }
+        Evaluation {
+            bucket,
+            psqt: psqt / 16,
+            positional: positional / 16,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn trace_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<L1, BUCKETS>,
+        stm: Color,
+        pieces: usize,
+    ) -> (Evaluation, Trace) {
+        let mut trace = Trace::default();
+        let eval = self.forward_k::<K>(acc, stm, pieces, Some(&mut trace));
+        (eval, trace)
+    }
+
+    #[inline(always)]
+    unsafe fn plain_forward_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<L1, BUCKETS>,
+        stm: Color,
+        pieces: usize,
+    ) -> Evaluation {
+        self.forward_k::<K>(acc, stm, pieces, None)
+    }
+
+    #[inline(always)]
+    unsafe fn refresh_k<K: Kernels>(
+        &self,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, BUCKETS>,
+    ) {
+        let (list, n) = active_features(FeatureSet::HalfKav2Hm, pos, perspective);
+        let p = perspective.index();
+        rows::refresh(
+            self.ft_biases,
+            self.ft_weights,
+            &list[..n],
+            &mut acc.values[p],
+        );
+        rows::update_psqt(
+            self.psqt_weights,
+            &[0; BUCKETS],
+            &mut acc.psqt[p],
+            &list[..n],
+            &[],
+        );
+    }
+
+    #[inline(always)]
+    unsafe fn update_k<K: Kernels>(
+        &self,
+        src: &Accumulator<L1, BUCKETS>,
+        dst: &mut Accumulator<L1, BUCKETS>,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        rows::update(
+            self.ft_weights,
+            &src.values[p],
+            &mut dst.values[p],
+            added,
+            removed,
+        );
+        rows::update_psqt(
+            self.psqt_weights,
+            &src.psqt[p],
+            &mut dst.psqt[p],
+            added,
+            removed,
+        );
+    }
+
+    dispatch! {
+        /// The forward pass on `path`.
+        pub fn forward_path(&self, acc: &Accumulator<L1, BUCKETS>, stm: Color, pieces: usize) -> Evaluation
+            => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
+    }
+    dispatch! {
+        /// The forward pass on `path`, recording every layer.
+        pub fn trace_path(&self, acc: &Accumulator<L1, BUCKETS>, stm: Color, pieces: usize) -> (Evaluation, Trace)
+            => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
+    }
+    dispatch! {
+        pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>)
+            => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
+    }
+    dispatch! {
+        pub fn update_path(
+            &self,
+            src: &Accumulator<L1, BUCKETS>,
+            dst: &mut Accumulator<L1, BUCKETS>,
+            perspective: Color,
+            added: &[usize],
+            removed: &[usize]
+        ) => update_k [update_avx2, update_avxvnni, update_avx512vnni]
+    }
+}
+
+impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Network
+    for Sfnn<'_, L1, HALF, CHUNKS>
+{
+    type Accumulator = Accumulator<L1, BUCKETS>;
+
+    fn feature_set(&self) -> FeatureSet {
+        FeatureSet::HalfKav2Hm
+    }
+    fn refresh_on(
+        &self,
+        path: Path,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Self::Accumulator,
+    ) {
+        self.refresh_path(path, pos, perspective, acc)
+    }
+    fn update_on(
+        &self,
+        path: Path,
+        src: &Self::Accumulator,
+        dst: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        self.update_path(path, src, dst, perspective, added, removed)
+    }
+    fn forward_on(
+        &self,
+        path: Path,
+        acc: &Self::Accumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> Evaluation {
+        self.forward_path(path, acc, stm, pieces)
+    }
+    fn trace_on(
+        &self,
+        path: Path,
+        acc: &Self::Accumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> (Evaluation, Trace) {
+        self.trace_path(path, acc, stm, pieces)
+    }
+}

@@ -1,0 +1,205 @@
+//! Headerless `(768xK -> N)x2 -> 1xB` nets (bullet-style).
+
+use super::{active_features, dispatch, rows, Accumulator, Network};
+use crate::features::{FeatureSet, KingLayout};
+use crate::position::{Color, Position};
+use crate::reference::{Evaluation, Trace};
+use crate::simd::{Kernels, Path};
+
+/// The scalars of a headerless net.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimpleConfig {
+    pub screlu: bool,
+    pub qa: i16,
+    pub qb: i32,
+    pub scale: i32,
+    /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16.
+    pub lizard: bool,
+    pub kings: KingLayout,
+}
+
+/// A headerless net with `N` hidden neurons, `INPUTS` = 768 x king buckets, `B` output buckets.
+#[derive(Debug, Clone, Copy)]
+pub struct Simple<'a, const N: usize, const INPUTS: usize, const B: usize> {
+    pub l0_biases: &'a [i16; N],
+    pub l0_weights: &'a [[i16; N]; INPUTS],
+    pub l1_weights: &'a [[[i16; N]; 2]; B],
+    pub l1_biases: &'a [i16; B],
+    pub config: SimpleConfig,
+}
+
+impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPUTS, B> {
+    /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
+    pub const fn new(
+        l0_biases: &'a [i16; N],
+        l0_weights: &'a [[i16; N]; INPUTS],
+        l1_weights: &'a [[[i16; N]; 2]; B],
+        l1_biases: &'a [i16; B],
+        config: SimpleConfig,
+    ) -> Self {
+        const { assert!(N % 32 == 0 && INPUTS % 768 == 0 && B >= 1 && B <= 32) };
+        Self {
+            l0_biases,
+            l0_weights,
+            l1_weights,
+            l1_biases,
+            config,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn forward_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<N, 0>,
+        stm: Color,
+        pieces: usize,
+        trace: Option<&mut Trace>,
+    ) -> Evaluation {
+        let c = &self.config;
+        let bucket = (pieces - 2) / 32usize.div_ceil(B);
+        let (us, them) = (&acc.values[stm.index()], &acc.values[(!stm).index()]);
+        let mut sum =
+            K::simple_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.lizard);
+        if c.screlu {
+            sum /= i32::from(c.qa);
+        }
+        if let Some(t) = trace {
+            t.dense = vec![vec![sum]];
+        }
+        let out = sum
+            .wrapping_add(i32::from(self.l1_biases[bucket]))
+            .wrapping_mul(c.scale)
+            / (i32::from(c.qa) * c.qb);
+        Evaluation {
+            bucket,
+            psqt: 0,
+            positional: out,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn plain_forward_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<N, 0>,
+        stm: Color,
+        pieces: usize,
+    ) -> Evaluation {
+        self.forward_k::<K>(acc, stm, pieces, None)
+    }
+
+    #[inline(always)]
+    unsafe fn trace_k<K: Kernels>(
+        &self,
+        acc: &Accumulator<N, 0>,
+        stm: Color,
+        pieces: usize,
+    ) -> (Evaluation, Trace) {
+        let mut trace = Trace::default();
+        let eval = self.forward_k::<K>(acc, stm, pieces, Some(&mut trace));
+        (eval, trace)
+    }
+
+    #[inline(always)]
+    unsafe fn refresh_k<K: Kernels>(
+        &self,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<N, 0>,
+    ) {
+        let (list, n) = active_features(FeatureSet::Chess768(self.config.kings), pos, perspective);
+        rows::refresh(
+            self.l0_biases,
+            self.l0_weights,
+            &list[..n],
+            &mut acc.values[perspective.index()],
+        );
+    }
+
+    #[inline(always)]
+    unsafe fn update_k<K: Kernels>(
+        &self,
+        src: &Accumulator<N, 0>,
+        dst: &mut Accumulator<N, 0>,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        rows::update(
+            self.l0_weights,
+            &src.values[p],
+            &mut dst.values[p],
+            added,
+            removed,
+        );
+    }
+
+    dispatch! {
+        pub fn forward_path(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> Evaluation
+            => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
+    }
+    dispatch! {
+        pub fn trace_path(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> (Evaluation, Trace)
+            => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
+    }
+    dispatch! {
+        pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<N, 0>)
+            => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
+    }
+    dispatch! {
+        pub fn update_path(
+            &self,
+            src: &Accumulator<N, 0>,
+            dst: &mut Accumulator<N, 0>,
+            perspective: Color,
+            added: &[usize],
+            removed: &[usize]
+        ) => update_k [update_avx2, update_avxvnni, update_avx512vnni]
+    }
+}
+
+impl<const N: usize, const INPUTS: usize, const B: usize> Network for Simple<'_, N, INPUTS, B> {
+    type Accumulator = Accumulator<N, 0>;
+
+    fn feature_set(&self) -> FeatureSet {
+        FeatureSet::Chess768(self.config.kings)
+    }
+    fn refresh_on(
+        &self,
+        path: Path,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Self::Accumulator,
+    ) {
+        self.refresh_path(path, pos, perspective, acc)
+    }
+    fn update_on(
+        &self,
+        path: Path,
+        src: &Self::Accumulator,
+        dst: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        self.update_path(path, src, dst, perspective, added, removed)
+    }
+    fn forward_on(
+        &self,
+        path: Path,
+        acc: &Self::Accumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> Evaluation {
+        self.forward_path(path, acc, stm, pieces)
+    }
+    fn trace_on(
+        &self,
+        path: Path,
+        acc: &Self::Accumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> (Evaluation, Trace) {
+        self.trace_path(path, acc, stm, pieces)
+    }
+}

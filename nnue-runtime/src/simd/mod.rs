@@ -1,0 +1,173 @@
+//! Kernel paths and the one place that picks among them.
+//!
+//! Every kernel is written once: [`scalar`] portably, and [`x86`] over a [`x86::Dot`] that is
+//! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL). The CPU is
+//! probed once; a [`Path`] value is the proof that its instructions are available.
+
+pub(crate) mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+use std::fmt;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// An instruction-set path, whether or not this CPU has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Isa {
+    /// Portable Rust, no target features.
+    Scalar,
+    /// AVX2: `maddubs` + `madd` for the int8 dot products.
+    Avx2,
+    /// AVX-VNNI: `vpdpbusd` on ymm (VEX encoding).
+    AvxVnni,
+    /// AVX512-VNNI with AVX512VL: `vpdpbusd` on ymm (EVEX encoding).
+    Avx512Vnni,
+}
+
+impl Isa {
+    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni];
+
+    /// The name used on command lines (`--path`) and in bench tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "avx2",
+            Isa::AvxVnni => "avxvnni",
+            Isa::Avx512Vnni => "avx512vnni",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// Whether this CPU can run the path (probed once, then one atomic load).
+    pub fn is_available(self) -> bool {
+        available() & self.bit() != 0
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Bit `1 << isa` set for each available path; bit 7 marks "probed".
+static AVAILABLE: AtomicU8 = AtomicU8::new(0);
+const PROBED: u8 = 0x80;
+
+fn available() -> u8 {
+    let bits = AVAILABLE.load(Ordering::Relaxed);
+    if bits & PROBED != 0 {
+        return bits;
+    }
+    let bits = probe() | PROBED;
+    AVAILABLE.store(bits, Ordering::Relaxed);
+    bits
+}
+
+fn probe() -> u8 {
+    #[allow(unused_mut)]
+    let mut bits = Isa::Scalar.bit();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            bits |= Isa::Avx2.bit();
+            if is_x86_feature_detected!("avxvnni") {
+                bits |= Isa::AvxVnni.bit();
+            }
+            if is_x86_feature_detected!("avx512vnni") && is_x86_feature_detected!("avx512vl") {
+                bits |= Isa::Avx512Vnni.bit();
+            }
+        }
+    }
+    bits
+}
+
+/// A path this CPU is known to run: holding one is what makes the dispatch sound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Path(Isa);
+
+impl Path {
+    /// The portable path, available everywhere.
+    pub const SCALAR: Path = Path(Isa::Scalar);
+
+    /// `Some` if this CPU has `isa`.
+    pub fn new(isa: Isa) -> Option<Path> {
+        isa.is_available().then_some(Path(isa))
+    }
+
+    /// The fastest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2, then scalar.
+    #[inline]
+    pub fn best() -> Path {
+        let bits = available();
+        let isa = [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2]
+            .into_iter()
+            .find(|i| bits & i.bit() != 0)
+            .unwrap_or(Isa::Scalar);
+        Path(isa)
+    }
+
+    /// Every path this CPU has, scalar first.
+    pub fn all() -> Vec<Path> {
+        Isa::ALL.into_iter().filter_map(Path::new).collect()
+    }
+
+    pub fn isa(self) -> Isa {
+        self.0
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The kernels every path provides. Written once per path; the network types are generic
+/// over it and each path's entry point is instantiated under its `#[target_feature]`.
+///
+/// # Safety
+/// Implementations may use instructions of their path: callers must hold the [`Path`].
+pub(crate) unsafe trait Kernels {
+    /// SFNNv5+ pairwise activation of one perspective's doubled, pack-ordered accumulator:
+    /// `out[j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b.
+    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(
+        acc: &[i16; L1],
+        out: &mut [u8; HALF],
+    );
+    /// HalfKP activation of one perspective: `clamp(x, 0, 127)`, pack-ordered.
+    unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]);
+    /// int8 affine layer over `[chunk][output][4]` weights, skipping all-zero input chunks.
+    unsafe fn affine_sparse<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    );
+    /// int8 affine layer over `[chunk][output][4]` weights, every chunk.
+    unsafe fn affine_dense<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    );
+    /// One int8 output: `bias + sum in[i] * w[i]`.
+    unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32;
+    /// Headerless output layer: `sum act(us) * w[0] + act(them) * w[1]` (wrapping int32),
+    /// with act = clamp(x, 0, qa) (CReLU) or its square (SCReLU). `lizard`: SCReLU may
+    /// compute `v * (v * w)` with `v * w` in int16, which the caller proved exact.
+    unsafe fn simple_output<const N: usize>(
+        us: &[i16; N],
+        them: &[i16; N],
+        weights: &[[i16; N]; 2],
+        qa: i16,
+        screlu: bool,
+        lizard: bool,
+    ) -> i32;
+}

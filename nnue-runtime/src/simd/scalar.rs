@@ -1,0 +1,166 @@
+//! The portable path, and the plain loops the x86 paths reuse where the compiler vectorises
+//! them as well as intrinsics would (small activations, accumulator adds).
+
+use super::Kernels;
+use nnue_format::layout::pack_slot;
+
+pub(crate) struct Scalar;
+
+// SAFETY: plain Rust, no instructions beyond the target's baseline.
+unsafe impl Kernels for Scalar {
+    #[inline(always)]
+    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(
+        acc: &[i16; L1],
+        out: &mut [u8; HALF],
+    ) {
+        for j in 0..HALF {
+            let a = i32::from(acc[j]).clamp(0, 254);
+            let b = i32::from(acc[j + HALF]).clamp(0, 254);
+            out[pack_slot(j)] = (a * b / 512) as u8;
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
+        for j in 0..L1 {
+            out[pack_slot(j)] = acc[j].clamp(0, 127) as u8;
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    ) {
+        *out = *biases;
+        for (chunk, w) in input.iter().zip(weights) {
+            if *chunk != [0; 4] {
+                accumulate_chunk(chunk, w, out);
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_dense<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    ) {
+        *out = *biases;
+        for (chunk, w) in input.iter().zip(weights) {
+            accumulate_chunk(chunk, w, out);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
+        input
+            .iter()
+            .zip(weights)
+            .fold(bias, |s, (&x, &w)| s + i32::from(x) * i32::from(w))
+    }
+
+    #[inline(always)]
+    unsafe fn simple_output<const N: usize>(
+        us: &[i16; N],
+        them: &[i16; N],
+        weights: &[[i16; N]; 2],
+        qa: i16,
+        screlu: bool,
+        _lizard: bool,
+    ) -> i32 {
+        let mut sum = 0i32;
+        for (side, w) in [us, them].into_iter().zip(weights) {
+            for (&x, &w) in side.iter().zip(w) {
+                let v = i32::from(x.clamp(0, qa));
+                let term = if screlu {
+                    (v * v).wrapping_mul(i32::from(w))
+                } else {
+                    v * i32::from(w)
+                };
+                sum = sum.wrapping_add(term);
+            }
+        }
+        sum
+    }
+}
+
+#[inline(always)]
+fn accumulate_chunk<const OUT: usize>(chunk: &[u8; 4], w: &[[i8; 4]; OUT], out: &mut [i32; OUT]) {
+    for (o, wo) in out.iter_mut().zip(w) {
+        *o += (0..4)
+            .map(|k| i32::from(chunk[k]) * i32::from(wo[k]))
+            .sum::<i32>();
+    }
+}
+
+/// `clamp(x >> 6, 0, 127)` of Stockfish's ClippedReLU.
+#[inline(always)]
+pub(crate) fn clipped_relu(x: i32) -> u8 {
+    (x >> 6).clamp(0, 127) as u8
+}
+
+/// `min(127, x * x >> 19)` of Stockfish's SqrClippedReLU.
+#[inline(always)]
+pub(crate) fn sqr_clipped_relu(x: i32) -> u8 {
+    ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8
+}
+
+/// `dst = src + sum(adds) - sum(subs)` in one pass (int16, wrapping as Stockfish's adds do).
+/// Fixed arities unroll fully; the caller's target features decide the vector width.
+#[inline(always)]
+pub(crate) fn fused_update<const L1: usize, const A: usize, const S: usize>(
+    src: &[i16; L1],
+    dst: &mut [i16; L1],
+    adds: [&[i16; L1]; A],
+    subs: [&[i16; L1]; S],
+) {
+    for i in 0..L1 {
+        let mut v = src[i];
+        for a in &adds {
+            v = v.wrapping_add(a[i]);
+        }
+        for s in &subs {
+            v = v.wrapping_sub(s[i]);
+        }
+        dst[i] = v;
+    }
+}
+
+/// Register tile of a refresh: big enough to amortise the row loop, small enough to stay in
+/// vector registers.
+const TILE: usize = 128;
+
+/// `dst = biases + sum of rows[f]` for the given features, tile by tile so that each tile is
+/// written once.
+#[inline(always)]
+pub(crate) fn refresh_rows<const L1: usize>(
+    biases: &[i16; L1],
+    rows: &[[i16; L1]],
+    features: &[usize],
+    dst: &mut [i16; L1],
+) {
+    if L1 % TILE != 0 {
+        *dst = *biases;
+        for &f in features {
+            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
+                *d = d.wrapping_add(w);
+            }
+        }
+        return;
+    }
+    for t in (0..L1).step_by(TILE) {
+        let mut tile = [0i16; TILE];
+        tile.copy_from_slice(&biases[t..t + TILE]);
+        for &f in features {
+            let row = &rows[f][t..t + TILE];
+            for i in 0..TILE {
+                tile[i] = tile[i].wrapping_add(row[i]);
+            }
+        }
+        dst[t..t + TILE].copy_from_slice(&tile);
+    }
+}

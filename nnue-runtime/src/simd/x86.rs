@@ -1,0 +1,258 @@
+//! The x86-64 kernels, written once over [`Dot`]: AVX2 emulates `vpdpbusd` with
+//! `maddubs` + `madd`; AVX-VNNI and AVX512-VNNI (VL) use it on ymm. Everything else is shared,
+//! so the AVX-VNNI instantiation differs from the tested AVX512-VNNI one only in its encoding.
+
+use std::arch::x86_64::*;
+use std::marker::PhantomData;
+
+use super::Kernels;
+
+/// `acc + sum of four u8 * i8 products per int32 lane`.
+///
+/// # Safety
+/// Callers must be compiled with (or hold a `Path` proving) the implementation's features.
+/// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
+/// every input here is (activations clamp to 127; the transformer output tops at 126).
+pub(crate) unsafe trait Dot {
+    unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i;
+}
+
+pub(crate) struct Maddubs;
+pub(crate) struct VnniVex;
+pub(crate) struct VnniEvex;
+
+// SAFETY: AVX2 instructions only; callers run under `target_feature(enable = "avx2")`.
+unsafe impl Dot for Maddubs {
+    #[inline(always)]
+    unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
+        let pairs = _mm256_maddubs_epi16(u8s, i8s);
+        _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
+    }
+}
+
+// SAFETY: AVX-VNNI instruction; callers run under `target_feature(enable = "avx2,avxvnni")`.
+unsafe impl Dot for VnniVex {
+    #[inline(always)]
+    unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
+        _mm256_dpbusd_avx_epi32(acc, u8s, i8s)
+    }
+}
+
+// SAFETY: AVX512-VNNI on ymm; callers run under `target_feature(enable = "avx512vnni,avx512vl")`.
+unsafe impl Dot for VnniEvex {
+    #[inline(always)]
+    unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
+        _mm256_dpbusd_epi32(acc, u8s, i8s)
+    }
+}
+
+/// The x86 kernels over one [`Dot`].
+pub(crate) struct X86<D>(PhantomData<D>);
+pub(crate) type Avx2 = X86<Maddubs>;
+pub(crate) type AvxVnni = X86<VnniVex>;
+pub(crate) type Avx512Vnni = X86<VnniEvex>;
+
+/// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits.
+static NNZ_LUT: [[u16; 8]; 256] = {
+    let mut lut = [[0u16; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if mask & (1 << bit) != 0 {
+                lut[mask][n] = bit as u16;
+                n += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    lut
+};
+
+#[inline(always)]
+unsafe fn load(p: *const __m256i) -> __m256i {
+    _mm256_loadu_si256(p)
+}
+
+#[inline(always)]
+unsafe fn hsum(v: __m256i) -> i32 {
+    let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    _mm_cvtsi128_si32(s)
+}
+
+/// `out = biases + acc`, eight int32 lanes per register.
+#[inline(always)]
+unsafe fn store_with_biases<const OUT: usize>(
+    acc: &[__m256i; 4],
+    biases: &[i32; OUT],
+    out: &mut [i32; OUT],
+) {
+    let (b, o) = (
+        biases.as_ptr() as *const __m256i,
+        out.as_mut_ptr() as *mut __m256i,
+    );
+    for r in 0..OUT / 8 {
+        _mm256_storeu_si256(o.add(r), _mm256_add_epi32(acc[r], load(b.add(r))));
+    }
+}
+
+// SAFETY: every function below only touches memory inside its array arguments (the const
+// asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
+unsafe impl<D: Dot> Kernels for X86<D> {
+    #[inline(always)]
+    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(
+        acc: &[i16; L1],
+        out: &mut [u8; HALF],
+    ) {
+        const { assert!(HALF % 32 == 0 && 2 * HALF == L1) };
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
+        let (a, o) = (
+            acc.as_ptr() as *const __m256i,
+            out.as_mut_ptr() as *mut __m256i,
+        );
+        for k in 0..HALF / 32 {
+            // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
+            let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
+            let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(
+                _mm256_min_epi16(load(a.add(lo)), top),
+                zero,
+            ));
+            let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(
+                _mm256_min_epi16(load(a.add(lo + 1)), top),
+                zero,
+            ));
+            // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
+            let b0 = _mm256_min_epi16(load(a.add(hi)), top);
+            let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
+            let p0 = _mm256_mulhi_epi16(a0, b0);
+            let p1 = _mm256_mulhi_epi16(a1, b1);
+            _mm256_storeu_si256(o.add(k), _mm256_packus_epi16(p0, p1));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
+        const { assert!(L1 % 32 == 0) };
+        let zero = _mm256_setzero_si256();
+        let (a, o) = (
+            acc.as_ptr() as *const __m256i,
+            out.as_mut_ptr() as *mut __m256i,
+        );
+        for k in 0..L1 / 32 {
+            let packed = _mm256_packs_epi16(load(a.add(2 * k)), load(a.add(2 * k + 1)));
+            _mm256_storeu_si256(o.add(k), _mm256_max_epi8(packed, zero));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    ) {
+        const { assert!(CHUNKS % 8 == 0 && CHUNKS <= 65536 && OUT % 8 == 0 && OUT <= 32) };
+        // Indices of the non-zero input chunks. Each group of 8 writes 8 slots at `count`,
+        // and count <= 8 * group, so the writes stay inside CHUNKS slots.
+        let mut nnz = [0u16; CHUNKS];
+        let mut count = 0;
+        let (zero, step) = (_mm256_setzero_si256(), _mm_set1_epi16(8));
+        let mut base = _mm_setzero_si128();
+        let chunks = input.as_ptr() as *const __m256i;
+        for g in 0..CHUNKS / 8 {
+            let is_zero = _mm256_cmpeq_epi32(load(chunks.add(g)), zero);
+            let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
+            let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
+            _mm_storeu_si128(
+                nnz.as_mut_ptr().add(count) as *mut __m128i,
+                _mm_add_epi16(lanes, base),
+            );
+            count += mask.count_ones() as usize;
+            base = _mm_add_epi16(base, step);
+        }
+        let mut acc = [_mm256_setzero_si256(); 4];
+        let (w, x) = (
+            weights.as_ptr() as *const __m256i,
+            input.as_ptr() as *const i32,
+        );
+        for &i in &nnz[..count] {
+            let i = i as usize;
+            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+            for r in 0..OUT / 8 {
+                acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+            }
+        }
+        store_with_biases(&acc, biases, out);
+    }
+
+    #[inline(always)]
+    unsafe fn affine_dense<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    ) {
+        const { assert!(OUT % 8 == 0 && OUT <= 32) };
+        let mut acc = [_mm256_setzero_si256(); 4];
+        let (w, x) = (
+            weights.as_ptr() as *const __m256i,
+            input.as_ptr() as *const i32,
+        );
+        for i in 0..CHUNKS {
+            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+            for r in 0..OUT / 8 {
+                acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+            }
+        }
+        store_with_biases(&acc, biases, out);
+    }
+
+    #[inline(always)]
+    unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
+        const { assert!(IN % 32 == 0) };
+        let (x, w) = (
+            input.as_ptr() as *const __m256i,
+            weights.as_ptr() as *const __m256i,
+        );
+        let mut acc = _mm256_setzero_si256();
+        for k in 0..IN / 32 {
+            acc = D::dpbusd(acc, load(x.add(k)), load(w.add(k)));
+        }
+        bias + hsum(acc)
+    }
+
+    #[inline(always)]
+    unsafe fn simple_output<const N: usize>(
+        us: &[i16; N],
+        them: &[i16; N],
+        weights: &[[i16; N]; 2],
+        qa: i16,
+        screlu: bool,
+        lizard: bool,
+    ) -> i32 {
+        const { assert!(N % 16 == 0) };
+        if screlu && !lizard {
+            // v * w may overflow int16 for this net: take the exact portable form.
+            return super::scalar::Scalar::simple_output(us, them, weights, qa, screlu, lizard);
+        }
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
+        let mut sum = _mm256_setzero_si256();
+        for (side, w) in [us, them].into_iter().zip(weights) {
+            let (s, w) = (
+                side.as_ptr() as *const __m256i,
+                w.as_ptr() as *const __m256i,
+            );
+            for k in 0..N / 16 {
+                let v = _mm256_min_epi16(_mm256_max_epi16(load(s.add(k)), zero), top);
+                let w = load(w.add(k));
+                // SCReLU: v * (v * w), with v * w exact in int16 (the caller proved it).
+                let rhs = if screlu { _mm256_mullo_epi16(v, w) } else { w };
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, rhs));
+            }
+        }
+        hsum(sum)
+    }
+}

@@ -1,0 +1,140 @@
+//! Every kernel path equals the reference evaluator, layer by layer, on synthetic nets of every
+//! family and several sizes (seeded, written and read back by our own writer and reader).
+
+use nnue_format::synth::{self, Rng};
+use nnue_format::{Architecture, Encoding, Net};
+use nnue_runtime::loaded::FastWeights;
+use nnue_runtime::{Color, Evaluator, Network, Path, Piece, PieceType, Position, Square};
+
+/// Random placements: two kings and up to 30 other pieces anywhere (features don't need
+/// legality, and odd placements reach more feature indices).
+pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| loop {
+            let mut squares: Vec<u8> = (0..64).collect();
+            for i in (1..64).rev() {
+                squares.swap(i, rng.range(0, i as i64) as usize);
+            }
+            let others = rng.range(0, 30) as usize;
+            let mut pieces = vec![
+                (
+                    Square::new(squares[0]).unwrap(),
+                    Piece::new(Color::White, PieceType::King),
+                ),
+                (
+                    Square::new(squares[1]).unwrap(),
+                    Piece::new(Color::Black, PieceType::King),
+                ),
+            ];
+            for &s in &squares[2..2 + others] {
+                let kind = PieceType::ALL[rng.range(0, 4) as usize];
+                let color = if rng.range(0, 1) == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                pieces.push((Square::new(s).unwrap(), Piece::new(color, kind)));
+            }
+            let stm = if rng.range(0, 1) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if let Ok(p) = Position::new(stm, pieces) {
+                break p;
+            }
+        })
+        .collect()
+}
+
+fn round_trip(net: Net) -> Net {
+    let bytes = net.to_bytes();
+    let back = Net::from_bytes(&bytes, Some(&net.arch)).expect("synthetic net reads back");
+    assert_eq!(back, net);
+    back
+}
+
+fn check<N: Network>(net: &Net, fast: &N, positions: &[Position]) {
+    let reference = Evaluator::new(net);
+    for path in Path::all() {
+        for pos in positions {
+            let mut acc = N::Accumulator::default();
+            for perspective in Color::BOTH {
+                fast.refresh_on(path, pos, perspective, &mut acc);
+            }
+            let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
+            let (eval, trace) = fast.trace_on(path, &acc, stm, pieces);
+            let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
+            assert_eq!(trace, want_trace, "{} on {path}: layers differ", net.arch);
+            assert_eq!(eval, want, "{} on {path}", net.arch);
+            assert_eq!(fast.forward_on(path, &acc, stm, pieces), want);
+        }
+    }
+}
+
+#[test]
+fn sfnn_every_path_matches_reference() {
+    let positions = random_positions(1, 300);
+    for (l1, seed, enc) in [
+        (64, 11, Encoding::Leb128),
+        (128, 12, Encoding::Raw),
+        (256, 13, Encoding::Leb128),
+    ] {
+        let net = round_trip(synth::sfnn(l1, seed, enc));
+        let w = FastWeights::new(&net).unwrap();
+        match l1 {
+            64 => check(&net, &w.sfnn::<64, 32, 16>().unwrap(), &positions),
+            128 => check(&net, &w.sfnn::<128, 64, 32>().unwrap(), &positions),
+            _ => check(&net, &w.sfnn::<256, 128, 64>().unwrap(), &positions),
+        }
+    }
+}
+
+#[test]
+fn halfkp_every_path_matches_reference() {
+    let positions = random_positions(2, 300);
+    for (l1, seed) in [(64, 21), (256, 22)] {
+        let net = round_trip(synth::halfkp(l1, seed));
+        let w = FastWeights::new(&net).unwrap();
+        match l1 {
+            64 => check(&net, &w.halfkp::<64, 32>().unwrap(), &positions),
+            _ => check(&net, &w.halfkp::<256, 128>().unwrap(), &positions),
+        }
+    }
+}
+
+#[test]
+fn simple_every_path_matches_reference() {
+    let positions = random_positions(3, 300);
+    let map: String = (0..32)
+        .map(|i| ((i / 4) % 4).to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let cases = [
+        "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400".to_string(),
+        "(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".to_string(),
+        format!("(768x4hm -> 96)x2 -> 1x4, screlu, qa=181, qb=64, scale=400, kings=[{map}]"),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Simple(s) = &arch else {
+            unreachable!()
+        };
+        let net = round_trip(synth::simple(s, 30 + i as u64));
+        let w = FastWeights::new(&net).unwrap();
+        match i {
+            0 => check(&net, &w.simple::<64, 768, 1>().unwrap(), &positions),
+            1 => check(&net, &w.simple::<128, 768, 8>().unwrap(), &positions),
+            _ => check(&net, &w.simple::<96, 3072, 4>().unwrap(), &positions),
+        }
+    }
+}
+
+#[test]
+fn wrong_dimensions_are_an_error() {
+    let net = synth::sfnn(64, 1, Encoding::Raw);
+    let w = FastWeights::new(&net).unwrap();
+    assert!(w.sfnn::<128, 64, 32>().is_err());
+    assert!(w.halfkp::<64, 32>().is_err());
+}
