@@ -1,73 +1,99 @@
-//! Evaluates positions with a net and prints, per position, what Stockfish's own code returns:
+//! Evaluates positions and prints, per position, what Stockfish's own code returns:
 //!
 //! ```text
 //! cargo run --release --example eval -- --net FILE [--arch DESC] [--fens FILE] [FEN...]
-//! bucket=B psqt=P positional=Q total=T
+//! EVALFILE=FILE cargo run --release --example eval -- --generated [--path P] [--fens FILE] [FEN...]
 //! ```
+//!
+//! One line per position, in input order: `bucket=B psqt=P positional=Q total=T`.
+//! `--net` uses the generic (reference) evaluator on a file read at run time; `--generated`
+//! uses the net compiled in by `nnue_net!` (`EVALFILE` at build time, else the committed
+//! default), on the fastest path or the one `--path scalar|avx2|avxvnni|avx512vnni` forces.
 use std::process::ExitCode;
 
-use nnue_runtime::{Architecture, Evaluator, Net, Position};
+use nnue_runtime::{Architecture, Evaluation, Evaluator, Isa, Net, Network, Path, Position};
 
+nnue_runtime::nnue_net! {
+    name = generated,
+    env = "EVALFILE",
+    default = "nets/default.nnue",
+    arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+}
+
+const USAGE: &str = "usage: eval (--net FILE [--arch DESC] | --generated [--path P]) [--fens FILE] [FEN...]";
+
+#[derive(Default)]
 struct Args {
     net: Option<String>,
     arch: Option<String>,
+    generated: bool,
+    path: Option<String>,
     fens: Vec<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        net: None,
-        arch: None,
-        fens: Vec::new(),
-    };
+    let mut args = Args::default();
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value\n{USAGE}"));
         match a.as_str() {
             "--net" => args.net = Some(value("--net")?),
             "--arch" => args.arch = Some(value("--arch")?),
+            "--generated" => args.generated = true,
+            "--path" => args.path = Some(value("--path")?),
             "--fens" => {
                 let file = value("--fens")?;
                 let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
-                args.fens.extend(
-                    text.lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty())
-                        .map(String::from),
-                );
+                args.fens.extend(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from));
             }
-            "-h" | "--help" => {
-                return Err("usage: eval --net FILE [--arch DESC] [--fens FILE] [FEN...]".into());
-            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}\n{USAGE}")),
             fen => args.fens.push(fen.to_string()),
         }
     }
     Ok(args)
 }
 
-fn run() -> Result<bool, String> {
-    let args = parse_args()?;
-    let path = args.net.ok_or("--net FILE is required")?;
-    let arch: Option<Architecture> = args
-        .arch
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .map_err(|e| format!("{e}"))?;
-    let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
-    let net = Net::from_bytes(&bytes, arch.as_ref()).map_err(|e| format!("{path}: {e}"))?;
-    let eval = Evaluator::new(&net);
+/// Prints one line per FEN; a FEN that can't be evaluated gets an `error:` line.
+fn print_all(fens: &[String], eval: impl Fn(&Position) -> Evaluation) -> bool {
     let mut all_ok = true;
-    for fen in &args.fens {
+    for fen in fens {
         match Position::from_fen(fen) {
-            Ok(pos) => println!("{}", eval.evaluate(&pos)),
+            Ok(pos) => println!("{}", eval(&pos)),
             Err(e) => {
                 println!("error: {e}");
                 all_ok = false;
             }
         }
     }
-    Ok(all_ok)
+    all_ok
+}
+
+fn run() -> Result<bool, String> {
+    let args = parse_args()?;
+    if args.generated {
+        if args.net.is_some() || args.arch.is_some() {
+            return Err("--generated evaluates the net compiled in through EVALFILE; --net/--arch are for the generic evaluator".into());
+        }
+        let path = match args.path.as_deref() {
+            None => Path::best(),
+            Some(name) => {
+                let isa =
+                    Isa::from_name(name).ok_or(format!("unknown path {name}: scalar, avx2, avxvnni or avx512vnni"))?;
+                Path::new(isa).ok_or(format!("this CPU can't run the {name} path"))?
+            }
+        };
+        return Ok(print_all(&args.fens, |pos| generated::NETWORK.evaluate_on(path, pos)));
+    }
+    if args.path.is_some() {
+        return Err("--path selects a kernel of the generated net: use it with --generated".into());
+    }
+    let file = args.net.ok_or(format!("--net FILE or --generated is required\n{USAGE}"))?;
+    let arch: Option<Architecture> = args.arch.as_deref().map(str::parse).transpose().map_err(|e| format!("{e}"))?;
+    let bytes = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
+    let net = Net::from_bytes(&bytes, arch.as_ref()).map_err(|e| format!("{file}: {e}"))?;
+    let eval = Evaluator::new(&net);
+    Ok(print_all(&args.fens, |pos| eval.evaluate(pos)))
 }
 
 fn main() -> ExitCode {

@@ -1,6 +1,8 @@
 //! Support shared by the workspace's examples, benches and cross-crate tests: finding real
 //! nets and reading the Stockfish oracle files. Not part of the library users depend on.
 
+pub mod default_net;
+
 use std::path::{Path, PathBuf};
 
 /// Stockfish 17.1's default big net (L1 3072).
@@ -25,10 +27,7 @@ pub fn net_dirs() -> [PathBuf; 2] {
 
 /// A real net by file name, if either folder has it.
 pub fn find_net(name: &str) -> Option<PathBuf> {
-    net_dirs()
-        .into_iter()
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    net_dirs().into_iter().map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 /// Like [`find_net`], but says on stderr that the caller is skipped when the net is missing.
@@ -60,15 +59,9 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
     let text = std::fs::read_to_string(root().join("../shared/oracle").join(file)).ok()?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next()?.split('\t').collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .expect("oracle column")
-    };
+    let col = |name: &str| header.iter().position(|h| *h == name).expect("oracle column");
     let (fen, bucket) = (col("fen"), col("bucket"));
-    let num =
-        |fields: &[&str], name: &str| fields[col(name)].parse::<i32>().expect("oracle integer");
+    let num = |fields: &[&str], name: &str| fields[col(name)].parse::<i32>().expect("oracle integer");
     let rows = lines
         .filter(|l| !l.is_empty())
         .map(|line| {

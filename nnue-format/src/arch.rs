@@ -96,9 +96,20 @@ pub struct KingBuckets {
 
 impl KingBuckets {
     pub fn count(&self) -> usize {
-        self.map
-            .as_ref()
-            .map_or(1, |m| m.iter().copied().max().unwrap_or(0) as usize + 1)
+        self.map.as_ref().map_or(1, |m| m.iter().copied().max().unwrap_or(0) as usize + 1)
+    }
+
+    /// The bucket of every king square a1..h8 as the perspective sees it (a mirrored map is
+    /// extended to files e-h by symmetry).
+    pub fn table(&self) -> [u8; 64] {
+        let mut table = [0u8; 64];
+        if let Some(map) = &self.map {
+            for (sq, b) in table.iter_mut().enumerate() {
+                let (rank, file) = (sq / 8, sq % 8);
+                *b = if self.mirrored { map[rank * 4 + file.min(7 - file)] } else { map[sq] };
+            }
+        }
+        table
     }
 }
 
@@ -123,10 +134,7 @@ impl SimpleArch {
 
     /// Bytes of the parameters before padding: l0w, l0b, l1w, l1b, all i16.
     pub fn param_bytes(&self) -> usize {
-        2 * (self.inputs() * self.hidden
-            + self.hidden
-            + self.output_buckets * 2 * self.hidden
-            + self.output_buckets)
+        2 * (self.inputs() * self.hidden + self.hidden + self.output_buckets * 2 * self.hidden + self.output_buckets)
     }
 
     /// The file size: bullet pads the parameters with zeros to a multiple of 64 bytes.
@@ -169,22 +177,15 @@ impl Architecture {
         match self {
             Architecture::Sfnn(_) | Architecture::HalfKp(_) => {
                 if l1 == 0 || l1 % 64 != 0 || l1 > 16384 {
-                    return Err(format!(
-                        "L1 = {l1}: must be a positive multiple of 64, at most 16384"
-                    ));
+                    return Err(format!("L1 = {l1}: must be a positive multiple of 64, at most 16384"));
                 }
             }
             Architecture::Simple(s) => {
                 if l1 == 0 || l1 % 32 != 0 || l1 > 16384 {
-                    return Err(format!(
-                        "hidden size {l1}: must be a positive multiple of 32, at most 16384"
-                    ));
+                    return Err(format!("hidden size {l1}: must be a positive multiple of 32, at most 16384"));
                 }
                 if !(1..=32).contains(&s.output_buckets) {
-                    return Err(format!(
-                        "{} output buckets: must be 1 to 32",
-                        s.output_buckets
-                    ));
+                    return Err(format!("{} output buckets: must be 1 to 32", s.output_buckets));
                 }
                 if s.qa <= 0 || s.qb <= 0 || s.scale <= 0 || s.qa > 32767 || s.qb > 32767 {
                     return Err("qa, qb and scale must be positive (qa, qb at most 32767)".into());
@@ -192,16 +193,11 @@ impl Architecture {
                 if let Some(map) = &s.kings.map {
                     let want = if s.kings.mirrored { 32 } else { 64 };
                     if map.len() != want {
-                        return Err(format!(
-                            "kings=[...] has {} entries, expected {want}",
-                            map.len()
-                        ));
+                        return Err(format!("kings=[...] has {} entries, expected {want}", map.len()));
                     }
                     let n = s.kings.count();
                     if (0..n).any(|b| !map.contains(&(b as u8))) {
-                        return Err(
-                            "kings=[...] must use every bucket from 0 to its maximum".into()
-                        );
+                        return Err("kings=[...] must use every bucket from 0 to its maximum".into());
                     }
                 }
             }
@@ -262,46 +258,33 @@ impl FromStr for Architecture {
     type Err = ParseArchError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let err = |reason: String| ParseArchError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |reason: String| ParseArchError { text: text.to_string(), reason };
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let lower = compact.to_ascii_lowercase();
         let parts = split_top_level(&lower);
         let (shape, options) = parts.split_first().ok_or_else(|| err("empty".into()))?;
         let arch = if let Some(rest) = shape.strip_prefix("halfkav2_hm->") {
-            let l1 = rest.strip_suffix("x2->(15+1->32->1)x8").ok_or_else(|| {
-                err("expected `HalfKAv2_hm -> L1x2 -> (15+1 -> 32 -> 1)x8`".into())
-            })?;
+            let l1 = rest
+                .strip_suffix("x2->(15+1->32->1)x8")
+                .ok_or_else(|| err("expected `HalfKAv2_hm -> L1x2 -> (15+1 -> 32 -> 1)x8`".into()))?;
             for opt in options {
                 if opt != "psqt=8" {
-                    return Err(err(format!(
-                        "unknown option `{opt}` (HalfKAv2_hm nets take only psqt=8)"
-                    )));
+                    return Err(err(format!("unknown option `{opt}` (HalfKAv2_hm nets take only psqt=8)")));
                 }
             }
-            Architecture::Sfnn(SfnnArch {
-                l1: parse_num(l1).map_err(err)?,
-            })
+            Architecture::Sfnn(SfnnArch { l1: parse_num(l1).map_err(err)? })
         } else if let Some(rest) = shape.strip_prefix("halfkp->") {
             let l1 = rest
                 .strip_suffix("x2->32->32->1")
                 .ok_or_else(|| err("expected `HalfKP -> L1x2 -> 32 -> 32 -> 1`".into()))?;
             if let Some(opt) = options.first() {
-                return Err(err(format!(
-                    "unknown option `{opt}` (HalfKP nets take none)"
-                )));
+                return Err(err(format!("unknown option `{opt}` (HalfKP nets take none)")));
             }
-            Architecture::HalfKp(HalfKpArch {
-                l1: parse_num(l1).map_err(err)?,
-            })
+            Architecture::HalfKp(HalfKpArch { l1: parse_num(l1).map_err(err)? })
         } else if let Some(rest) = shape.strip_prefix("(768") {
             parse_simple(rest, options).map_err(err)?
         } else {
-            return Err(err(
-                "expected `HalfKAv2_hm -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`".into(),
-            ));
+            return Err(err("expected `HalfKAv2_hm -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`".into()));
         };
         arch.validate().map_err(err)?;
         Ok(arch)
@@ -343,11 +326,7 @@ fn parse_simple(shape_rest: &str, options: &[String]) -> Result<Architecture, St
                     .ok_or("kings takes a list: kings=[0,0,1,1,...]")?;
                 let entries: Result<Vec<u8>, String> = list
                     .split(',')
-                    .map(|e| {
-                        parse_num(e).and_then(|n| {
-                            u8::try_from(n).map_err(|_| format!("bucket {n} is too large"))
-                        })
-                    })
+                    .map(|e| parse_num(e).and_then(|n| u8::try_from(n).map_err(|_| format!("bucket {n} is too large"))))
                     .collect();
                 map = Some(entries?);
             }
@@ -358,19 +337,12 @@ fn parse_simple(shape_rest: &str, options: &[String]) -> Result<Architecture, St
     let kings = KingBuckets { mirrored, map };
     match declared_buckets {
         Some(k) if kings.map.is_none() => {
-            return Err(format!(
-                "768x{k} needs kings=[...] mapping king squares to its {k} buckets"
-            ))
+            return Err(format!("768x{k} needs kings=[...] mapping king squares to its {k} buckets"))
         }
         Some(k) if k != kings.count() => {
-            return Err(format!(
-                "768x{k} declares {k} king buckets, kings=[...] uses {}",
-                kings.count()
-            ))
+            return Err(format!("768x{k} declares {k} king buckets, kings=[...] uses {}", kings.count()))
         }
-        None if kings.map.is_some() => {
-            return Err("kings=[...] needs the bucket count: 768xK".into())
-        }
+        None if kings.map.is_some() => return Err("kings=[...] needs the bucket count: 768xK".into()),
         _ => {}
     }
     Ok(Architecture::Simple(SimpleArch {
@@ -424,10 +396,7 @@ mod tests {
     fn stockfish_forms_round_trip() {
         let a = round_trip("HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
         assert_eq!(a, Architecture::Sfnn(SfnnArch { l1: 3072 }));
-        assert_eq!(
-            a.to_string(),
-            "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8"
-        );
+        assert_eq!(a.to_string(), "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
         let h = round_trip("halfkp->256x2->32->32->1");
         assert_eq!(h.to_string(), "HalfKP -> 256x2 -> 32 -> 32 -> 1");
     }
@@ -435,49 +404,23 @@ mod tests {
     #[test]
     fn simple_forms_round_trip() {
         let a = round_trip("(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400");
-        assert_eq!(
-            a.to_string(),
-            "(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400"
-        );
-        let map = (0..32)
-            .map(|i| (i / 8).to_string())
-            .collect::<Vec<_>>()
-            .join(",");
-        let b = round_trip(&format!(
-            "(768x4hm -> 512)x2 -> 1x8, crelu, qa=181, qb=64, scale=400, kings=[{map}]"
-        ));
+        assert_eq!(a.to_string(), "(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400");
+        let map = (0..32).map(|i| (i / 8).to_string()).collect::<Vec<_>>().join(",");
+        let b = round_trip(&format!("(768x4hm -> 512)x2 -> 1x8, crelu, qa=181, qb=64, scale=400, kings=[{map}]"));
         let Architecture::Simple(s) = b else { panic!() };
-        assert_eq!(
-            (s.kings.count(), s.inputs(), s.output_buckets),
-            (4, 3072, 8)
-        );
+        assert_eq!((s.kings.count(), s.inputs(), s.output_buckets), (4, 3072, 8));
         round_trip("(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
     }
 
     #[test]
     fn bad_descriptions_say_why() {
         for (text, why) in [
-            (
-                "(768 -> 1024)x2 -> 1, qa=255, qb=64, scale=400",
-                "activation",
-            ),
-            (
-                "(768 -> 1000)x2 -> 1, crelu, qa=255, qb=64, scale=400",
-                "multiple of 32",
-            ),
-            (
-                "(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400",
-                "needs kings",
-            ),
-            (
-                "HalfKAv2_hm -> 100x2 -> (15+1 -> 32 -> 1)x8",
-                "multiple of 64",
-            ),
+            ("(768 -> 1024)x2 -> 1, qa=255, qb=64, scale=400", "activation"),
+            ("(768 -> 1000)x2 -> 1, crelu, qa=255, qb=64, scale=400", "multiple of 32"),
+            ("(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", "needs kings"),
+            ("HalfKAv2_hm -> 100x2 -> (15+1 -> 32 -> 1)x8", "multiple of 64"),
             ("HalfKA -> 512x2", "expected"),
-            (
-                "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, foo=1",
-                "unknown option",
-            ),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, foo=1", "unknown option"),
         ] {
             let e = text.parse::<Architecture>().unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");

@@ -13,11 +13,7 @@ pub struct FormatError {
 
 impl FormatError {
     pub fn new(offset: usize, section: impl fmt::Display, kind: ErrorKind) -> Self {
-        Self {
-            offset,
-            section: section.to_string(),
-            kind,
-        }
+        Self { offset, section: section.to_string(), kind }
     }
 }
 
@@ -27,11 +23,7 @@ pub enum ErrorKind {
     #[error("the file is empty")]
     Empty,
     #[error("unexpected end of file: expected {expected} ({needed} bytes) but only {available} bytes are left")]
-    Truncated {
-        expected: String,
-        needed: usize,
-        available: usize,
-    },
+    Truncated { expected: String, needed: usize, available: usize },
     #[error("unknown version {found:#010x}: expected 0x7af32f20 (Stockfish 15.1-17.1) or 0x7af32f16 (Stockfish 12-13 HalfKP); a headerless net needs an architecture description")]
     UnknownVersion { found: u32 },
     #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
@@ -45,11 +37,7 @@ pub enum ErrorKind {
     #[error("{count} trailing bytes after the last section")]
     Trailing { count: usize },
     #[error("the file has {found} bytes but the description {arch} needs {expected}")]
-    SizeMismatch {
-        arch: String,
-        expected: usize,
-        found: usize,
-    },
+    SizeMismatch { arch: String, expected: usize, found: usize },
     #[error("{0}")]
     Invalid(String),
 }

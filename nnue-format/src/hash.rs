@@ -47,9 +47,6 @@ mod tests {
         assert_eq!(sf(3072), 0x1C10_20F2);
         assert_eq!(sf(128), 0x1C10_3C92);
         assert_eq!(sf(256), 0x1C10_3EB2);
-        assert_eq!(
-            feature_transformer(HALFKP, 256) ^ network(256, 32, 32),
-            0x3E5A_A6EE
-        );
+        assert_eq!(feature_transformer(HALFKP, 256) ^ network(256, 32, 32), 0x3E5A_A6EE);
     }
 }

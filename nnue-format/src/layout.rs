@@ -48,20 +48,9 @@ pub struct Blob {
     pub bytes: Vec<u8>,
 }
 
-fn blob<T: Copy>(
-    name: &'static str,
-    elem: Elem,
-    dims: Vec<usize>,
-    values: &[T],
-    le: impl Fn(T) -> Vec<u8>,
-) -> Blob {
+fn blob<T: Copy>(name: &'static str, elem: Elem, dims: Vec<usize>, values: &[T], le: impl Fn(T) -> Vec<u8>) -> Blob {
     debug_assert_eq!(dims.iter().product::<usize>(), values.len());
-    Blob {
-        name,
-        elem,
-        dims,
-        bytes: values.iter().flat_map(|&v| le(v)).collect(),
-    }
+    Blob { name, elem, dims, bytes: values.iter().flat_map(|&v| le(v)).collect() }
 }
 
 fn i8s(name: &'static str, dims: Vec<usize>, v: &[i8]) -> Blob {
@@ -92,10 +81,7 @@ fn ft_blobs(ft: &FeatureTransformer, double: bool) -> [Blob; 2] {
     for f in 0..inputs {
         weights.extend(ft_columns(ft.row(f), double));
     }
-    [
-        i16s("FT_BIASES", vec![l1], &ft_columns(&ft.biases, double)),
-        i16s("FT_WEIGHTS", vec![inputs, l1], &weights),
-    ]
+    [i16s("FT_BIASES", vec![l1], &ft_columns(&ft.biases, double)), i16s("FT_WEIGHTS", vec![inputs, l1], &weights)]
 }
 
 /// `[chunk][output][4]` over the padded inputs.
@@ -113,27 +99,17 @@ pub fn scramble(layer: &Dense) -> Vec<i8> {
 fn stacked_scrambled(name: &'static str, layers: &[&Dense]) -> Blob {
     let l = layers[0];
     let v: Vec<i8> = layers.iter().flat_map(|d| scramble(d)).collect();
-    i8s(
-        name,
-        vec![layers.len(), l.padded_inputs / 4, l.outputs, 4],
-        &v,
-    )
+    i8s(name, vec![layers.len(), l.padded_inputs / 4, l.outputs, 4], &v)
 }
 
 fn stacked_biases(name: &'static str, layers: &[&Dense]) -> Blob {
-    let v: Vec<i32> = layers
-        .iter()
-        .flat_map(|d| d.biases.iter().copied())
-        .collect();
+    let v: Vec<i32> = layers.iter().flat_map(|d| d.biases.iter().copied()).collect();
     i32s(name, vec![layers.len(), layers[0].outputs], &v)
 }
 
 fn stacked_rows(name: &'static str, layers: &[&Dense]) -> Blob {
     let l = layers[0];
-    let v: Vec<i8> = layers
-        .iter()
-        .flat_map(|d| d.weights.iter().copied())
-        .collect();
+    let v: Vec<i8> = layers.iter().flat_map(|d| d.weights.iter().copied()).collect();
     i8s(name, vec![layers.len(), l.padded_inputs], &v)
 }
 
@@ -142,11 +118,7 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
     match &net.params {
         Params::Sfnn(p) => {
             let [b, w] = ft_blobs(&p.ft, true);
-            let psqt = i32s(
-                "PSQT_WEIGHTS",
-                vec![p.ft.weights.len() / p.ft.l1(), 8],
-                &p.ft.psqt,
-            );
+            let psqt = i32s("PSQT_WEIGHTS", vec![p.ft.weights.len() / p.ft.l1(), 8], &p.ft.psqt);
             let pick = |f: fn(&crate::Stack) -> &Dense| p.stacks.iter().map(f).collect::<Vec<_>>();
             let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
             vec![
@@ -210,10 +182,7 @@ mod tests {
         let (p, o) = (32, 32);
         for i in 0..p * o {
             // Stockfish: (i / 4) % (P / 4) * O * 4 + i / P * 4 + i % 4
-            assert_eq!(
-                s[(i / 4) % (p / 4) * o * 4 + i / p * 4 + i % 4],
-                d.weights[i]
-            );
+            assert_eq!(s[(i / 4) % (p / 4) * o * 4 + i / p * 4 + i % 4], d.weights[i]);
         }
     }
 }
@@ -221,8 +190,7 @@ mod tests {
 /// Whether a headerless SCReLU net may compute `v * (v * w)` with `v * w` in int16
 /// (`qa * max |output weight| <= 32767`); otherwise the exact int32 form is used.
 pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
-    l1w.iter()
-        .all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
+    l1w.iter().all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
 }
 
 /// Checks that the fast layout can represent the net exactly (Stockfish doubles the SFNN
@@ -231,16 +199,10 @@ pub fn check(net: &Net) -> Result<(), String> {
     if let Params::Sfnn(p) = &net.params {
         let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
         if let Some(i) = too_big(&p.ft.biases) {
-            return Err(format!(
-                "feature-transformer bias {i} = {} can't be doubled in int16",
-                p.ft.biases[i]
-            ));
+            return Err(format!("feature-transformer bias {i} = {} can't be doubled in int16", p.ft.biases[i]));
         }
         if let Some(i) = too_big(&p.ft.weights) {
-            return Err(format!(
-                "feature-transformer weight {i} = {} can't be doubled in int16",
-                p.ft.weights[i]
-            ));
+            return Err(format!("feature-transformer weight {i} = {} can't be doubled in int16", p.ft.weights[i]));
         }
     }
     Ok(())

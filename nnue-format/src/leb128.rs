@@ -55,10 +55,7 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
         let (mut value, mut shift) = (0i64, 0u32);
         loop {
             let Some(&byte) = data.get(pos) else {
-                return Err(DecodeError {
-                    at: pos,
-                    reason: format!("value {i} runs past the byte count"),
-                });
+                return Err(DecodeError { at: pos, reason: format!("value {i} runs past the byte count") });
             };
             pos += 1;
             value |= i64::from(byte & 0x7f) << shift;
@@ -72,10 +69,7 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
             if pos - start == max_len {
                 return Err(DecodeError {
                     at: start,
-                    reason: format!(
-                        "value {i} is longer than {max_len} bytes, the most an {} takes",
-                        T::NAME
-                    ),
+                    reason: format!("value {i} is longer than {max_len} bytes, the most an {} takes", T::NAME),
                 });
             }
         }
@@ -84,10 +78,7 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
             // The last byte only repeats the sign of the one before: not minimal.
             let (prev, last) = (data[pos - 2], data[pos - 1]);
             if (last == 0x00 && prev & 0x40 == 0) || (last == 0x7f && prev & 0x40 != 0) {
-                return Err(DecodeError {
-                    at: start,
-                    reason: format!("value {i} has an overlong encoding"),
-                });
+                return Err(DecodeError { at: start, reason: format!("value {i} has an overlong encoding") });
             }
         }
         *slot = T::from_i64(value).ok_or_else(|| DecodeError {
@@ -98,10 +89,7 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
     if pos != data.len() {
         return Err(DecodeError {
             at: pos,
-            reason: format!(
-                "the byte count says {} bytes but the values end after {pos}",
-                data.len()
-            ),
+            reason: format!("the byte count says {} bytes but the values end after {pos}", data.len()),
         });
     }
     Ok(())
@@ -143,29 +131,11 @@ mod tests {
     #[test]
     fn rejects_overlong_truncated_and_out_of_range() {
         let mut one = [0i16; 1];
-        assert!(decode(&[0x80, 0x00], &mut one)
-            .unwrap_err()
-            .reason
-            .contains("overlong"));
-        assert!(decode(&[0xff, 0x7f], &mut one)
-            .unwrap_err()
-            .reason
-            .contains("overlong"));
-        assert!(decode(&[0x80, 0x80, 0x80, 0x01], &mut one)
-            .unwrap_err()
-            .reason
-            .contains("longer"));
-        assert!(decode(&[0x80], &mut one)
-            .unwrap_err()
-            .reason
-            .contains("runs past"));
-        assert!(decode(&[0x80, 0x80, 0x02], &mut one)
-            .unwrap_err()
-            .reason
-            .contains("fit"));
-        assert!(decode(&[0x01, 0x01], &mut one)
-            .unwrap_err()
-            .reason
-            .contains("byte count"));
+        assert!(decode(&[0x80, 0x00], &mut one).unwrap_err().reason.contains("overlong"));
+        assert!(decode(&[0xff, 0x7f], &mut one).unwrap_err().reason.contains("overlong"));
+        assert!(decode(&[0x80, 0x80, 0x80, 0x01], &mut one).unwrap_err().reason.contains("longer"));
+        assert!(decode(&[0x80], &mut one).unwrap_err().reason.contains("runs past"));
+        assert!(decode(&[0x80, 0x80, 0x02], &mut one).unwrap_err().reason.contains("fit"));
+        assert!(decode(&[0x01, 0x01], &mut one).unwrap_err().reason.contains("byte count"));
     }
 }

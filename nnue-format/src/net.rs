@@ -71,13 +71,7 @@ pub struct Dense {
 impl Dense {
     pub fn zeroed(inputs: usize, outputs: usize) -> Self {
         let padded_inputs = inputs.next_multiple_of(32);
-        Self {
-            inputs,
-            padded_inputs,
-            outputs,
-            biases: vec![0; outputs],
-            weights: vec![0; outputs * padded_inputs],
-        }
+        Self { inputs, padded_inputs, outputs, biases: vec![0; outputs], weights: vec![0; outputs * padded_inputs] }
     }
     pub fn row(&self, output: usize) -> &[i8] {
         &self.weights[output * self.padded_inputs..][..self.inputs]

@@ -3,16 +3,11 @@
 use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
 use crate::error::{ErrorKind, FormatError};
 use crate::leb128::{self, Element};
-use crate::net::{
-    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack,
-};
+use crate::net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
 use crate::{VERSION_HALFKP, VERSION_SFNN};
 
 /// Hashes of nets we recognise but can't evaluate.
-const FOREIGN_HASHES: &[(u32, &str)] = &[(
-    0xEC10_2EF2,
-    "Stockfish 18 threat-input net (full_threats features)",
-)];
+const FOREIGN_HASHES: &[(u32, &str)] = &[(0xEC10_2EF2, "Stockfish 18 threat-input net (full_threats features)")];
 
 struct Reader<'a> {
     data: &'a [u8],
@@ -43,20 +38,14 @@ impl<'a> Reader<'a> {
     }
 
     fn u32(&mut self, expected: &str) -> Result<u32, FormatError> {
-        Ok(u32::from_le_bytes(
-            self.take(4, expected)?.try_into().unwrap(),
-        ))
+        Ok(u32::from_le_bytes(self.take(4, expected)?.try_into().unwrap()))
     }
 
     fn hash(&mut self, expected: u32) -> Result<(), FormatError> {
         let at = self.pos;
         let found = self.u32("the section hash")?;
         if found != expected {
-            return Err(FormatError::new(
-                at,
-                &self.section,
-                ErrorKind::HashMismatch { expected, found },
-            ));
+            return Err(FormatError::new(at, &self.section, ErrorKind::HashMismatch { expected, found }));
         }
         Ok(())
     }
@@ -67,11 +56,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An array stored either raw or LEB128-compressed (told apart by the magic).
-    fn array<T: Element>(
-        &mut self,
-        count: usize,
-        what: &str,
-    ) -> Result<(Vec<T>, Encoding), FormatError> {
+    fn array<T: Element>(&mut self, count: usize, what: &str) -> Result<(Vec<T>, Encoding), FormatError> {
         if !self.data[self.pos..].starts_with(leb128::MAGIC) {
             return Ok((self.raw(count, what)?, Encoding::Raw));
         }
@@ -93,19 +78,13 @@ impl<'a> Reader<'a> {
             return Err(FormatError::new(
                 count_at,
                 &self.section,
-                ErrorKind::Leb128(format!(
-                    "byte count {byte_count} is too small for {count} {what}"
-                )),
+                ErrorKind::Leb128(format!("byte count {byte_count} is too small for {count} {what}")),
             ));
         }
         let start = self.pos;
         let mut values = vec![T::default(); count];
         leb128::decode(&self.data[start..start + byte_count], &mut values).map_err(|e| {
-            FormatError::new(
-                start + e.at,
-                &self.section,
-                ErrorKind::Leb128(format!("{what}: {}", e.reason)),
-            )
+            FormatError::new(start + e.at, &self.section, ErrorKind::Leb128(format!("{what}: {}", e.reason)))
         })?;
         self.pos += byte_count;
         Ok((values, Encoding::Leb128))
@@ -113,10 +92,7 @@ impl<'a> Reader<'a> {
 
     fn dense(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, FormatError> {
         let mut layer = Dense::zeroed(inputs, outputs);
-        self.section = format!(
-            "{} {name}",
-            self.section.split(' ').next().unwrap_or_default()
-        );
+        self.section = format!("{} {name}", self.section.split(' ').next().unwrap_or_default());
         layer.biases = self.raw(outputs, &format!("{name} biases"))?;
         layer.weights = self.raw(outputs * layer.padded_inputs, &format!("{name} weights"))?;
         Ok(layer)
@@ -135,22 +111,13 @@ impl<'a> Reader<'a> {
         } else {
             (Vec::new(), Encoding::Raw)
         };
-        Ok(FeatureTransformer {
-            biases,
-            weights,
-            psqt,
-            encoding: [e0, e1, e2],
-        })
+        Ok(FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] })
     }
 
     fn end(&self) -> Result<(), FormatError> {
         match self.remaining() {
             0 => Ok(()),
-            count => Err(FormatError::new(
-                self.pos,
-                "end of file",
-                ErrorKind::Trailing { count },
-            )),
+            count => Err(FormatError::new(self.pos, "end of file", ErrorKind::Trailing { count })),
         }
     }
 }
@@ -162,22 +129,14 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     if let Some(Architecture::Simple(arch)) = given {
         return read_simple(data, arch, given.unwrap());
     }
-    let mut r = Reader {
-        data,
-        pos: 0,
-        section: "header".into(),
-    };
+    let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;
     let hash_at = r.pos;
     let hash = r.u32("the file hash")?;
     let desc_len = r.u32("the description length")? as usize;
     let description = String::from_utf8_lossy(r.take(desc_len, "the description")?).into_owned();
     let arch = identify(version, hash, &description).map_err(|kind| {
-        let at = if matches!(kind, ErrorKind::UnknownVersion { .. }) {
-            0
-        } else {
-            hash_at
-        };
+        let at = if matches!(kind, ErrorKind::UnknownVersion { .. }) { 0 } else { hash_at };
         FormatError::new(at, "header", kind)
     })?;
     if let Some(given) = given {
@@ -185,10 +144,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             return Err(FormatError::new(
                 hash_at,
                 "header",
-                ErrorKind::DescriptionMismatch {
-                    described: given.to_string(),
-                    actual: arch.to_string(),
-                },
+                ErrorKind::DescriptionMismatch { described: given.to_string(), actual: arch.to_string() },
             ));
         }
     }
@@ -224,30 +180,18 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
         Architecture::Simple(_) => unreachable!("identify never returns a headerless architecture"),
     };
     r.end()?;
-    Ok(Net {
-        arch,
-        description,
-        params,
-    })
+    Ok(Net { arch, description, params })
 }
 
 /// Works out the architecture from the version and hash, and checks the description agrees.
 fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, ErrorKind> {
     if let Some((_, name)) = FOREIGN_HASHES.iter().find(|(h, _)| *h == hash) {
-        return Err(ErrorKind::Unsupported {
-            name: name.to_string(),
-        });
+        return Err(ErrorKind::Unsupported { name: name.to_string() });
     }
     let widths = (1..=256).map(|k| k * 64);
     let arch = match version {
-        VERSION_SFNN => widths
-            .map(|l1| SfnnArch { l1 })
-            .find(|a| a.file_hash() == hash)
-            .map(Architecture::Sfnn),
-        VERSION_HALFKP => widths
-            .map(|l1| HalfKpArch { l1 })
-            .find(|a| a.file_hash() == hash)
-            .map(Architecture::HalfKp),
+        VERSION_SFNN => widths.map(|l1| SfnnArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::Sfnn),
+        VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::HalfKp),
         found => return Err(ErrorKind::UnknownVersion { found }),
     };
     let Some(arch) = arch else {
@@ -282,13 +226,8 @@ fn described_l1(description: &str) -> Option<usize> {
     let start = description.find("Features=")?;
     let rest = &description[start..];
     let arrow = rest.find("->")? + 2;
-    let digits: String = rest[arrow..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    rest[arrow + digits.len()..]
-        .starts_with("x2")
-        .then(|| digits.parse().ok())?
+    let digits: String = rest[arrow..].chars().take_while(char::is_ascii_digit).collect();
+    rest[arrow + digits.len()..].starts_with("x2").then(|| digits.parse().ok())?
 }
 
 fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Net, FormatError> {
@@ -297,11 +236,7 @@ fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Ne
         return Err(FormatError::new(
             0,
             "headerless net",
-            ErrorKind::SizeMismatch {
-                arch: full.to_string(),
-                expected: padded,
-                found: data.len(),
-            },
+            ErrorKind::SizeMismatch { arch: full.to_string(), expected: padded, found: data.len() },
         ));
     }
     if let Some(at) = data[exact..].iter().position(|&b| b != 0) {
@@ -312,11 +247,7 @@ fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Ne
         ));
     }
     let (n, b) = (arch.hidden, arch.output_buckets);
-    let mut r = Reader {
-        data,
-        pos: 0,
-        section: "l0 weights".into(),
-    };
+    let mut r = Reader { data, pos: 0, section: "l0 weights".into() };
     let l0w = r.raw(arch.inputs() * n, "l0 weights")?;
     r.section = "l0 biases".into();
     let l0b = r.raw(n, "l0 biases")?;
@@ -324,16 +255,6 @@ fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Ne
     let l1w = r.raw(b * 2 * n, "l1 weights")?;
     r.section = "l1 biases".into();
     let l1b = r.raw(b, "l1 biases")?;
-    let params = SimpleParams {
-        l0w,
-        l0b,
-        l1w,
-        l1b,
-        padded: data.len() != exact || exact == padded,
-    };
-    Ok(Net {
-        arch: full.clone(),
-        description: String::new(),
-        params: Params::Simple(params),
-    })
+    let params = SimpleParams { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
+    Ok(Net { arch: full.clone(), description: String::new(), params: Params::Simple(params) })
 }

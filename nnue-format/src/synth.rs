@@ -2,9 +2,7 @@
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
 use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
-use crate::net::{
-    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack,
-};
+use crate::net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
 
 /// SplitMix64: tiny, seedable and good enough for test data.
 #[derive(Debug, Clone)]
@@ -28,11 +26,7 @@ impl Rng {
     /// Roughly bell-shaped in `-spread..=spread` (sum of two uniforms), with rare extremes.
     pub fn weight(&mut self, spread: i64, extreme: i64) -> i64 {
         if self.next_u64() % 512 == 0 {
-            return if self.next_u64() % 2 == 0 {
-                extreme
-            } else {
-                -extreme
-            };
+            return if self.next_u64() % 2 == 0 { extreme } else { -extreme };
         }
         (self.range(-spread, spread) + self.range(-spread, spread)) / 2
     }
@@ -48,20 +42,13 @@ fn dense(rng: &mut Rng, inputs: usize, outputs: usize, bias: i64) -> Dense {
     for o in 0..outputs {
         for i in 0..inputs {
             // Full int8 range, -128 included: maddubs must not saturate even there.
-            layer.weights[o * layer.padded_inputs + i] =
-                rng.weight(100, if i % 2 == 0 { 127 } else { -128 }) as i8;
+            layer.weights[o * layer.padded_inputs + i] = rng.weight(100, if i % 2 == 0 { 127 } else { -128 }) as i8;
         }
     }
     layer
 }
 
-fn feature_transformer(
-    rng: &mut Rng,
-    inputs: usize,
-    l1: usize,
-    psqt: usize,
-    encoding: Encoding,
-) -> FeatureTransformer {
+fn feature_transformer(rng: &mut Rng, inputs: usize, l1: usize, psqt: usize, encoding: Encoding) -> FeatureTransformer {
     FeatureTransformer {
         // Biases around the ClippedReLU window so that both clamps and the middle occur.
         biases: fill(rng, l1, |r| r.range(-40, 120) as i16),
@@ -77,13 +64,7 @@ fn feature_transformer(
 pub fn sfnn(l1: usize, seed: u64, encoding: Encoding) -> Net {
     let arch = SfnnArch { l1 };
     let mut rng = Rng::new(seed);
-    let ft = feature_transformer(
-        &mut rng,
-        SfnnArch::INPUTS,
-        l1,
-        SfnnArch::PSQT_BUCKETS,
-        encoding,
-    );
+    let ft = feature_transformer(&mut rng, SfnnArch::INPUTS, l1, SfnnArch::PSQT_BUCKETS, encoding);
     let stacks = (0..SfnnArch::STACKS)
         .map(|_| Stack {
             fc0: dense(&mut rng, l1, SfnnArch::FC0_OUT, 20000),
@@ -122,17 +103,9 @@ pub fn simple(arch: &SimpleArch, seed: u64) -> Net {
         l0w: fill(&mut rng, arch.inputs() * n, |r| r.weight(qa / 3, qa) as i16),
         l0b: fill(&mut rng, n, |r| r.range(-qa / 4, qa / 2) as i16),
         // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
-        l1w: fill(&mut rng, arch.output_buckets * 2 * n, |r| {
-            r.weight(90, 127) as i16
-        }),
-        l1b: fill(&mut rng, arch.output_buckets, |r| {
-            r.range(-2000, 2000) as i16
-        }),
+        l1w: fill(&mut rng, arch.output_buckets * 2 * n, |r| r.weight(90, 127) as i16),
+        l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
         padded: true,
     };
-    Net {
-        arch: Architecture::Simple(arch.clone()),
-        description: String::new(),
-        params: Params::Simple(params),
-    }
+    Net { arch: Architecture::Simple(arch.clone()), description: String::new(), params: Params::Simple(params) }
 }

@@ -18,3 +18,10 @@ pub mod simd;
 
 pub use nets::{Accumulator, Network};
 pub use simd::{Isa, Path};
+
+pub use nnue_macros::nnue_net;
+
+/// A value aligned to a cache line: how `nnue_net!` stores its weight arrays.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Aligned<T>(pub T);

@@ -27,16 +27,12 @@ impl FastWeights {
             .into_iter()
             .map(|mut blob| {
                 let mut words = vec![0u64; blob.bytes.len().div_ceil(8)];
-                bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..blob.bytes.len()]
-                    .copy_from_slice(&blob.bytes);
+                bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..blob.bytes.len()].copy_from_slice(&blob.bytes);
                 blob.bytes = Vec::new();
                 (blob, words)
             })
             .collect();
-        Ok(FastWeights {
-            net: net.clone(),
-            arrays,
-        })
+        Ok(FastWeights { net: net.clone(), arrays })
     }
 
     fn array<T: Pod>(&self, i: usize) -> Result<&T, LoadError> {
@@ -56,8 +52,7 @@ impl FastWeights {
                 blob.elem.rust_name()
             )));
         }
-        bytemuck::try_from_bytes(&bytes[..size])
-            .map_err(|e| LoadError(format!("{}: {e}", blob.name)))
+        bytemuck::try_from_bytes(&bytes[..size]).map_err(|e| LoadError(format!("{}: {e}", blob.name)))
     }
 
     /// The SFNNv5+ view; `L1` must be the net's width (`HALF` = L1/2, `CHUNKS` = L1/4).
@@ -79,9 +74,7 @@ impl FastWeights {
     }
 
     /// The HalfKP view; `CHUNKS` = L1/2.
-    pub fn halfkp<const L1: usize, const CHUNKS: usize>(
-        &self,
-    ) -> Result<HalfKp<'_, L1, CHUNKS>, LoadError> {
+    pub fn halfkp<const L1: usize, const CHUNKS: usize>(&self) -> Result<HalfKp<'_, L1, CHUNKS>, LoadError> {
         self.expect(self.net.halfkp().is_some(), "a HalfKP net")?;
         Ok(HalfKp::new(
             self.array(0)?,
@@ -99,10 +92,7 @@ impl FastWeights {
     pub fn simple<const N: usize, const INPUTS: usize, const B: usize>(
         &self,
     ) -> Result<Simple<'_, N, INPUTS, B>, LoadError> {
-        let (arch, params) = self
-            .net
-            .simple()
-            .ok_or_else(|| LoadError("not a headerless net".into()))?;
+        let (arch, params) = self.net.simple().ok_or_else(|| LoadError("not a headerless net".into()))?;
         let config = SimpleConfig {
             screlu: arch.activation == Activation::SCReLU,
             qa: arch.qa as i16,
@@ -111,23 +101,14 @@ impl FastWeights {
             lizard: layout::screlu_fits_i16(&params.l1w, arch.qa),
             kings: KingLayout::from_buckets(&arch.kings),
         };
-        Ok(Simple::new(
-            self.array(0)?,
-            self.array(1)?,
-            self.array(2)?,
-            self.array(3)?,
-            config,
-        ))
+        Ok(Simple::new(self.array(0)?, self.array(1)?, self.array(2)?, self.array(3)?, config))
     }
 
     fn expect(&self, ok: bool, what: &str) -> Result<(), LoadError> {
         if ok {
             Ok(())
         } else {
-            Err(LoadError(format!(
-                "the net is {}, not {what}",
-                self.net.arch
-            )))
+            Err(LoadError(format!("the net is {}, not {what}", self.net.arch)))
         }
     }
 }

@@ -37,14 +37,8 @@ pub enum PieceType {
 }
 
 impl PieceType {
-    pub const ALL: [PieceType; 6] = [
-        PieceType::Pawn,
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-        PieceType::King,
-    ];
+    pub const ALL: [PieceType; 6] =
+        [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King];
     pub fn index(self) -> usize {
         self as usize
     }
@@ -138,28 +132,19 @@ impl Position {
         }
         let mut kings = [Square(0); 2];
         for color in Color::BOTH {
-            let mut found = (0..64u8)
-                .filter(|&s| board[s as usize] == Some(Piece::new(color, PieceType::King)));
+            let mut found = (0..64u8).filter(|&s| board[s as usize] == Some(Piece::new(color, PieceType::King)));
             let n = found.clone().count();
             if n != 1 {
                 return Err(PositionError::Kings(color, n));
             }
             kings[color.index()] = Square(found.next().unwrap_or(0));
         }
-        Ok(Position {
-            board,
-            side_to_move,
-            kings,
-            count: count as u8,
-        })
+        Ok(Position { board, side_to_move, kings, count: count as u8 })
     }
 
     /// Reads the board and side-to-move fields of a FEN (the rest is ignored).
     pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
-        let bad = |reason: &str| PositionError::BadFen {
-            fen: fen.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad = |reason: &str| PositionError::BadFen { fen: fen.to_string(), reason: reason.to_string() };
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or_else(|| bad("empty"))?;
         let ranks: Vec<&str> = placement.split('/').collect();
@@ -183,11 +168,7 @@ impl Position {
                         'k' => PieceType::King,
                         _ => return Err(bad(&format!("unknown piece `{c}`"))),
                     };
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
+                    let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
                     if file >= 8 {
                         return Err(bad(&format!("rank {} has more than 8 squares", rank + 1)));
                     }
@@ -235,39 +216,20 @@ mod tests {
 
     #[test]
     fn reads_fen() {
-        let p = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
-            .unwrap();
+        let p = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
         assert_eq!(p.side_to_move(), Color::Black);
         assert_eq!(p.piece_count(), 32);
         assert_eq!(p.king(Color::White), Square::parse("e1").unwrap());
-        assert_eq!(
-            p.piece_at(Square::parse("e4").unwrap()),
-            Some(Piece::new(Color::White, PieceType::Pawn))
-        );
+        assert_eq!(p.piece_at(Square::parse("e4").unwrap()), Some(Piece::new(Color::White, PieceType::Pawn)));
     }
 
     #[test]
     fn bad_fens_are_errors() {
-        for fen in [
-            "",
-            "8/8/8/8/8/8/8/8 w",
-            "k7/8/8/8/8/8/8/K7 x",
-            "k8/8/8/8/8/8/8/K7 w",
-            "kx6/8/8/8/8/8/8/K7 w",
-        ] {
-            assert!(
-                matches!(Position::from_fen(fen), Err(PositionError::BadFen { .. })),
-                "{fen}"
-            );
+        for fen in ["", "8/8/8/8/8/8/8/8 w", "k7/8/8/8/8/8/8/K7 x", "k8/8/8/8/8/8/8/K7 w", "kx6/8/8/8/8/8/8/K7 w"] {
+            assert!(matches!(Position::from_fen(fen), Err(PositionError::BadFen { .. })), "{fen}");
         }
-        assert_eq!(
-            Position::from_fen("8/8/8/8/8/8/8/K7 w"),
-            Err(PositionError::Kings(Color::Black, 0))
-        );
+        assert_eq!(Position::from_fen("8/8/8/8/8/8/8/K7 w"), Err(PositionError::Kings(Color::Black, 0)));
         let crowded = "kqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/8/8/K7 w";
-        assert_eq!(
-            Position::from_fen(crowded),
-            Err(PositionError::TooManyPieces(41))
-        );
+        assert_eq!(Position::from_fen(crowded), Err(PositionError::TooManyPieces(41)));
     }
 }

@@ -18,29 +18,15 @@ pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
             }
             let others = rng.range(0, 30) as usize;
             let mut pieces = vec![
-                (
-                    Square::new(squares[0]).unwrap(),
-                    Piece::new(Color::White, PieceType::King),
-                ),
-                (
-                    Square::new(squares[1]).unwrap(),
-                    Piece::new(Color::Black, PieceType::King),
-                ),
+                (Square::new(squares[0]).unwrap(), Piece::new(Color::White, PieceType::King)),
+                (Square::new(squares[1]).unwrap(), Piece::new(Color::Black, PieceType::King)),
             ];
             for &s in &squares[2..2 + others] {
                 let kind = PieceType::ALL[rng.range(0, 4) as usize];
-                let color = if rng.range(0, 1) == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let color = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
                 pieces.push((Square::new(s).unwrap(), Piece::new(color, kind)));
             }
-            let stm = if rng.range(0, 1) == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let stm = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
             if let Ok(p) = Position::new(stm, pieces) {
                 break p;
             }
@@ -76,11 +62,7 @@ fn check<N: Network>(net: &Net, fast: &N, positions: &[Position]) {
 #[test]
 fn sfnn_every_path_matches_reference() {
     let positions = random_positions(1, 300);
-    for (l1, seed, enc) in [
-        (64, 11, Encoding::Leb128),
-        (128, 12, Encoding::Raw),
-        (256, 13, Encoding::Leb128),
-    ] {
+    for (l1, seed, enc) in [(64, 11, Encoding::Leb128), (128, 12, Encoding::Raw), (256, 13, Encoding::Leb128)] {
         let net = round_trip(synth::sfnn(l1, seed, enc));
         let w = FastWeights::new(&net).unwrap();
         match l1 {
@@ -107,10 +89,7 @@ fn halfkp_every_path_matches_reference() {
 #[test]
 fn simple_every_path_matches_reference() {
     let positions = random_positions(3, 300);
-    let map: String = (0..32)
-        .map(|i| ((i / 4) % 4).to_string())
-        .collect::<Vec<_>>()
-        .join(",");
+    let map: String = (0..32).map(|i| ((i / 4) % 4).to_string()).collect::<Vec<_>>().join(",");
     let cases = [
         "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400".to_string(),
         "(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".to_string(),
@@ -118,9 +97,7 @@ fn simple_every_path_matches_reference() {
     ];
     for (i, text) in cases.iter().enumerate() {
         let arch: Architecture = text.parse().unwrap();
-        let Architecture::Simple(s) = &arch else {
-            unreachable!()
-        };
+        let Architecture::Simple(s) = &arch else { unreachable!() };
         let net = round_trip(synth::simple(s, 30 + i as u64));
         let w = FastWeights::new(&net).unwrap();
         match i {

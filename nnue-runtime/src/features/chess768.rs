@@ -18,29 +18,10 @@ pub struct KingLayout {
 }
 
 impl KingLayout {
-    pub const SINGLE: KingLayout = KingLayout {
-        mirrored: false,
-        count: 1,
-        buckets: [0; 64],
-    };
+    pub const SINGLE: KingLayout = KingLayout { mirrored: false, count: 1, buckets: [0; 64] };
 
     pub fn from_buckets(kings: &KingBuckets) -> KingLayout {
-        let mut buckets = [0u8; 64];
-        if let Some(map) = &kings.map {
-            for (sq, b) in buckets.iter_mut().enumerate() {
-                let (rank, file) = (sq / 8, sq % 8);
-                *b = if kings.mirrored {
-                    map[rank * 4 + file.min(7 - file)]
-                } else {
-                    map[sq]
-                };
-            }
-        }
-        KingLayout {
-            mirrored: kings.mirrored,
-            count: kings.count() as u8,
-            buckets,
-        }
+        KingLayout { mirrored: kings.mirrored, count: kings.count() as u8, buckets: kings.table() }
     }
 
     /// (bucket, horizontal mirror) of `perspective`'s king on `king`.
@@ -72,15 +53,9 @@ mod tests {
         let l = KingLayout::SINGLE;
         let wq = Piece::new(Color::White, PieceType::Queen);
         assert_eq!(l.index(Color::White, sq("e1"), sq("d1"), wq), 256 + 3);
-        assert_eq!(
-            l.index(Color::Black, sq("e8"), sq("d1"), wq),
-            384 + 256 + (3 ^ 56)
-        );
+        assert_eq!(l.index(Color::Black, sq("e8"), sq("d1"), wq), 384 + 256 + (3 ^ 56));
         let map: Vec<u8> = (0..32).map(|i| (i % 4 / 2) as u8).collect();
-        let m = KingLayout::from_buckets(&KingBuckets {
-            mirrored: true,
-            map: Some(map),
-        });
+        let m = KingLayout::from_buckets(&KingBuckets { mirrored: true, map: Some(map) });
         // King on g1 mirrors to b1 (bucket 0); the queen on d1 mirrors to e1.
         assert_eq!(m.index(Color::White, sq("g1"), sq("d1"), wq), 256 + 4);
         // King on c1 is bucket 1, no mirror.

@@ -15,11 +15,7 @@ pub fn index(perspective: Color, king: Square, sq: Square, piece: Piece) -> usiz
     let king = king ^ mirror;
     // e1 -> 31, h1 -> 28, ..., e8 -> 3, h8 -> 0
     let bucket = (7 - (king >> 3)) * 4 + (7 - (king & 7));
-    let plane = if is_king(piece) {
-        10
-    } else {
-        2 * piece.kind.index() + relative(perspective, piece)
-    };
+    let plane = if is_king(piece) { 10 } else { 2 * piece.kind.index() + relative(perspective, piece) };
     (sq.index() ^ flip(perspective) ^ mirror) + 64 * plane + 64 * PLANES * bucket
 }
 
@@ -39,10 +35,7 @@ mod tests {
         assert_eq!(index(Color::White, sq("e1"), sq("e2"), wp), 12 + 704 * 31);
         // Black's view of the same: vertical flip (e2 -> e7 = 52), enemy pawn plane (64);
         // black king e8 flips to e1: bucket 31.
-        assert_eq!(
-            index(Color::Black, sq("e8"), sq("e2"), wp),
-            52 + 64 + 704 * 31
-        );
+        assert_eq!(index(Color::Black, sq("e8"), sq("e2"), wp), 52 + 64 + 704 * 31);
         // King on d1 mirrors to e1 (same bucket), squares mirror too (e2 -> d2 = 11).
         assert_eq!(index(Color::White, sq("d1"), sq("e2"), wp), 11 + 704 * 31);
         // Kings share plane 10; the largest index is inside the table.

@@ -36,22 +36,8 @@ mod tests {
         let sq = |s| Square::parse(s).unwrap();
         let bn = Piece::new(Color::Black, PieceType::Knight);
         // PS_B_KNIGHT = 193 for white; for black the knight is friendly (129), board rotated.
-        assert_eq!(
-            index(Color::White, sq("e1"), sq("g8"), bn),
-            Some(193 + 62 + 641 * 4)
-        );
-        assert_eq!(
-            index(Color::Black, sq("e8"), sq("g8"), bn),
-            Some(129 + (62 ^ 63) + 641 * (60 ^ 63))
-        );
-        assert_eq!(
-            index(
-                Color::White,
-                sq("e1"),
-                sq("e8"),
-                Piece::new(Color::Black, PieceType::King)
-            ),
-            None
-        );
+        assert_eq!(index(Color::White, sq("e1"), sq("g8"), bn), Some(193 + 62 + 641 * 4));
+        assert_eq!(index(Color::Black, sq("e8"), sq("g8"), bn), Some(129 + (62 ^ 63) + 641 * (60 ^ 63)));
+        assert_eq!(index(Color::White, sq("e1"), sq("e8"), Piece::new(Color::Black, PieceType::King)), None);
     }
 }

@@ -40,13 +40,7 @@ impl FeatureSet {
     /// The feature of `piece` on `sq` seen by `perspective`, whose king is on `king`
     /// (`None`: the piece is not a feature, as kings in HalfKP).
     #[inline(always)]
-    pub fn index(
-        &self,
-        perspective: Color,
-        king: Square,
-        sq: Square,
-        piece: Piece,
-    ) -> Option<usize> {
+    pub fn index(&self, perspective: Color, king: Square, sq: Square, piece: Piece) -> Option<usize> {
         match self {
             FeatureSet::HalfKav2Hm => Some(halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::HalfKp => halfkp::index(perspective, king, sq, piece),
@@ -69,10 +63,7 @@ impl FeatureSet {
     /// Appends every active feature of `pos` for `perspective`.
     pub fn active(&self, pos: &Position, perspective: Color, out: &mut Vec<usize>) {
         let king = pos.king(perspective);
-        out.extend(
-            pos.pieces()
-                .filter_map(|(sq, piece)| self.index(perspective, king, sq, piece)),
-        );
+        out.extend(pos.pieces().filter_map(|(sq, piece)| self.index(perspective, king, sq, piece)));
     }
 }
 

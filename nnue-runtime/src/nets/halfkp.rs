@@ -37,16 +37,7 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         fc2_weights: &'a [[i8; 32]; 1],
     ) -> Self {
         const { assert!(L1 % 32 == 0 && 2 * L1 == 4 * CHUNKS) };
-        Self {
-            ft_biases,
-            ft_weights,
-            fc0_biases,
-            fc0_weights,
-            fc1_biases,
-            fc1_weights,
-            fc2_biases,
-            fc2_weights,
-        }
+        Self { ft_biases, ft_weights, fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights }
     }
 
     #[inline(always)]
@@ -60,20 +51,10 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]);
         K::ft_clamp(&acc.values[(!stm).index()], &mut ft_out[1]);
         let mut fc0 = [0i32; 32];
-        K::affine_sparse(
-            bytemuck::must_cast_ref(&ft_out),
-            &self.fc0_weights[0],
-            &self.fc0_biases[0],
-            &mut fc0,
-        );
+        K::affine_sparse(bytemuck::must_cast_ref(&ft_out), &self.fc0_weights[0], &self.fc0_biases[0], &mut fc0);
         let fc1_in = fc0.map(clipped_relu);
         let mut fc1 = [0i32; 32];
-        K::affine_dense(
-            bytemuck::must_cast_ref(&fc1_in),
-            &self.fc1_weights[0],
-            &self.fc1_biases[0],
-            &mut fc1,
-        );
+        K::affine_dense(bytemuck::must_cast_ref(&fc1_in), &self.fc1_weights[0], &self.fc1_biases[0], &mut fc1);
         let fc2_in = fc1.map(clipped_relu);
         let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
         if let Some(t) = trace.as_deref_mut() {
@@ -81,49 +62,25 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
             t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];
         }
-        Evaluation {
-            bucket: 0,
-            psqt: 0,
-            positional: fc2 / 16,
-        }
+        Evaluation { bucket: 0, psqt: 0, positional: fc2 / 16 }
     }
 
     #[inline(always)]
-    unsafe fn plain_forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, 0>,
-        stm: Color,
-        _pieces: usize,
-    ) -> Evaluation {
+    unsafe fn plain_forward_k<K: Kernels>(&self, acc: &Accumulator<L1, 0>, stm: Color, _pieces: usize) -> Evaluation {
         self.forward_k::<K>(acc, stm, None)
     }
 
     #[inline(always)]
-    unsafe fn trace_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, 0>,
-        stm: Color,
-        _pieces: usize,
-    ) -> (Evaluation, Trace) {
+    unsafe fn trace_k<K: Kernels>(&self, acc: &Accumulator<L1, 0>, stm: Color, _pieces: usize) -> (Evaluation, Trace) {
         let mut trace = Trace::default();
         let eval = self.forward_k::<K>(acc, stm, Some(&mut trace));
         (eval, trace)
     }
 
     #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(
-        &self,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<L1, 0>,
-    ) {
+    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
         let (list, n) = active_features(FeatureSet::HalfKp, pos, perspective);
-        rows::refresh(
-            self.ft_biases,
-            self.ft_weights,
-            &list[..n],
-            &mut acc.values[perspective.index()],
-        );
+        rows::refresh(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[perspective.index()]);
     }
 
     #[inline(always)]
@@ -136,13 +93,7 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         removed: &[usize],
     ) {
         let p = perspective.index();
-        rows::update(
-            self.ft_weights,
-            &src.values[p],
-            &mut dst.values[p],
-            added,
-            removed,
-        );
+        rows::update(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
     }
 
     dispatch! {
@@ -175,13 +126,7 @@ impl<const L1: usize, const CHUNKS: usize> Network for HalfKp<'_, L1, CHUNKS> {
     fn feature_set(&self) -> FeatureSet {
         FeatureSet::HalfKp
     }
-    fn refresh_on(
-        &self,
-        path: Path,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Self::Accumulator,
-    ) {
+    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_path(path, pos, perspective, acc)
     }
     fn update_on(
@@ -195,22 +140,10 @@ impl<const L1: usize, const CHUNKS: usize> Network for HalfKp<'_, L1, CHUNKS> {
     ) {
         self.update_path(path, src, dst, perspective, added, removed)
     }
-    fn forward_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation {
+    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
         self.forward_path(path, acc, stm, pieces)
     }
-    fn trace_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace) {
+    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         self.trace_path(path, acc, stm, pieces)
     }
 }

@@ -28,10 +28,7 @@ pub struct Accumulator<const L1: usize, const PSQT: usize> {
 
 impl<const L1: usize, const PSQT: usize> Default for Accumulator<L1, PSQT> {
     fn default() -> Self {
-        Self {
-            values: [[0; L1]; 2],
-            psqt: [[0; PSQT]; 2],
-        }
+        Self { values: [[0; L1]; 2], psqt: [[0; PSQT]; 2] }
     }
 }
 
@@ -42,13 +39,7 @@ pub trait Network {
     fn feature_set(&self) -> FeatureSet;
 
     /// Recomputes `perspective`'s half of `acc` from the position.
-    fn refresh_on(
-        &self,
-        path: Path,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Self::Accumulator,
-    );
+    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
 
     /// `dst[perspective] = src[perspective] + added rows - removed rows`, in one pass.
     fn update_on(
@@ -62,22 +53,10 @@ pub trait Network {
     );
 
     /// The layers after the accumulator.
-    fn forward_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation;
+    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation;
 
     /// Like [`Network::forward_on`], recording every layer's output.
-    fn trace_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace);
+    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
     fn refresh(&self, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_on(Path::best(), pos, perspective, acc)
@@ -172,9 +151,7 @@ pub(crate) mod rows {
         match (added, removed) {
             (&[a], &[s]) => fused_update(src, dst, [&rows[a]], [&rows[s]]),
             (&[a], &[s1, s2]) => fused_update(src, dst, [&rows[a]], [&rows[s1], &rows[s2]]),
-            (&[a1, a2], &[s1, s2]) => {
-                fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]])
-            }
+            (&[a1, a2], &[s1, s2]) => fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]]),
             (&[a], &[]) => fused_update(src, dst, [&rows[a]], []),
             (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
             _ => {
@@ -225,11 +202,7 @@ pub(crate) mod rows {
 
 /// Active features of `perspective`, in a fixed-capacity buffer (a position has at most 32).
 #[inline(always)]
-pub(crate) fn active_features(
-    features: FeatureSet,
-    pos: &Position,
-    perspective: Color,
-) -> ([usize; 32], usize) {
+pub(crate) fn active_features(features: FeatureSet, pos: &Position, perspective: Color) -> ([usize; 32], usize) {
     let (mut list, mut n) = ([0usize; 32], 0);
     let king = pos.king(perspective);
     for (sq, piece) in pos.pieces() {

@@ -71,12 +71,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
 
         let mut fc0 = [0i32; 16];
-        K::affine_sparse(
-            chunks,
-            &self.fc0_weights[bucket],
-            &self.fc0_biases[bucket],
-            &mut fc0,
-        );
+        K::affine_sparse(chunks, &self.fc0_weights[bucket], &self.fc0_biases[bucket], &mut fc0);
         // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
         let mut fc1_in = [0u8; 32];
         for i in 0..15 {
@@ -91,11 +86,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
             &mut fc1,
         );
         let fc2_in = fc1.map(clipped_relu);
-        let fc2 = K::affine_one(
-            &fc2_in,
-            &self.fc2_weights[bucket],
-            self.fc2_biases[bucket][0],
-        );
+        let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]);
         // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
         let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
         let positional = fc2.wrapping_add(forward);
@@ -105,11 +96,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
             t.activations = vec![fc1_in[..30].to_vec(), fc2_in.to_vec()];
         }
-        Evaluation {
-            bucket,
-            psqt: psqt / 16,
-            positional: positional / 16,
-        }
+        Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
     }
 
     #[inline(always)]
@@ -135,27 +122,11 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
     }
 
     #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(
-        &self,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<L1, BUCKETS>,
-    ) {
+    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
         let (list, n) = active_features(FeatureSet::HalfKav2Hm, pos, perspective);
         let p = perspective.index();
-        rows::refresh(
-            self.ft_biases,
-            self.ft_weights,
-            &list[..n],
-            &mut acc.values[p],
-        );
-        rows::update_psqt(
-            self.psqt_weights,
-            &[0; BUCKETS],
-            &mut acc.psqt[p],
-            &list[..n],
-            &[],
-        );
+        rows::refresh(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[p]);
+        rows::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list[..n], &[]);
     }
 
     #[inline(always)]
@@ -168,20 +139,8 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         removed: &[usize],
     ) {
         let p = perspective.index();
-        rows::update(
-            self.ft_weights,
-            &src.values[p],
-            &mut dst.values[p],
-            added,
-            removed,
-        );
-        rows::update_psqt(
-            self.psqt_weights,
-            &src.psqt[p],
-            &mut dst.psqt[p],
-            added,
-            removed,
-        );
+        rows::update(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
+        rows::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 
     dispatch! {
@@ -210,21 +169,13 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
     }
 }
 
-impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Network
-    for Sfnn<'_, L1, HALF, CHUNKS>
-{
+impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Network for Sfnn<'_, L1, HALF, CHUNKS> {
     type Accumulator = Accumulator<L1, BUCKETS>;
 
     fn feature_set(&self) -> FeatureSet {
         FeatureSet::HalfKav2Hm
     }
-    fn refresh_on(
-        &self,
-        path: Path,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Self::Accumulator,
-    ) {
+    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_path(path, pos, perspective, acc)
     }
     fn update_on(
@@ -238,22 +189,10 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Network
     ) {
         self.update_path(path, src, dst, perspective, added, removed)
     }
-    fn forward_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation {
+    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
         self.forward_path(path, acc, stm, pieces)
     }
-    fn trace_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace) {
+    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         self.trace_path(path, acc, stm, pieces)
     }
 }

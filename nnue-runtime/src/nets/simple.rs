@@ -38,13 +38,7 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         config: SimpleConfig,
     ) -> Self {
         const { assert!(N % 32 == 0 && INPUTS % 768 == 0 && B >= 1 && B <= 32) };
-        Self {
-            l0_biases,
-            l0_weights,
-            l1_weights,
-            l1_biases,
-            config,
-        }
+        Self { l0_biases, l0_weights, l1_weights, l1_biases, config }
     }
 
     #[inline(always)]
@@ -58,61 +52,33 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         let c = &self.config;
         let bucket = (pieces - 2) / 32usize.div_ceil(B);
         let (us, them) = (&acc.values[stm.index()], &acc.values[(!stm).index()]);
-        let mut sum =
-            K::simple_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.lizard);
+        let mut sum = K::simple_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.lizard);
         if c.screlu {
             sum /= i32::from(c.qa);
         }
         if let Some(t) = trace {
             t.dense = vec![vec![sum]];
         }
-        let out = sum
-            .wrapping_add(i32::from(self.l1_biases[bucket]))
-            .wrapping_mul(c.scale)
-            / (i32::from(c.qa) * c.qb);
-        Evaluation {
-            bucket,
-            psqt: 0,
-            positional: out,
-        }
+        let out = sum.wrapping_add(i32::from(self.l1_biases[bucket])).wrapping_mul(c.scale) / (i32::from(c.qa) * c.qb);
+        Evaluation { bucket, psqt: 0, positional: out }
     }
 
     #[inline(always)]
-    unsafe fn plain_forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<N, 0>,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation {
+    unsafe fn plain_forward_k<K: Kernels>(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> Evaluation {
         self.forward_k::<K>(acc, stm, pieces, None)
     }
 
     #[inline(always)]
-    unsafe fn trace_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<N, 0>,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace) {
+    unsafe fn trace_k<K: Kernels>(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         let mut trace = Trace::default();
         let eval = self.forward_k::<K>(acc, stm, pieces, Some(&mut trace));
         (eval, trace)
     }
 
     #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(
-        &self,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<N, 0>,
-    ) {
+    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<N, 0>) {
         let (list, n) = active_features(FeatureSet::Chess768(self.config.kings), pos, perspective);
-        rows::refresh(
-            self.l0_biases,
-            self.l0_weights,
-            &list[..n],
-            &mut acc.values[perspective.index()],
-        );
+        rows::refresh(self.l0_biases, self.l0_weights, &list[..n], &mut acc.values[perspective.index()]);
     }
 
     #[inline(always)]
@@ -125,13 +91,7 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         removed: &[usize],
     ) {
         let p = perspective.index();
-        rows::update(
-            self.l0_weights,
-            &src.values[p],
-            &mut dst.values[p],
-            added,
-            removed,
-        );
+        rows::update(self.l0_weights, &src.values[p], &mut dst.values[p], added, removed);
     }
 
     dispatch! {
@@ -164,13 +124,7 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Network for Simple<'_,
     fn feature_set(&self) -> FeatureSet {
         FeatureSet::Chess768(self.config.kings)
     }
-    fn refresh_on(
-        &self,
-        path: Path,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Self::Accumulator,
-    ) {
+    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_path(path, pos, perspective, acc)
     }
     fn update_on(
@@ -184,22 +138,10 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Network for Simple<'_,
     ) {
         self.update_path(path, src, dst, perspective, added, removed)
     }
-    fn forward_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation {
+    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
         self.forward_path(path, acc, stm, pieces)
     }
-    fn trace_on(
-        &self,
-        path: Path,
-        acc: &Self::Accumulator,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace) {
+    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         self.trace_path(path, acc, stm, pieces)
     }
 }

@@ -22,27 +22,17 @@ pub fn affine(layer: &Dense, input: &[u8]) -> Vec<i32> {
     (0..layer.outputs)
         .map(|o| {
             let row = layer.row(o);
-            row.iter()
-                .zip(input)
-                .fold(layer.biases[o], |sum, (&w, &x)| {
-                    sum + i32::from(w) * i32::from(x)
-                })
+            row.iter().zip(input).fold(layer.biases[o], |sum, (&w, &x)| sum + i32::from(w) * i32::from(x))
         })
         .collect()
 }
 
 /// `clamp(x >> 6, 0, 127)` (the shift floors, as C++'s `>>` on int does).
 pub fn clipped_relu(input: &[i32]) -> Vec<u8> {
-    input
-        .iter()
-        .map(|&x| (x >> 6).clamp(0, 127) as u8)
-        .collect()
+    input.iter().map(|&x| (x >> 6).clamp(0, 127) as u8).collect()
 }
 
 /// `min(127, x * x >> 19)`.
 pub fn sqr_clipped_relu(input: &[i32]) -> Vec<u8> {
-    input
-        .iter()
-        .map(|&x| ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8)
-        .collect()
+    input.iter().map(|&x| ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8).collect()
 }

@@ -31,14 +31,7 @@ impl Evaluation {
 /// The line format of the eval example and the engine's `eval` command.
 impl fmt::Display for Evaluation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bucket={} psqt={} positional={} total={}",
-            self.bucket,
-            self.psqt,
-            self.positional,
-            self.total()
-        )
+        write!(f, "bucket={} psqt={} positional={} total={}", self.bucket, self.psqt, self.positional, self.total())
     }
 }
 
@@ -71,10 +64,7 @@ pub struct Evaluator<'a> {
 
 impl<'a> Evaluator<'a> {
     pub fn new(net: &'a Net) -> Self {
-        Self {
-            net,
-            features: FeatureSet::for_arch(&net.arch),
-        }
+        Self { net, features: FeatureSet::for_arch(&net.arch) }
     }
 
     pub fn net(&self) -> &'a Net {
@@ -104,34 +94,18 @@ impl<'a> Evaluator<'a> {
     /// An accumulator holding only the biases.
     pub fn empty_accumulator(&self) -> Accumulator {
         let (biases, _, _, buckets) = self.first_layer();
-        Accumulator {
-            values: [biases.to_vec(), biases.to_vec()],
-            psqt: [vec![0; buckets], vec![0; buckets]],
-        }
+        Accumulator { values: [biases.to_vec(), biases.to_vec()], psqt: [vec![0; buckets], vec![0; buckets]] }
     }
 
     /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish).
-    pub fn update(
-        &self,
-        acc: &mut Accumulator,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
+    pub fn update(&self, acc: &mut Accumulator, perspective: Color, added: &[usize], removed: &[usize]) {
         let (_, _, psqt, buckets) = self.first_layer();
         let p = perspective.index();
-        for (&feature, sign) in added
-            .iter()
-            .map(|f| (f, 1i16))
-            .chain(removed.iter().map(|f| (f, -1i16)))
-        {
+        for (&feature, sign) in added.iter().map(|f| (f, 1i16)).chain(removed.iter().map(|f| (f, -1i16))) {
             for (v, &w) in acc.values[p].iter_mut().zip(self.row(feature)) {
                 *v = v.wrapping_add(w.wrapping_mul(sign));
             }
-            for (v, &w) in acc.psqt[p]
-                .iter_mut()
-                .zip(&psqt[feature * buckets..(feature + 1) * buckets])
-            {
+            for (v, &w) in acc.psqt[p].iter_mut().zip(&psqt[feature * buckets..(feature + 1) * buckets]) {
                 *v = v.wrapping_add(w.wrapping_mul(i32::from(sign)));
             }
         }
@@ -150,8 +124,7 @@ impl<'a> Evaluator<'a> {
     }
 
     pub fn evaluate(&self, pos: &Position) -> Evaluation {
-        self.forward(&self.refresh(pos), pos.side_to_move(), pos.piece_count())
-            .0
+        self.forward(&self.refresh(pos), pos.side_to_move(), pos.piece_count()).0
     }
 
     /// The layers after the accumulator, for `stm` to move with `pieces` on the board.
@@ -176,21 +149,10 @@ impl<'a> Evaluator<'a> {
                 let positional = fc2[0].wrapping_add(forward);
                 trace.dense = vec![fc0, fc1, fc2];
                 trace.activations = vec![fc1_in, fc2_in];
-                (
-                    Evaluation {
-                        bucket,
-                        psqt: psqt / 16,
-                        positional: positional / 16,
-                    },
-                    trace,
-                )
+                (Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }, trace)
             }
             Params::HalfKp(p) => {
-                let clamp = |v: &[i16]| {
-                    v.iter()
-                        .map(|&x| x.clamp(0, 127) as u8)
-                        .collect::<Vec<u8>>()
-                };
+                let clamp = |v: &[i16]| v.iter().map(|&x| x.clamp(0, 127) as u8).collect::<Vec<u8>>();
                 trace.ft_out = clamp(&acc.values[us]);
                 trace.ft_out.extend(clamp(&acc.values[them]));
                 let fc0 = affine(&p.fc0, &trace.ft_out);
@@ -201,28 +163,16 @@ impl<'a> Evaluator<'a> {
                 let positional = fc2[0] / 16;
                 trace.dense = vec![fc0, fc1, fc2];
                 trace.activations = vec![fc1_in, fc2_in];
-                (
-                    Evaluation {
-                        bucket: 0,
-                        psqt: 0,
-                        positional,
-                    },
-                    trace,
-                )
+                (Evaluation { bucket: 0, psqt: 0, positional }, trace)
             }
             Params::Simple(p) => {
-                let Some((arch, _)) = self.net.simple() else {
-                    unreachable!()
-                };
+                let Some((arch, _)) = self.net.simple() else { unreachable!() };
                 let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);
                 let weights = p.output_row(bucket);
                 let n = p.hidden();
                 let qa = arch.qa;
                 let mut sum = 0i32;
-                for (values, w) in [
-                    (&acc.values[us], &weights[..n]),
-                    (&acc.values[them], &weights[n..]),
-                ] {
+                for (values, w) in [(&acc.values[us], &weights[..n]), (&acc.values[them], &weights[n..])] {
                     for (&v, &w) in values.iter().zip(w) {
                         let v = i32::from(v).clamp(0, qa);
                         let term = match arch.activation {
@@ -236,18 +186,8 @@ impl<'a> Evaluator<'a> {
                     sum /= qa;
                 }
                 trace.dense = vec![vec![sum]];
-                let out = sum
-                    .wrapping_add(i32::from(p.l1b[bucket]))
-                    .wrapping_mul(arch.scale)
-                    / (qa * arch.qb);
-                (
-                    Evaluation {
-                        bucket,
-                        psqt: 0,
-                        positional: out,
-                    },
-                    trace,
-                )
+                let out = sum.wrapping_add(i32::from(p.l1b[bucket])).wrapping_mul(arch.scale) / (qa * arch.qb);
+                (Evaluation { bucket, psqt: 0, positional: out }, trace)
             }
         }
     }

@@ -106,10 +106,8 @@ impl Path {
     #[inline]
     pub fn best() -> Path {
         let bits = available();
-        let isa = [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2]
-            .into_iter()
-            .find(|i| bits & i.bit() != 0)
-            .unwrap_or(Isa::Scalar);
+        let isa =
+            [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2].into_iter().find(|i| bits & i.bit() != 0).unwrap_or(Isa::Scalar);
         Path(isa)
     }
 
@@ -137,10 +135,7 @@ impl fmt::Display for Path {
 pub(crate) unsafe trait Kernels {
     /// SFNNv5+ pairwise activation of one perspective's doubled, pack-ordered accumulator:
     /// `out[j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b.
-    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(
-        acc: &[i16; L1],
-        out: &mut [u8; HALF],
-    );
+    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]);
     /// HalfKP activation of one perspective: `clamp(x, 0, 127)`, pack-ordered.
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]);
     /// int8 affine layer over `[chunk][output][4]` weights, skipping all-zero input chunks.

@@ -9,10 +9,7 @@ pub(crate) struct Scalar;
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     #[inline(always)]
-    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(
-        acc: &[i16; L1],
-        out: &mut [u8; HALF],
-    ) {
+    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]) {
         for j in 0..HALF {
             let a = i32::from(acc[j]).clamp(0, 254);
             let b = i32::from(acc[j + HALF]).clamp(0, 254);
@@ -57,10 +54,7 @@ unsafe impl Kernels for Scalar {
 
     #[inline(always)]
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
-        input
-            .iter()
-            .zip(weights)
-            .fold(bias, |s, (&x, &w)| s + i32::from(x) * i32::from(w))
+        input.iter().zip(weights).fold(bias, |s, (&x, &w)| s + i32::from(x) * i32::from(w))
     }
 
     #[inline(always)]
@@ -76,11 +70,7 @@ unsafe impl Kernels for Scalar {
         for (side, w) in [us, them].into_iter().zip(weights) {
             for (&x, &w) in side.iter().zip(w) {
                 let v = i32::from(x.clamp(0, qa));
-                let term = if screlu {
-                    (v * v).wrapping_mul(i32::from(w))
-                } else {
-                    v * i32::from(w)
-                };
+                let term = if screlu { (v * v).wrapping_mul(i32::from(w)) } else { v * i32::from(w) };
                 sum = sum.wrapping_add(term);
             }
         }
@@ -91,9 +81,7 @@ unsafe impl Kernels for Scalar {
 #[inline(always)]
 fn accumulate_chunk<const OUT: usize>(chunk: &[u8; 4], w: &[[i8; 4]; OUT], out: &mut [i32; OUT]) {
     for (o, wo) in out.iter_mut().zip(w) {
-        *o += (0..4)
-            .map(|k| i32::from(chunk[k]) * i32::from(wo[k]))
-            .sum::<i32>();
+        *o += (0..4).map(|k| i32::from(chunk[k]) * i32::from(wo[k])).sum::<i32>();
     }
 }
 

@@ -85,15 +85,8 @@ unsafe fn hsum(v: __m256i) -> i32 {
 
 /// `out = biases + acc`, eight int32 lanes per register.
 #[inline(always)]
-unsafe fn store_with_biases<const OUT: usize>(
-    acc: &[__m256i; 4],
-    biases: &[i32; OUT],
-    out: &mut [i32; OUT],
-) {
-    let (b, o) = (
-        biases.as_ptr() as *const __m256i,
-        out.as_mut_ptr() as *mut __m256i,
-    );
+unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32; OUT], out: &mut [i32; OUT]) {
+    let (b, o) = (biases.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
     for r in 0..OUT / 8 {
         _mm256_storeu_si256(o.add(r), _mm256_add_epi32(acc[r], load(b.add(r))));
     }
@@ -103,27 +96,15 @@ unsafe fn store_with_biases<const OUT: usize>(
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(
-        acc: &[i16; L1],
-        out: &mut [u8; HALF],
-    ) {
+    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]) {
         const { assert!(HALF % 32 == 0 && 2 * HALF == L1) };
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
-        let (a, o) = (
-            acc.as_ptr() as *const __m256i,
-            out.as_mut_ptr() as *mut __m256i,
-        );
+        let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
         for k in 0..HALF / 32 {
             // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
             let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
-            let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(
-                _mm256_min_epi16(load(a.add(lo)), top),
-                zero,
-            ));
-            let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(
-                _mm256_min_epi16(load(a.add(lo + 1)), top),
-                zero,
-            ));
+            let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
+            let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
             // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
             let b0 = _mm256_min_epi16(load(a.add(hi)), top);
             let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
@@ -137,10 +118,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
         const { assert!(L1 % 32 == 0) };
         let zero = _mm256_setzero_si256();
-        let (a, o) = (
-            acc.as_ptr() as *const __m256i,
-            out.as_mut_ptr() as *mut __m256i,
-        );
+        let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
         for k in 0..L1 / 32 {
             let packed = _mm256_packs_epi16(load(a.add(2 * k)), load(a.add(2 * k + 1)));
             _mm256_storeu_si256(o.add(k), _mm256_max_epi8(packed, zero));
@@ -166,18 +144,12 @@ unsafe impl<D: Dot> Kernels for X86<D> {
             let is_zero = _mm256_cmpeq_epi32(load(chunks.add(g)), zero);
             let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
             let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
-            _mm_storeu_si128(
-                nnz.as_mut_ptr().add(count) as *mut __m128i,
-                _mm_add_epi16(lanes, base),
-            );
+            _mm_storeu_si128(nnz.as_mut_ptr().add(count) as *mut __m128i, _mm_add_epi16(lanes, base));
             count += mask.count_ones() as usize;
             base = _mm_add_epi16(base, step);
         }
         let mut acc = [_mm256_setzero_si256(); 4];
-        let (w, x) = (
-            weights.as_ptr() as *const __m256i,
-            input.as_ptr() as *const i32,
-        );
+        let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
         for &i in &nnz[..count] {
             let i = i as usize;
             let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
@@ -197,10 +169,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     ) {
         const { assert!(OUT % 8 == 0 && OUT <= 32) };
         let mut acc = [_mm256_setzero_si256(); 4];
-        let (w, x) = (
-            weights.as_ptr() as *const __m256i,
-            input.as_ptr() as *const i32,
-        );
+        let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
         for i in 0..CHUNKS {
             let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
             for r in 0..OUT / 8 {
@@ -213,10 +182,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
         const { assert!(IN % 32 == 0) };
-        let (x, w) = (
-            input.as_ptr() as *const __m256i,
-            weights.as_ptr() as *const __m256i,
-        );
+        let (x, w) = (input.as_ptr() as *const __m256i, weights.as_ptr() as *const __m256i);
         let mut acc = _mm256_setzero_si256();
         for k in 0..IN / 32 {
             acc = D::dpbusd(acc, load(x.add(k)), load(w.add(k)));
@@ -241,10 +207,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
         let mut sum = _mm256_setzero_si256();
         for (side, w) in [us, them].into_iter().zip(weights) {
-            let (s, w) = (
-                side.as_ptr() as *const __m256i,
-                w.as_ptr() as *const __m256i,
-            );
+            let (s, w) = (side.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
             for k in 0..N / 16 {
                 let v = _mm256_min_epi16(_mm256_max_epi16(load(s.add(k)), zero), top);
                 let w = load(w.add(k));

@@ -1,0 +1,217 @@
+//! The generated module: weights as aligned statics in the kernels' layout, a `NETWORK` whose
+//! type carries every dimension, and a few entry points.
+
+use nnue_format::layout::Elem;
+use nnue_format::{Activation, Architecture, SfnnArch};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::cache::BlobFile;
+use crate::input::NetInput;
+use crate::load::Loaded;
+
+fn lit(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+/// `[[i8; 4]; 16]`-style nested array type, outermost dimension first.
+fn array_type(elem: Elem, dims: &[usize]) -> TokenStream {
+    let elem = format_ident!("{}", elem.rust_name());
+    dims.iter().rev().fold(quote!(#elem), |inner, &d| {
+        let d = lit(d);
+        quote!([#inner; #d])
+    })
+}
+
+/// A `static NAME: &[..]` for one weight array.
+///
+/// Where the target's assembler takes `.incbin` (ELF, Mach-O and COFF on x86-64 and AArch64),
+/// the bytes go straight from the cache file into the object: neither rustc's const evaluator
+/// nor LLVM ever sees them, which keeps a 140 MB net to seconds of build time. Elsewhere the
+/// array is `include_bytes!` cast in a constant.
+fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
+    let name = format_ident!("{}", blob.name);
+    let raw = format_ident!("{}_BYTES", blob.name);
+    let ty = array_type(blob.elem, &blob.dims);
+    let path = blob.path.to_string_lossy().into_owned();
+    let bytes = blob.dims.iter().product::<usize>() * elem_bytes(blob.elem);
+    let symbol = format!("{symbol_prefix}_{}", blob.name);
+    let incbin = |section: &str, prefix: &str| {
+        let escaped = path.replace('\\', "\\\\").replace('"', "\\\"");
+        vec![
+            format!(".pushsection {section}"),
+            ".balign 64".to_string(),
+            format!(".globl {prefix}{symbol}"),
+            format!("{prefix}{symbol}:"),
+            format!(".incbin \"{escaped}\""),
+            ".popsection".to_string(),
+        ]
+    };
+    let (elf, macho, coff) =
+        (incbin(".rodata.nnue,\"a\"", ""), incbin("__DATA,__const", "_"), incbin(".rdata,\"dr\"", ""));
+    let doc = format!(" `{}`: {bytes} bytes, little-endian, in the kernels' layout.", blob.name);
+    let incbin = quote!(all(
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        any(
+            target_os = "linux",
+            target_os = "android",
+            target_os = "freebsd",
+            target_vendor = "apple",
+            target_os = "windows"
+        )
+    ));
+    quote! {
+        #[cfg(all(#incbin, any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+        ::core::arch::global_asm!(#(#elf),*);
+        #[cfg(all(#incbin, target_vendor = "apple"))]
+        ::core::arch::global_asm!(#(#macho),*);
+        #[cfg(all(#incbin, target_os = "windows"))]
+        ::core::arch::global_asm!(#(#coff),*);
+        #[cfg(#incbin)]
+        extern "C" {
+            #[link_name = #symbol]
+            static #raw: #ty;
+        }
+        #[doc = #doc]
+        #[cfg(#incbin)]
+        // SAFETY: the symbol is the cache file's bytes, 64-byte aligned and exactly
+        // `size_of` the array (the cache checks the file's length); any bits are valid integers.
+        static #name: &#ty = unsafe { &#raw };
+        #[doc = #doc]
+        #[cfg(not(#incbin))]
+        // SAFETY: a zero-copy cast of exactly `size_of` the array (rustc checks the sizes
+        // agree); any bits are valid integers.
+        static #name: &#ty = &rt::Aligned(unsafe { ::core::mem::transmute(*include_bytes!(#path)) }).0;
+    }
+}
+
+fn elem_bytes(e: Elem) -> usize {
+    match e {
+        Elem::I8 => 1,
+        Elem::I16 => 2,
+        Elem::I32 => 4,
+    }
+}
+
+/// The network type, its accumulator and the constructor call, per family.
+fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
+    let refs: Vec<TokenStream> = loaded
+        .entry
+        .blobs
+        .iter()
+        .map(|b| {
+            let name = format_ident!("{}", b.name);
+            quote!(#name)
+        })
+        .collect();
+    let l1 = loaded.arch.l1();
+    let l1_lit = lit(l1);
+    match &loaded.arch {
+        Architecture::Sfnn(_) => {
+            let (half, chunks, psqt) = (lit(l1 / 2), lit(l1 / 4), lit(SfnnArch::PSQT_BUCKETS));
+            (
+                quote!(rt::nets::Sfnn<'static, #l1_lit, #half, #chunks>),
+                quote!(rt::Accumulator<#l1_lit, #psqt>),
+                quote!(rt::nets::Sfnn::new(#(#refs),*)),
+            )
+        }
+        Architecture::HalfKp(_) => {
+            let chunks = lit(l1 / 2);
+            (
+                quote!(rt::nets::HalfKp<'static, #l1_lit, #chunks>),
+                quote!(rt::Accumulator<#l1_lit, 0>),
+                quote!(rt::nets::HalfKp::new(#(#refs),*)),
+            )
+        }
+        Architecture::Simple(s) => {
+            let (inputs, buckets) = (lit(s.inputs()), lit(s.output_buckets));
+            let screlu = s.activation == Activation::SCReLU;
+            let (qa, qb, scale) = (Literal::i16_unsuffixed(s.qa as i16), s.qb, s.scale);
+            let lizard = loaded.entry.lizard;
+            let (mirrored, count) = (s.kings.mirrored, s.kings.count() as u8);
+            let table = s.kings.table();
+            (
+                quote!(rt::nets::Simple<'static, #l1_lit, #inputs, #buckets>),
+                quote!(rt::Accumulator<#l1_lit, 0>),
+                quote! {
+                    rt::nets::Simple::new(#(#refs,)* rt::nets::SimpleConfig {
+                        screlu: #screlu,
+                        qa: #qa,
+                        qb: #qb,
+                        scale: #scale,
+                        lizard: #lizard,
+                        kings: rt::features::KingLayout { mirrored: #mirrored, count: #count, buckets: [#(#table),*] },
+                    })
+                },
+            )
+        }
+    }
+}
+
+pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
+    let module = &input.name;
+    let (network_ty, accumulator_ty, constructor) = network(loaded);
+    let prefix = symbol_prefix(&loaded.key);
+    let statics = loaded.entry.blobs.iter().map(|b| weight_static(b, &prefix));
+    let net_file = loaded.file.to_string_lossy().into_owned();
+    let arch = loaded.entry.arch.as_str();
+    let l1 = lit(loaded.arch.l1());
+    let mut doc = format!(" The NNUE net `{}`: `{arch}`.", loaded.shown);
+    if !loaded.entry.description.is_empty() {
+        doc += &format!("\n\n Its description: {}", loaded.entry.description);
+    }
+    let env_tracking = loaded.env_var.as_ref().map(|var| {
+        let arch_var = format!("{var}_ARCH");
+        quote! {
+            // Makes rustc rebuild the crate when the variables change.
+            const _: Option<&str> = option_env!(#var);
+            const _: Option<&str> = option_env!(#arch_var);
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            use ::nnue_runtime as rt;
+
+            #[cfg(target_endian = "big")]
+            compile_error!("nnue_net! stores its weights little-endian: big-endian targets are not supported");
+
+            // Makes cargo rebuild the crate when the net file changes.
+            const _: &[u8] = include_bytes!(#net_file);
+            #env_tracking
+
+            /// The architecture, in the form `nnue_runtime::Architecture` parses.
+            pub const ARCHITECTURE: &str = #arch;
+            /// Accumulator width per perspective.
+            pub const L1: usize = #l1;
+
+            /// The network type: every dimension of this net is a parameter of it.
+            pub type Network = #network_ty;
+            /// An accumulator of exactly this net's width (both perspectives).
+            pub type Accumulator = #accumulator_ty;
+
+            /// The network, with its weights baked into the binary.
+            pub static NETWORK: Network = #constructor;
+
+            /// Evaluates `pos` from scratch on the fastest path this CPU has.
+            pub fn evaluate(pos: &rt::Position) -> rt::Evaluation {
+                rt::Network::evaluate(&NETWORK, pos)
+            }
+
+            #(#statics)*
+        }
+    }
+}
+
+/// Symbols must be unique in the final link: the crate, the net's cache key and a count of the
+/// expansions in this compilation (the same net may be compiled in twice).
+fn symbol_prefix(key: &str) -> String {
+    static EXPANSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = EXPANSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let krate: String = std::env::var("CARGO_CRATE_NAME")
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("nnue_{krate}_{}_{n}", &key[..16])
+}

@@ -1,0 +1,85 @@
+//! The macro's arguments: `"path"`, or `key = value` pairs.
+
+use proc_macro2::Span;
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token};
+
+/// Where the net file comes from.
+pub enum Source {
+    Path(LitStr),
+    /// A path from an environment variable read at compile time, with a fallback.
+    Env {
+        var: LitStr,
+        default: Option<LitStr>,
+    },
+}
+
+pub struct NetInput {
+    /// Name of the generated module (`net` by default).
+    pub name: Ident,
+    pub source: Source,
+    /// Architecture description, required for headerless nets.
+    pub arch: Option<LitStr>,
+}
+
+impl NetInput {
+    /// The span errors about the net file point at.
+    pub fn span(&self) -> Span {
+        match &self.source {
+            Source::Path(p) => p.span(),
+            Source::Env { default: Some(d), .. } => d.span(),
+            Source::Env { var, .. } => var.span(),
+        }
+    }
+}
+
+impl Parse for NetInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let default_name = Ident::new("net", Span::call_site());
+        if input.peek(LitStr) {
+            let path: LitStr = input.parse()?;
+            input.parse::<Option<Token![,]>>()?;
+            if !input.is_empty() {
+                return Err(input.error("expected `nnue_net!(\"file.nnue\")` or `nnue_net!(key = value, ...)`"));
+            }
+            return Ok(NetInput { name: default_name, source: Source::Path(path), arch: None });
+        }
+        let (mut name, mut path, mut env, mut default, mut arch) = (None, None, None, None, None);
+        while !input.is_empty() {
+            let key: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            let slot = match key.to_string().as_str() {
+                "name" => {
+                    name = Some(input.parse::<Ident>()?);
+                    None
+                }
+                "path" => Some(&mut path),
+                "env" => Some(&mut env),
+                "default" => Some(&mut default),
+                "arch" => Some(&mut arch),
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown key `{key}`: expected name, path, env, default or arch"),
+                    ))
+                }
+            };
+            if let Some(slot) = slot {
+                if slot.is_some() {
+                    return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
+                }
+                *slot = Some(input.parse::<LitStr>()?);
+            }
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        let source = match (path, env, default) {
+            (Some(p), None, None) => Source::Path(p),
+            (None, Some(var), default) => Source::Env { var, default },
+            (None, None, _) => return Err(input.error("give the net as `path = \"...\"` or `env = \"VAR\"`")),
+            (Some(p), _, _) => return Err(syn::Error::new(p.span(), "`path` and `env`/`default` exclude each other")),
+        };
+        Ok(NetInput { name: name.unwrap_or(default_name), source, arch })
+    }
+}
