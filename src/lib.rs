@@ -82,3 +82,59 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
         .collect();
     Some(rows)
 }
+
+/// Random placements for tests and benches: two kings and up to 30 other pieces anywhere
+/// (features need no legality, and odd placements reach more feature indices).
+pub fn random_positions(seed: u64, n: usize) -> Vec<nnue_runtime::Position> {
+    use nnue_runtime::format::synth::Rng;
+    use nnue_runtime::{Color, Piece, PieceType, Position, Square};
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut squares: Vec<u8> = (0..64).collect();
+        for i in (1..64).rev() {
+            squares.swap(i, rng.range(0, i as i64) as usize);
+        }
+        let others = rng.range(0, 30) as usize;
+        let mut pieces = vec![
+            (Square::new(squares[0]).unwrap(), Piece::new(Color::White, PieceType::King)),
+            (Square::new(squares[1]).unwrap(), Piece::new(Color::Black, PieceType::King)),
+        ];
+        for &s in &squares[2..2 + others] {
+            let kind = PieceType::ALL[rng.range(0, 4) as usize];
+            let color = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
+            pieces.push((Square::new(s).unwrap(), Piece::new(color, kind)));
+        }
+        let stm = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
+        out.extend(Position::new(stm, pieces).ok());
+    }
+    out
+}
+
+/// Checks a fast network against the reference on every path this CPU has: every layer's
+/// output and the evaluation, for each position. Returns the number of comparisons.
+pub fn assert_matches_reference<N: nnue_runtime::Network>(
+    net: &nnue_runtime::Net,
+    fast: &N,
+    positions: &[nnue_runtime::Position],
+) -> usize {
+    use nnue_runtime::{Color, Evaluator, Path};
+    let reference = Evaluator::new(net);
+    let mut n = 0;
+    for path in Path::all() {
+        for pos in positions {
+            let mut acc = N::Accumulator::default();
+            for perspective in Color::BOTH {
+                fast.refresh_on(path, pos, perspective, &mut acc);
+            }
+            let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
+            let (eval, trace) = fast.trace_on(path, &acc, stm, pieces);
+            let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
+            assert_eq!(trace, want_trace, "{} on {path}: layers differ", net.arch);
+            assert_eq!(eval, want, "{} on {path}", net.arch);
+            assert_eq!(fast.forward_on(path, &acc, stm, pieces), want, "{} on {path}", net.arch);
+            n += 1;
+        }
+    }
+    n
+}

@@ -131,14 +131,14 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     }
     let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;
+    if version != VERSION_SFNN && version != VERSION_HALFKP {
+        return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version }));
+    }
     let hash_at = r.pos;
     let hash = r.u32("the file hash")?;
     let desc_len = r.u32("the description length")? as usize;
     let description = String::from_utf8_lossy(r.take(desc_len, "the description")?).into_owned();
-    let arch = identify(version, hash, &description).map_err(|kind| {
-        let at = if matches!(kind, ErrorKind::UnknownVersion { .. }) { 0 } else { hash_at };
-        FormatError::new(at, "header", kind)
-    })?;
+    let arch = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
     if let Some(given) = given {
         if *given != arch {
             return Err(FormatError::new(

@@ -1,0 +1,86 @@
+//! The eval example is how anyone checks us against Stockfish: run it exactly as the README
+//! says, in both modes and on every path, and compare its lines with the oracle.
+
+use std::process::Command;
+
+use nnue::{net_or_skip, oracle, root};
+
+fn cargo_eval(evalfile: Option<&std::path::Path>, args: &[&str]) -> String {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(root()).args(["run", "--quiet", "--release", "--example", "eval", "--"]).args(args);
+    match evalfile {
+        Some(f) => cmd.env("EVALFILE", f),
+        None => cmd.env_remove("EVALFILE"),
+    };
+    let out = cmd.output().expect("cargo runs");
+    assert!(out.status.success(), "eval {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn eval_example_reproduces_stockfish() {
+    let Some(rows) = oracle("stockfish-eval.tsv") else {
+        eprintln!("SKIPPED eval example oracle test: ../shared/oracle/ is missing");
+        return;
+    };
+    let fens = std::env::temp_dir().join(format!("nnue-oracle-fens-{}.txt", std::process::id()));
+    std::fs::write(&fens, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
+    let fens = fens.to_str().unwrap();
+    let nets = [(nnue::SF17_BIG, "big"), (nnue::SF17_SMALL, "small"), (nnue::SF13_HALFKP, "halfkp")];
+    for (file, which) in nets {
+        let Some(net) = net_or_skip(file, "eval example oracle test") else { continue };
+        let want: String = rows
+            .iter()
+            .map(|r| {
+                let (psqt, positional, bucket) = match which {
+                    "big" => (r.big.0, r.big.1, r.bucket),
+                    "small" => (r.small.0, r.small.1, r.bucket),
+                    _ => (0, r.halfkp, 0),
+                };
+                format!("bucket={bucket} psqt={psqt} positional={positional} total={}\n", psqt + positional)
+            })
+            .collect();
+        let generic = cargo_eval(None, &["--net", net.to_str().unwrap(), "--fens", fens]);
+        assert!(generic == want, "generic eval of {file} differs from Stockfish");
+        for path in nnue_runtime::Path::all() {
+            let got = cargo_eval(Some(&net), &["--generated", "--path", path.isa().name(), "--fens", fens]);
+            assert!(got == want, "generated eval of {file} on {path} differs from Stockfish");
+        }
+    }
+    // Back to the committed default, so later builds don't keep a real net compiled in.
+    cargo_eval(None, &["--generated", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
+    bad_input_is_reported();
+}
+
+/// Part of the test above: concurrent `cargo run`s with different EVALFILEs would rebuild the
+/// example under each other.
+fn bad_input_is_reported() {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["run", "--quiet", "--release", "--example", "eval", "--", "--net", "Cargo.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Cargo.toml: header at offset 0: unknown version 0x726f775b"), "{stderr}");
+    let out = cargo_eval_status(&[
+        "--net",
+        "nets/default.nnue",
+        "--arch",
+        nnue::default_net::ARCH,
+        "8/8/8/8/8/8/8/8 w",
+        "k7/8/8/8/8/8/8/K7 w",
+    ]);
+    assert_eq!(out.0, Some(1));
+    assert_eq!(out.1, "error: White has 0 kings; exactly one is needed\nbucket=0 psqt=0 positional=0 total=0\n");
+}
+
+fn cargo_eval_status(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["run", "--quiet", "--release", "--example", "eval", "--"])
+        .args(args)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}

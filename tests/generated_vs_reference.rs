@@ -1,0 +1,63 @@
+//! `nnue_net!` output equals the reference evaluator, layer by layer, on every path this CPU
+//! has, for synthetic nets of every family and several sizes (written by build.rs with our
+//! own writer) and for the real Stockfish nets when present.
+
+use nnue::{assert_matches_reference, random_positions};
+use nnue_runtime::{Architecture, Net, Position};
+
+nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
+nnue_runtime::nnue_net!(name = sfnn128, env = "NNUE_SYNTH_SFNN128");
+nnue_runtime::nnue_net!(name = sfnn256, env = "NNUE_SYNTH_SFNN256");
+nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
+nnue_runtime::nnue_net!(name = halfkp256, env = "NNUE_SYNTH_HALFKP256");
+nnue_runtime::nnue_net!(name = simple64, env = "NNUE_SYNTH_SIMPLE64");
+nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
+nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
+nnue_runtime::nnue_net!(name = simple1024, env = "NNUE_SYNTH_SIMPLE1024");
+
+/// Reads the file the module was compiled from, with the same description.
+fn read(path: &str, arch: Option<&str>) -> Net {
+    let arch: Option<Architecture> = arch.map(|a| a.parse().unwrap());
+    Net::from_bytes(&std::fs::read(path).unwrap(), arch.as_ref()).unwrap()
+}
+
+/// Random placements plus the oracle's real positions (when present).
+fn positions(seed: u64) -> Vec<Position> {
+    let mut p = random_positions(seed, 200);
+    if let Some(rows) = nnue::oracle("stockfish-eval.tsv") {
+        p.extend(rows.iter().take(200).map(|r| Position::from_fen(&r.fen).unwrap()));
+    }
+    p
+}
+
+macro_rules! synthetic_test {
+    ($test:ident, $module:ident, $var:literal) => {
+        #[test]
+        fn $test() {
+            let net = read(env!($var), option_env!(concat!($var, "_ARCH")));
+            assert_eq!(net.arch.to_string(), $module::ARCHITECTURE);
+            assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);
+        }
+    };
+}
+
+synthetic_test!(sfnn_l1_64, sfnn64, "NNUE_SYNTH_SFNN64");
+synthetic_test!(sfnn_l1_128, sfnn128, "NNUE_SYNTH_SFNN128");
+synthetic_test!(sfnn_l1_256, sfnn256, "NNUE_SYNTH_SFNN256");
+synthetic_test!(halfkp_l1_64, halfkp64, "NNUE_SYNTH_HALFKP64");
+synthetic_test!(halfkp_l1_256, halfkp256, "NNUE_SYNTH_HALFKP256");
+synthetic_test!(simple_crelu_64, simple64, "NNUE_SYNTH_SIMPLE64");
+synthetic_test!(simple_screlu_128x8, simple128, "NNUE_SYNTH_SIMPLE128");
+synthetic_test!(simple_kings4_96x4, simple96, "NNUE_SYNTH_SIMPLE96");
+synthetic_test!(simple_kings16_1024x8, simple1024, "NNUE_SYNTH_SIMPLE1024");
+
+#[test]
+fn default_net_compiles_and_matches() {
+    nnue_runtime::nnue_net!(
+        name = default,
+        path = "nets/default.nnue",
+        arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400"
+    );
+    let net = read(nnue::root().join("nets/default.nnue").to_str().unwrap(), Some(default::ARCHITECTURE));
+    assert_matches_reference(&net, &default::NETWORK, &positions(8));
+}

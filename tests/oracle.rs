@@ -1,0 +1,73 @@
+//! Real Stockfish values: `../shared/oracle/` holds what Stockfish 17.1 (big and small nets)
+//! and Stockfish 13 (HalfKP) compute. The reference and every generated path must reproduce
+//! each value exactly. Skips, saying so, when a net or the oracle is missing.
+
+use nnue::{net_or_skip, oracle, OracleRow};
+use nnue_runtime::{Evaluation, Evaluator, Net, Network, Path, Position};
+
+nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
+nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
+nnue_runtime::nnue_net!(name = halfkp, env = "NNUE_REAL_SF13_HALFKP");
+
+/// What the oracle says a net returns for a row.
+fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
+    match which {
+        "big" => (row.bucket, row.big.0, row.big.1),
+        "small" => (row.bucket, row.small.0, row.small.1),
+        _ => (0, 0, row.halfkp),
+    }
+}
+
+fn rows() -> Option<Vec<OracleRow>> {
+    let mut rows = oracle("stockfish-eval.tsv")?;
+    rows.extend(oracle("games.tsv")?);
+    Some(rows)
+}
+
+fn check(which: &str, rows: &[OracleRow], eval: impl Fn(&Position) -> Evaluation) {
+    let mut mismatches = Vec::new();
+    for row in rows {
+        let e = eval(&Position::from_fen(&row.fen).unwrap());
+        if (e.bucket, e.psqt, e.positional) != expected(which, row) {
+            mismatches.push(format!("{}: got {e}, Stockfish {:?}", row.fen, expected(which, row)));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{which}: {} of {} differ:\n{}",
+        mismatches.len(),
+        rows.len(),
+        mismatches.join("\n")
+    );
+}
+
+fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
+    let Some(rows) = rows() else {
+        eprintln!("SKIPPED {which}: ../shared/oracle/ is missing");
+        return;
+    };
+    let Some(path) = net_or_skip(file, &format!("oracle test of the {which} net")) else { return };
+    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    let reference = Evaluator::new(&net);
+    check(which, &rows, |pos| reference.evaluate(pos));
+    if let Some(fast) = generated {
+        for path in Path::all() {
+            check(which, &rows, |pos| fast.evaluate_on(path, pos));
+        }
+    }
+}
+
+#[test]
+fn sf17_big() {
+    run("big", nnue::SF17_BIG, cfg!(nnue_real_sf17_big).then_some(&big::NETWORK));
+}
+
+#[test]
+fn sf17_small() {
+    run("small", nnue::SF17_SMALL, cfg!(nnue_real_sf17_small).then_some(&small::NETWORK));
+}
+
+#[test]
+fn sf13_halfkp() {
+    run("halfkp", nnue::SF13_HALFKP, cfg!(nnue_real_sf13_halfkp).then_some(&halfkp::NETWORK));
+}
