@@ -1,6 +1,7 @@
 //! Support shared by the workspace's examples, benches and cross-crate tests: finding real
 //! nets and reading the Stockfish oracle files. Not part of the library users depend on.
 
+pub mod chess;
 pub mod default_net;
 
 use std::path::{Path, PathBuf};
@@ -123,7 +124,7 @@ pub fn assert_matches_reference<N: nnue_runtime::Network>(
     let mut n = 0;
     for path in Path::all() {
         for pos in positions {
-            let mut acc = N::Accumulator::default();
+            let mut acc = fast.new_accumulator();
             for perspective in Color::BOTH {
                 fast.refresh_on(path, pos, perspective, &mut acc);
             }

@@ -25,3 +25,11 @@ pub use nnue_macros::nnue_net;
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(64))]
 pub struct Aligned<T>(pub T);
+
+pub mod accumulator;
+pub use accumulator::{AccumulatorStack, Dirty, RefreshCache};
+
+/// `path`, or the best one this CPU has.
+pub(crate) fn path_or_best(path: Option<Path>) -> Path {
+    path.unwrap_or_else(Path::best)
+}

@@ -45,7 +45,7 @@ fn check<N: Network>(net: &Net, fast: &N, positions: &[Position]) {
     let reference = Evaluator::new(net);
     for path in Path::all() {
         for pos in positions {
-            let mut acc = N::Accumulator::default();
+            let mut acc = fast.new_accumulator();
             for perspective in Color::BOTH {
                 fast.refresh_on(path, pos, perspective, &mut acc);
             }

@@ -126,6 +126,9 @@ impl<const L1: usize, const CHUNKS: usize> Network for HalfKp<'_, L1, CHUNKS> {
     fn feature_set(&self) -> FeatureSet {
         FeatureSet::HalfKp
     }
+    fn new_accumulator(&self) -> Self::Accumulator {
+        Accumulator::default()
+    }
     fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_path(path, pos, perspective, acc)
     }

@@ -34,9 +34,12 @@ impl<const L1: usize, const PSQT: usize> Default for Accumulator<L1, PSQT> {
 
 /// What engines need from a net, fast or generic: accumulators, their updates, evaluation.
 pub trait Network {
-    type Accumulator: Clone + Default;
+    type Accumulator: Clone;
 
     fn feature_set(&self) -> FeatureSet;
+
+    /// An accumulator to refresh into (its contents are not meaningful yet).
+    fn new_accumulator(&self) -> Self::Accumulator;
 
     /// Recomputes `perspective`'s half of `acc` from the position.
     fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
@@ -79,7 +82,7 @@ pub trait Network {
 
     /// Refresh of both perspectives, then the forward pass.
     fn evaluate_on(&self, path: Path, pos: &Position) -> Evaluation {
-        let mut acc = Self::Accumulator::default();
+        let mut acc = self.new_accumulator();
         for perspective in Color::BOTH {
             self.refresh_on(path, pos, perspective, &mut acc);
         }
@@ -156,11 +159,10 @@ pub(crate) mod rows {
             (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
             _ => {
                 *dst = *src;
-                for &a in added {
-                    fused_update(&dst.clone(), dst, [&rows[a]], []);
-                }
-                for &s in removed {
-                    fused_update(&dst.clone(), dst, [], [&rows[s]]);
+                for (&f, sign) in added.iter().map(|f| (f, 1)).chain(removed.iter().map(|f| (f, -1))) {
+                    for (d, &w) in dst.iter_mut().zip(&rows[f]) {
+                        *d = d.wrapping_add(w.wrapping_mul(sign));
+                    }
                 }
             }
         }

@@ -175,6 +175,9 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Network for Sfnn<'
     fn feature_set(&self) -> FeatureSet {
         FeatureSet::HalfKav2Hm
     }
+    fn new_accumulator(&self) -> Self::Accumulator {
+        Accumulator::default()
+    }
     fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_path(path, pos, perspective, acc)
     }

@@ -124,6 +124,9 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Network for Simple<'_,
     fn feature_set(&self) -> FeatureSet {
         FeatureSet::Chess768(self.config.kings)
     }
+    fn new_accumulator(&self) -> Self::Accumulator {
+        Accumulator::default()
+    }
     fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_path(path, pos, perspective, acc)
     }

@@ -192,3 +192,50 @@ impl<'a> Evaluator<'a> {
         }
     }
 }
+
+/// The reference evaluator behind the same interface as the fast networks, so engines (and
+/// the accumulator stack) can switch between them. Paths don't apply: it is always portable.
+impl crate::nets::Network for Evaluator<'_> {
+    type Accumulator = Accumulator;
+
+    fn feature_set(&self) -> FeatureSet {
+        self.features
+    }
+
+    fn new_accumulator(&self) -> Accumulator {
+        self.empty_accumulator()
+    }
+
+    fn refresh_on(&self, _path: crate::Path, pos: &Position, perspective: Color, acc: &mut Accumulator) {
+        let fresh = self.empty_accumulator();
+        let p = perspective.index();
+        acc.values[p].clone_from(&fresh.values[p]);
+        acc.psqt[p].clone_from(&fresh.psqt[p]);
+        let mut active = Vec::with_capacity(32);
+        self.features.active(pos, perspective, &mut active);
+        self.update(acc, perspective, &active, &[]);
+    }
+
+    fn update_on(
+        &self,
+        _path: crate::Path,
+        src: &Accumulator,
+        dst: &mut Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        dst.values[p].clone_from(&src.values[p]);
+        dst.psqt[p].clone_from(&src.psqt[p]);
+        self.update(dst, perspective, added, removed);
+    }
+
+    fn forward_on(&self, _path: crate::Path, acc: &Accumulator, stm: Color, pieces: usize) -> Evaluation {
+        self.forward(acc, stm, pieces).0
+    }
+
+    fn trace_on(&self, _path: crate::Path, acc: &Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+        self.forward(acc, stm, pieces)
+    }
+}

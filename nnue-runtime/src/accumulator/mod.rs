@@ -1,0 +1,99 @@
+//! Keeping accumulators current as moves are made and unmade.
+//!
+//! - [`Dirty`]: what a move changes on the board (at most two pieces off, two on).
+//! - [`FeatureSet::deltas`](crate::features::FeatureSet::deltas): those changes as feature
+//!   indices for one perspective, or "refresh" when the perspective's king changed them all.
+//! - [`AccumulatorStack`]: make/unmake push and pop cheap records; accumulators are computed
+//!   lazily when an evaluation needs them, from the last computed one or by a refresh.
+//! - [`RefreshCache`]: per perspective and king square, an accumulator and the placement it
+//!   reflects, so a refresh becomes an update by the difference ("Finny table").
+
+mod cache;
+mod stack;
+
+pub use cache::RefreshCache;
+pub use stack::AccumulatorStack;
+
+use crate::position::{Piece, PieceType, Square};
+
+/// The pieces a move takes off and puts on the board.
+///
+/// Quiet move: one off, one on. Capture: two off (the mover and the captured piece), one on.
+/// Castling: king and rook off, both on. Promotion: the pawn off, the new piece on (plus a
+/// captured piece off). En passant: the pawn and the captured pawn off, the pawn on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Dirty {
+    removed: [Option<(Square, Piece)>; 2],
+    added: [Option<(Square, Piece)>; 2],
+}
+
+impl Dirty {
+    /// A piece moving from `from` to `to` (no capture).
+    pub fn quiet(piece: Piece, from: Square, to: Square) -> Dirty {
+        Dirty::default().remove(from, piece).add(to, piece)
+    }
+
+    /// A piece capturing `captured` on `to`.
+    pub fn capture(piece: Piece, from: Square, to: Square, captured: Piece) -> Dirty {
+        Dirty::default().remove(from, piece).remove(to, captured).add(to, piece)
+    }
+
+    /// Takes `piece` off `sq`. Panics past two removals (no chess move has more).
+    pub fn remove(mut self, sq: Square, piece: Piece) -> Dirty {
+        let slot = self.removed.iter_mut().find(|s| s.is_none()).expect("a move removes at most two pieces");
+        *slot = Some((sq, piece));
+        self
+    }
+
+    /// Puts `piece` on `sq`. Panics past two additions (no chess move has more).
+    pub fn add(mut self, sq: Square, piece: Piece) -> Dirty {
+        let slot = self.added.iter_mut().find(|s| s.is_none()).expect("a move adds at most two pieces");
+        *slot = Some((sq, piece));
+        self
+    }
+
+    pub fn removed(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.removed.iter().flatten().copied()
+    }
+
+    pub fn added(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.added.iter().flatten().copied()
+    }
+
+    /// Where each side's king is after the move, given where they were before.
+    pub fn kings_after(&self, mut kings: [Square; 2]) -> [Square; 2] {
+        for (sq, piece) in self.added() {
+            if piece.kind == PieceType::King {
+                kings[piece.color.index()] = sq;
+            }
+        }
+        kings
+    }
+}
+
+/// Feature indices a move adds and removes for one perspective (a chess move changes at most
+/// two of each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Deltas {
+    added: [usize; 2],
+    removed: [usize; 2],
+    n_added: u8,
+    n_removed: u8,
+}
+
+impl Deltas {
+    pub(crate) fn push_added(&mut self, f: usize) {
+        self.added[self.n_added as usize] = f;
+        self.n_added += 1;
+    }
+    pub(crate) fn push_removed(&mut self, f: usize) {
+        self.removed[self.n_removed as usize] = f;
+        self.n_removed += 1;
+    }
+    pub fn added(&self) -> &[usize] {
+        &self.added[..self.n_added as usize]
+    }
+    pub fn removed(&self) -> &[usize] {
+        &self.removed[..self.n_removed as usize]
+    }
+}

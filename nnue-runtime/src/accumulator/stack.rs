@@ -1,0 +1,142 @@
+//! The accumulator stack: one entry per ply, computed lazily.
+
+use super::{Dirty, RefreshCache};
+use crate::nets::Network;
+use crate::path_or_best;
+use crate::position::{Color, Position, Square};
+use crate::reference::Evaluation;
+use crate::simd::Path;
+
+struct Entry<A> {
+    acc: A,
+    /// Whether `acc` is current, per perspective.
+    computed: [bool; 2],
+    /// The move that led here from the entry below.
+    dirty: Dirty,
+    /// Kings after that move.
+    kings: [Square; 2],
+}
+
+/// Accumulators along the moves of a search, with the refresh cache behind them.
+///
+/// `push` a move's [`Dirty`] on make and `pop` on unmake; both are O(1). An evaluation
+/// computes what it needs: from the nearest computed entry below by fused updates, or by a
+/// cached refresh when the perspective's king changed every feature (or updates would cost
+/// more than a refresh).
+pub struct AccumulatorStack<N: Network> {
+    entries: Vec<Entry<N::Accumulator>>,
+    top: usize,
+    cache: RefreshCache<N::Accumulator>,
+}
+
+impl<N: Network> AccumulatorStack<N> {
+    /// A stack whose root is `pos`.
+    pub fn new(net: &N, pos: &Position) -> Self {
+        let root = Entry {
+            acc: net.new_accumulator(),
+            computed: [false; 2],
+            dirty: Dirty::default(),
+            kings: [pos.king(Color::White), pos.king(Color::Black)],
+        };
+        let mut stack = AccumulatorStack { entries: vec![root], top: 0, cache: RefreshCache::new(net) };
+        stack.reset(net, pos);
+        stack
+    }
+
+    /// Starts over from `pos` (a new game or a `position` command), keeping the cache.
+    pub fn reset(&mut self, net: &N, pos: &Position) {
+        self.top = 0;
+        let root = &mut self.entries[0];
+        root.kings = [pos.king(Color::White), pos.king(Color::Black)];
+        for perspective in Color::BOTH {
+            self.cache.refresh(net, None, pos, perspective, &mut root.acc);
+        }
+        root.computed = [true; 2];
+    }
+
+    /// Make: records the move; nothing is computed yet.
+    pub fn push(&mut self, dirty: Dirty) {
+        let kings = dirty.kings_after(self.entries[self.top].kings);
+        self.top += 1;
+        if self.top == self.entries.len() {
+            let acc = self.entries[0].acc.clone();
+            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings });
+        } else {
+            let e = &mut self.entries[self.top];
+            (e.computed, e.dirty, e.kings) = ([false; 2], dirty, kings);
+        }
+    }
+
+    /// Unmake.
+    pub fn pop(&mut self) {
+        assert!(self.top > 0, "pop below the root of the accumulator stack");
+        self.top -= 1;
+    }
+
+    /// Plies above the root.
+    pub fn depth(&self) -> usize {
+        self.top
+    }
+
+    /// The current accumulator, computed for both perspectives. `pos` must be the position
+    /// the pushed moves lead to.
+    pub fn current(&mut self, net: &N, path: Option<Path>, pos: &Position) -> &N::Accumulator {
+        for perspective in Color::BOTH {
+            self.materialize(net, path, pos, perspective);
+        }
+        &self.entries[self.top].acc
+    }
+
+    /// Evaluates the current position (`pos`, as for [`AccumulatorStack::current`]).
+    pub fn evaluate(&mut self, net: &N, pos: &Position) -> Evaluation {
+        self.evaluate_on(net, None, pos)
+    }
+
+    /// Like [`AccumulatorStack::evaluate`] on a given path (`None`: the best one).
+    pub fn evaluate_on(&mut self, net: &N, path: Option<Path>, pos: &Position) -> Evaluation {
+        let acc = self.current(net, path, pos);
+        net.forward_on(path_or_best(path), acc, pos.side_to_move(), pos.piece_count())
+    }
+
+    fn materialize(&mut self, net: &N, path: Option<Path>, pos: &Position, perspective: Color) {
+        let p = perspective.index();
+        if self.entries[self.top].computed[p] {
+            return;
+        }
+        let features = net.feature_set();
+        let deltas = |below: &Entry<N::Accumulator>, e: &Entry<N::Accumulator>| {
+            features.deltas(perspective, below.kings[p], e.kings[p], &e.dirty)
+        };
+        // Walk down to the nearest computed entry, unless a move on the way needs a refresh.
+        let (mut i, mut rows) = (self.top, 0);
+        let start = loop {
+            match deltas(&self.entries[i - 1], &self.entries[i]) {
+                None => break None,
+                Some(d) => rows += d.added().len() + d.removed().len(),
+            }
+            i -= 1;
+            if self.entries[i].computed[p] {
+                break Some(i);
+            }
+        };
+        let path_now = path_or_best(path);
+        match start {
+            // A refresh from the cache costs about one row per changed piece, and a plain
+            // one a row per piece: past that, updating is the dearer way.
+            Some(s) if rows <= pos.piece_count() => {
+                for j in s + 1..=self.top {
+                    let (below, above) = self.entries.split_at_mut(j);
+                    let (src, dst) = (&below[j - 1], &mut above[0]);
+                    let d = deltas(src, dst).expect("checked on the way down");
+                    net.update_on(path_now, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
+                    dst.computed[p] = true;
+                }
+            }
+            _ => {
+                let top = &mut self.entries[self.top];
+                self.cache.refresh(net, path, pos, perspective, &mut top.acc);
+                top.computed[p] = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Incremental accumulators along random games (seeded, thousands of plies): after every make
+//! and unmake, the accumulator stack equals a full refresh and a cached refresh, for both
+//! perspectives, on every path; and the generated net's evaluation equals the generic one's.
+
+use nnue::chess;
+use nnue_runtime::format::synth::Rng;
+use nnue_runtime::{AccumulatorStack, Color, Evaluator, Net, Network, Path, RefreshCache};
+use shakmaty::{Chess, Position as _};
+
+nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
+nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
+nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
+nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
+
+fn read(path: &str, arch: Option<&str>) -> Net {
+    let arch: Option<nnue_runtime::Architecture> = arch.map(|a| a.parse().unwrap());
+    Net::from_bytes(&std::fs::read(path).unwrap(), arch.as_ref()).unwrap()
+}
+
+/// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
+/// couple of sibling moves, as a search does.
+fn random_games<N: Network>(net: &N, generic: &Evaluator, path: Path, seed: u64, games: usize, plies: usize) -> usize
+where
+    N::Accumulator: PartialEq + std::fmt::Debug,
+{
+    let mut rng = Rng::new(seed);
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut game = Chess::default();
+        let start = chess::position(&game);
+        let mut stack = AccumulatorStack::new(net, &start);
+        let mut generic_stack = AccumulatorStack::new(generic, &start);
+        let mut cache = RefreshCache::new(net);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Siblings: make, check, unmake.
+            for _ in 0..2 {
+                let mv = &moves[rng.range(0, moves.len() as i64 - 1) as usize];
+                stack.push(chess::dirty(&game, mv));
+                let child = game.clone().play(*mv).unwrap();
+                check(net, generic, path, &mut stack, &mut cache, &chess::position(&child));
+                stack.pop();
+                checked += 1;
+            }
+            let here = chess::position(&game);
+            check(net, generic, path, &mut stack, &mut cache, &here);
+            let mv = moves[rng.range(0, moves.len() as i64 - 1) as usize];
+            let dirty = chess::dirty(&game, &mv);
+            stack.push(dirty);
+            generic_stack.push(dirty);
+            game = game.play(mv).unwrap();
+            let pos = chess::position(&game);
+            let want = Network::evaluate(generic, &pos);
+            assert_eq!(generic_stack.evaluate_on(generic, None, &pos), want, "generic stack");
+            assert_eq!(stack.evaluate_on(net, Some(path), &pos), want, "generated stack on {path}");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+fn check<N: Network>(
+    net: &N,
+    generic: &Evaluator,
+    path: Path,
+    stack: &mut AccumulatorStack<N>,
+    cache: &mut RefreshCache<N::Accumulator>,
+    pos: &nnue_runtime::Position,
+) where
+    N::Accumulator: PartialEq + std::fmt::Debug,
+{
+    let mut fresh = net.new_accumulator();
+    let mut cached = net.new_accumulator();
+    for p in Color::BOTH {
+        net.refresh_on(path, pos, p, &mut fresh);
+        cache.refresh(net, Some(path), pos, p, &mut cached);
+    }
+    assert_eq!(&cached, &fresh, "cached refresh on {path}");
+    assert_eq!(stack.current(net, Some(path), pos), &fresh, "incremental on {path}");
+    let eval = net.forward_on(path, &fresh, pos.side_to_move(), pos.piece_count());
+    assert_eq!(eval, Network::evaluate(generic, pos), "generated vs generic on {path}");
+}
+
+macro_rules! incremental_test {
+    ($test:ident, $module:ident, $var:literal, $seed:literal) => {
+        #[test]
+        fn $test() {
+            let net = read(env!($var), option_env!(concat!($var, "_ARCH")));
+            let generic = Evaluator::new(&net);
+            for path in Path::all() {
+                let n = random_games(&$module::NETWORK, &generic, path, $seed, 8, 160);
+                assert!(n > 1000, "{n} plies checked");
+            }
+        }
+    };
+}
+
+incremental_test!(halfkav2_hm, sfnn64, "NNUE_SYNTH_SFNN64", 1);
+incremental_test!(halfkp, halfkp64, "NNUE_SYNTH_HALFKP64", 2);
+incremental_test!(chess768_king_buckets_mirrored, simple96, "NNUE_SYNTH_SIMPLE96", 3);
+incremental_test!(chess768, simple128, "NNUE_SYNTH_SIMPLE128", 4);
