@@ -176,12 +176,12 @@ impl Architecture {
         let l1 = self.l1();
         match self {
             Architecture::Sfnn(_) | Architecture::HalfKp(_) => {
-                if l1 == 0 || l1 % 64 != 0 || l1 > 16384 {
+                if l1 == 0 || !l1.is_multiple_of(64) || l1 > 16384 {
                     return Err(format!("L1 = {l1}: must be a positive multiple of 64, at most 16384"));
                 }
             }
             Architecture::Simple(s) => {
-                if l1 == 0 || l1 % 32 != 0 || l1 > 16384 {
+                if l1 == 0 || !l1.is_multiple_of(32) || l1 > 16384 {
                     return Err(format!("hidden size {l1}: must be a positive multiple of 32, at most 16384"));
                 }
                 if !(1..=32).contains(&s.output_buckets) {

@@ -159,6 +159,27 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
     }
 }
 
+/// Whether a headerless SCReLU net may compute `v * (v * w)` with `v * w` in int16
+/// (`qa * max |output weight| <= 32767`); otherwise the exact int32 form is used.
+pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
+    l1w.iter().all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
+}
+
+/// Checks that the fast layout can represent the net exactly (Stockfish doubles the SFNN
+/// transformer weights; a value of 16384 or more would wrap).
+pub fn check(net: &Net) -> Result<(), String> {
+    if let Params::Sfnn(p) = &net.params {
+        let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
+        if let Some(i) = too_big(&p.ft.biases) {
+            return Err(format!("feature-transformer bias {i} = {} can't be doubled in int16", p.ft.biases[i]));
+        }
+        if let Some(i) = too_big(&p.ft.weights) {
+            return Err(format!("feature-transformer weight {i} = {} can't be doubled in int16", p.ft.weights[i]));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,25 +206,4 @@ mod tests {
             assert_eq!(s[(i / 4) % (p / 4) * o * 4 + i / p * 4 + i % 4], d.weights[i]);
         }
     }
-}
-
-/// Whether a headerless SCReLU net may compute `v * (v * w)` with `v * w` in int16
-/// (`qa * max |output weight| <= 32767`); otherwise the exact int32 form is used.
-pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
-    l1w.iter().all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
-}
-
-/// Checks that the fast layout can represent the net exactly (Stockfish doubles the SFNN
-/// transformer weights; a value of 16384 or more would wrap).
-pub fn check(net: &Net) -> Result<(), String> {
-    if let Params::Sfnn(p) = &net.params {
-        let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
-        if let Some(i) = too_big(&p.ft.biases) {
-            return Err(format!("feature-transformer bias {i} = {} can't be doubled in int16", p.ft.biases[i]));
-        }
-        if let Some(i) = too_big(&p.ft.weights) {
-            return Err(format!("feature-transformer weight {i} = {} can't be doubled in int16", p.ft.weights[i]));
-        }
-    }
-    Ok(())
 }

@@ -25,8 +25,8 @@ impl Rng {
     }
     /// Roughly bell-shaped in `-spread..=spread` (sum of two uniforms), with rare extremes.
     pub fn weight(&mut self, spread: i64, extreme: i64) -> i64 {
-        if self.next_u64() % 512 == 0 {
-            return if self.next_u64() % 2 == 0 { extreme } else { -extreme };
+        if self.next_u64().is_multiple_of(512) {
+            return if self.next_u64().is_multiple_of(2) { extreme } else { -extreme };
         }
         (self.range(-spread, spread) + self.range(-spread, spread)) / 2
     }

@@ -36,7 +36,7 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         fc2_biases: &'a [[i32; 1]; 1],
         fc2_weights: &'a [[i8; 32]; 1],
     ) -> Self {
-        const { assert!(L1 % 32 == 0 && 2 * L1 == 4 * CHUNKS) };
+        const { assert!(L1.is_multiple_of(32) && 2 * L1 == 4 * CHUNKS) };
         Self { ft_biases, ft_weights, fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights }
     }
 
@@ -45,7 +45,7 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         &self,
         acc: &Accumulator<L1, 0>,
         stm: Color,
-        mut trace: Option<&mut Trace>,
+        trace: Option<&mut Trace>,
     ) -> Evaluation {
         let mut ft_out = [[0u8; L1]; 2];
         K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]);
@@ -57,7 +57,7 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         K::affine_dense(bytemuck::must_cast_ref(&fc1_in), &self.fc1_weights[0], &self.fc1_biases[0], &mut fc1);
         let fc2_in = fc1.map(clipped_relu);
         let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
-        if let Some(t) = trace.as_deref_mut() {
+        if let Some(t) = trace {
             t.ft_out = ft_out.concat();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
             t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];

@@ -39,7 +39,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         fc2_biases: &'a [[i32; 1]; BUCKETS],
         fc2_weights: &'a [[i8; 32]; BUCKETS],
     ) -> Self {
-        const { assert!(L1 % 64 == 0 && 2 * HALF == L1 && 4 * CHUNKS == L1) };
+        const { assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
         Self {
             ft_biases,
             ft_weights,
@@ -59,7 +59,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         acc: &Accumulator<L1, BUCKETS>,
         stm: Color,
         pieces: usize,
-        mut trace: Option<&mut Trace>,
+        trace: Option<&mut Trace>,
     ) -> Evaluation {
         let bucket = (pieces - 1) / 4;
         let (us, them) = (stm.index(), (!stm).index());
@@ -91,7 +91,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
         let positional = fc2.wrapping_add(forward);
 
-        if let Some(t) = trace.as_deref_mut() {
+        if let Some(t) = trace {
             t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(&ft_out).to_vec();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
             t.activations = vec![fc1_in[..30].to_vec(), fc2_in.to_vec()];

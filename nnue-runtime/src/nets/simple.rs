@@ -37,7 +37,7 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         l1_biases: &'a [i16; B],
         config: SimpleConfig,
     ) -> Self {
-        const { assert!(N % 32 == 0 && INPUTS % 768 == 0 && B >= 1 && B <= 32) };
+        const { assert!(N.is_multiple_of(32) && INPUTS.is_multiple_of(768) && B >= 1 && B <= 32) };
         Self { l0_biases, l0_weights, l1_weights, l1_biases, config }
     }
 

@@ -131,7 +131,7 @@ pub(crate) fn refresh_rows<const L1: usize>(
     features: &[usize],
     dst: &mut [i16; L1],
 ) {
-    if L1 % TILE != 0 {
+    if !L1.is_multiple_of(TILE) {
         *dst = *biases;
         for &f in features {
             for (d, &w) in dst.iter_mut().zip(&rows[f]) {

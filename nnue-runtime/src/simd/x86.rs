@@ -2,6 +2,9 @@
 //! `maddubs` + `madd`; AVX-VNNI and AVX512-VNNI (VL) use it on ymm. Everything else is shared,
 //! so the AVX-VNNI instantiation differs from the tested AVX512-VNNI one only in its encoding.
 
+// Register loops index by lane group `r`, as the pointer arithmetic beside them does.
+#![allow(clippy::needless_range_loop)]
+
 use std::arch::x86_64::*;
 use std::marker::PhantomData;
 
@@ -97,7 +100,7 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
     unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]) {
-        const { assert!(HALF % 32 == 0 && 2 * HALF == L1) };
+        const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1) };
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
         let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
         for k in 0..HALF / 32 {
@@ -116,7 +119,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
 
     #[inline(always)]
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
-        const { assert!(L1 % 32 == 0) };
+        const { assert!(L1.is_multiple_of(32)) };
         let zero = _mm256_setzero_si256();
         let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
         for k in 0..L1 / 32 {
@@ -132,7 +135,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         biases: &[i32; OUT],
         out: &mut [i32; OUT],
     ) {
-        const { assert!(CHUNKS % 8 == 0 && CHUNKS <= 65536 && OUT % 8 == 0 && OUT <= 32) };
+        const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536 && OUT.is_multiple_of(8) && OUT <= 32) };
         // Indices of the non-zero input chunks. Each group of 8 writes 8 slots at `count`,
         // and count <= 8 * group, so the writes stay inside CHUNKS slots.
         let mut nnz = [0u16; CHUNKS];
@@ -167,7 +170,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         biases: &[i32; OUT],
         out: &mut [i32; OUT],
     ) {
-        const { assert!(OUT % 8 == 0 && OUT <= 32) };
+        const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
         let mut acc = [_mm256_setzero_si256(); 4];
         let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
         for i in 0..CHUNKS {
@@ -181,7 +184,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
 
     #[inline(always)]
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
-        const { assert!(IN % 32 == 0) };
+        const { assert!(IN.is_multiple_of(32)) };
         let (x, w) = (input.as_ptr() as *const __m256i, weights.as_ptr() as *const __m256i);
         let mut acc = _mm256_setzero_si256();
         for k in 0..IN / 32 {
@@ -199,7 +202,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         screlu: bool,
         lizard: bool,
     ) -> i32 {
-        const { assert!(N % 16 == 0) };
+        const { assert!(N.is_multiple_of(16)) };
         if screlu && !lizard {
             // v * w may overflow int16 for this net: take the exact portable form.
             return super::scalar::Scalar::simple_output(us, them, weights, qa, screlu, lizard);
