@@ -1,0 +1,3 @@
+nnue_runtime::nnue_net!("nets/no-such-file.nnue");
+
+fn main() {}
