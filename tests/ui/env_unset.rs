@@ -1,0 +1,3 @@
+nnue_runtime::nnue_net!(env = "NNUE_TEST_SURELY_UNSET_VARIABLE");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue_runtime::nnue_net!("../../nnue-corpus/leb128_count.nnue");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue_runtime::nnue_net!(file = "net.nnue");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue_runtime::nnue_net!("../../nnue-corpus/wrong_file_hash.nnue");
+
+fn main() {}
