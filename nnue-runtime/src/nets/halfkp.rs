@@ -52,10 +52,16 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         K::ft_clamp(&acc.values[(!stm).index()], &mut ft_out[1]);
         let mut fc0 = [0i32; 32];
         K::affine_sparse(bytemuck::must_cast_ref(&ft_out), &self.fc0_weights[0], &self.fc0_biases[0], &mut fc0);
-        let fc1_in = fc0.map(clipped_relu);
+        let mut fc1_in = [0u8; 32];
+        for (a, &x) in fc1_in.iter_mut().zip(&fc0) {
+            *a = clipped_relu(x);
+        }
         let mut fc1 = [0i32; 32];
         K::affine_dense(bytemuck::must_cast_ref(&fc1_in), &self.fc1_weights[0], &self.fc1_biases[0], &mut fc1);
-        let fc2_in = fc1.map(clipped_relu);
+        let mut fc2_in = [0u8; 32];
+        for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
+            *a = clipped_relu(x);
+        }
         let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
         if let Some(t) = trace {
             t.ft_out = ft_out.concat();

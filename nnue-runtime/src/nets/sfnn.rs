@@ -85,7 +85,10 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
             &self.fc1_biases[bucket],
             &mut fc1,
         );
-        let fc2_in = fc1.map(clipped_relu);
+        let mut fc2_in = [0u8; 32];
+        for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
+            *a = clipped_relu(x);
+        }
         let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]);
         // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
         let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);

@@ -86,6 +86,16 @@ unsafe fn hsum(v: __m256i) -> i32 {
     _mm_cvtsi128_si32(s)
 }
 
+/// `acc += chunk i of the input times its `OUT` weight columns`.
+#[inline(always)]
+unsafe fn accumulate<D: Dot, const OUT: usize>(acc: &mut [__m256i; 4], x: *const i32, w: *const __m256i, i: u16) {
+    let i = i as usize;
+    let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+    for r in 0..OUT / 8 {
+        acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+    }
+}
+
 /// `out = biases + acc`, eight int32 lanes per register.
 #[inline(always)]
 unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32; OUT], out: &mut [i32; OUT]) {
@@ -137,8 +147,10 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     ) {
         const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536 && OUT.is_multiple_of(8) && OUT <= 32) };
         // Indices of the non-zero input chunks. Each group of 8 writes 8 slots at `count`,
-        // and count <= 8 * group, so the writes stay inside CHUNKS slots.
-        let mut nnz = [0u16; CHUNKS];
+        // and count <= 8 * group, so the writes stay inside CHUNKS slots; only the first
+        // `count`, all written, are read. (Left uninitialised: zeroing costs more than the scan.)
+        let mut nnz_buf = std::mem::MaybeUninit::<[u16; CHUNKS]>::uninit();
+        let nnz_ptr = nnz_buf.as_mut_ptr() as *mut u16;
         let mut count = 0;
         let (zero, step) = (_mm256_setzero_si256(), _mm_set1_epi16(8));
         let mut base = _mm_setzero_si128();
@@ -147,19 +159,41 @@ unsafe impl<D: Dot> Kernels for X86<D> {
             let is_zero = _mm256_cmpeq_epi32(load(chunks.add(g)), zero);
             let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
             let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
-            _mm_storeu_si128(nnz.as_mut_ptr().add(count) as *mut __m128i, _mm_add_epi16(lanes, base));
+            _mm_storeu_si128(nnz_ptr.add(count) as *mut __m128i, _mm_add_epi16(lanes, base));
             count += mask.count_ones() as usize;
             base = _mm_add_epi16(base, step);
         }
-        let mut acc = [_mm256_setzero_si256(); 4];
+        let nnz = std::slice::from_raw_parts(nnz_ptr, count);
+        // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
+        // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
+        // Four sets while they fit the registers (OUT <= 16), else two.
+        let mut acc = [[_mm256_setzero_si256(); 4]; 4];
         let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
-        for &i in &nnz[..count] {
-            let i = i as usize;
-            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
-            for r in 0..OUT / 8 {
-                acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+        let mut k = 0;
+        if OUT <= 16 {
+            while k + 4 <= count {
+                accumulate::<D, OUT>(&mut acc[0], x, w, nnz[k]);
+                accumulate::<D, OUT>(&mut acc[1], x, w, nnz[k + 1]);
+                accumulate::<D, OUT>(&mut acc[2], x, w, nnz[k + 2]);
+                accumulate::<D, OUT>(&mut acc[3], x, w, nnz[k + 3]);
+                k += 4;
+            }
+        } else {
+            while k + 2 <= count {
+                accumulate::<D, OUT>(&mut acc[0], x, w, nnz[k]);
+                accumulate::<D, OUT>(&mut acc[1], x, w, nnz[k + 1]);
+                k += 2;
             }
         }
+        while k < count {
+            accumulate::<D, OUT>(&mut acc[0], x, w, nnz[k]);
+            k += 1;
+        }
+        for r in 0..OUT / 8 {
+            let pairs = [_mm256_add_epi32(acc[0][r], acc[1][r]), _mm256_add_epi32(acc[2][r], acc[3][r])];
+            acc[0][r] = _mm256_add_epi32(pairs[0], pairs[1]);
+        }
+        let acc = acc[0];
         store_with_biases(&acc, biases, out);
     }
 
@@ -170,16 +204,18 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         biases: &[i32; OUT],
         out: &mut [i32; OUT],
     ) {
-        const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
-        let mut acc = [_mm256_setzero_si256(); 4];
+        const { assert!(OUT.is_multiple_of(8) && OUT <= 32 && CHUNKS.is_multiple_of(2)) };
+        // Two accumulator sets (even and odd chunks) halve the dependency chains.
+        let mut acc = [[_mm256_setzero_si256(); 4]; 2];
         let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
-        for i in 0..CHUNKS {
-            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
-            for r in 0..OUT / 8 {
-                acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
-            }
+        for i in (0..CHUNKS).step_by(2) {
+            accumulate::<D, OUT>(&mut acc[0], x, w, i as u16);
+            accumulate::<D, OUT>(&mut acc[1], x, w, i as u16 + 1);
         }
-        store_with_biases(&acc, biases, out);
+        for r in 0..OUT / 8 {
+            acc[0][r] = _mm256_add_epi32(acc[0][r], acc[1][r]);
+        }
+        store_with_biases(&acc[0], biases, out);
     }
 
     #[inline(always)]
