@@ -130,6 +130,14 @@ fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
             let lizard = loaded.entry.lizard;
             let (mirrored, count) = (s.kings.mirrored, s.kings.count() as u8);
             let table = s.kings.table();
+            let king_buckets = if table.iter().all(|&b| b == 0) {
+                quote!([0; 64])
+            } else {
+                let entries = table.iter().map(|&b| Literal::u8_unsuffixed(b));
+                quote!([#(#entries),*])
+            };
+            let (qb, scale, count) =
+                (Literal::i32_unsuffixed(qb), Literal::i32_unsuffixed(scale), Literal::u8_unsuffixed(count));
             (
                 quote!(rt::nets::Simple<'static, #l1_lit, #inputs, #buckets>),
                 quote!(rt::Accumulator<#l1_lit, 0>),
@@ -140,7 +148,7 @@ fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
                         qb: #qb,
                         scale: #scale,
                         lizard: #lizard,
-                        kings: rt::features::KingLayout { mirrored: #mirrored, count: #count, buckets: [#(#table),*] },
+                        kings: rt::features::KingLayout { mirrored: #mirrored, count: #count, buckets: #king_buckets },
                     })
                 },
             )
@@ -176,8 +184,6 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             #[cfg(target_endian = "big")]
             compile_error!("nnue_net! stores its weights little-endian: big-endian targets are not supported");
 
-            // Makes cargo rebuild the crate when the net file changes.
-            const _: &[u8] = include_bytes!(#net_file);
             #env_tracking
 
             /// The architecture, in the form `nnue_runtime::Architecture` parses.
@@ -199,6 +205,12 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             }
 
             #(#statics)*
+
+            /// Reads the net file so that rustc lists it as an input: editing the net
+            /// rebuilds the crate. (Nothing of it is used; the weights come from the cache.)
+            mod rebuild_when_the_net_changes {
+                const _: &[u8] = include_bytes!(#net_file);
+            }
         }
     }
 }
