@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn bad_fens_are_errors() {
-        for fen in ["", "8/8/8/8/8/8/8/8 w", "k7/8/8/8/8/8/8/K7 x", "k8/8/8/8/8/8/8/K7 w", "kx6/8/8/8/8/8/8/K7 w"] {
+        for fen in ["", "8/8/8/8/8/8/8 w", "k7/8/8/8/8/8/8/K7 x", "k8/8/8/8/8/8/8/K7 w", "kx6/8/8/8/8/8/8/K7 w"] {
             assert!(matches!(Position::from_fen(fen), Err(PositionError::BadFen { .. })), "{fen}");
         }
         assert_eq!(Position::from_fen("8/8/8/8/8/8/8/K7 w"), Err(PositionError::Kings(Color::Black, 0)));

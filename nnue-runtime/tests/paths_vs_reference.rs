@@ -115,3 +115,51 @@ fn wrong_dimensions_are_an_error() {
     assert!(w.sfnn::<128, 64, 32>().is_err());
     assert!(w.halfkp::<64, 32>().is_err());
 }
+
+mod properties {
+    use super::*;
+    use nnue_format::{Activation, Params};
+    use proptest::prelude::*;
+
+    /// A random `(768 -> 64)x2 -> 1x4` net; `extreme` pushes weights to where every
+    /// activation saturates (and SCReLU's int16 shortcut no longer applies).
+    fn simple_net(seed: u64, screlu: bool, qa: i32, extreme: bool) -> Net {
+        let act = if screlu { "screlu" } else { "crelu" };
+        let text = format!("(768 -> 64)x2 -> 1x4, {act}, qa={qa}, qb=64, scale=400");
+        let Ok(Architecture::Simple(arch)) = text.parse() else { unreachable!() };
+        let mut net = synth::simple(&arch, seed);
+        if extreme {
+            let Params::Simple(p) = &mut net.params else { unreachable!() };
+            let mut rng = synth::Rng::new(seed ^ 0xE);
+            for w in p.l0w.iter_mut().chain(p.l0b.iter_mut()) {
+                *w = w.saturating_mul(rng.range(1, 40) as i16);
+            }
+            for w in p.l1w.iter_mut() {
+                *w = [i16::MIN, i16::MAX, -1000, 1000, *w][rng.range(0, 4) as usize];
+            }
+        }
+        assert_eq!(arch.activation == Activation::SCReLU, screlu);
+        net
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// The writer -> reader round trip changes neither the net nor any evaluation, and
+        /// every path equals the reference on it.
+        #[test]
+        fn simple_nets_round_trip_and_match(seed in any::<u64>(), screlu in any::<bool>(),
+                                            qa in prop_oneof![Just(255), Just(181), 1..=1024], extreme in any::<bool>()) {
+            let net = simple_net(seed, screlu, qa, extreme);
+            let back = Net::from_bytes(&net.to_bytes(), Some(&net.arch)).unwrap();
+            prop_assert_eq!(&back, &net);
+            let positions = random_positions(seed, 40);
+            let (a, b) = (Evaluator::new(&net), Evaluator::new(&back));
+            for pos in &positions {
+                prop_assert_eq!(a.evaluate(pos), b.evaluate(pos));
+            }
+            let w = FastWeights::new(&back).unwrap();
+            check(&back, &w.simple::<64, 768, 4>().unwrap(), &positions);
+        }
+    }
+}

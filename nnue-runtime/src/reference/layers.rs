@@ -22,7 +22,8 @@ pub fn affine(layer: &Dense, input: &[u8]) -> Vec<i32> {
     (0..layer.outputs)
         .map(|o| {
             let row = layer.row(o);
-            row.iter().zip(input).fold(layer.biases[o], |sum, (&w, &x)| sum + i32::from(w) * i32::from(x))
+            // Wrapping, as the SIMD adds do: a hostile net may overflow, and must not panic.
+            row.iter().zip(input).fold(layer.biases[o], |sum, (&w, &x)| sum.wrapping_add(i32::from(w) * i32::from(x)))
         })
         .collect()
 }

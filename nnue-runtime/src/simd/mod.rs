@@ -5,6 +5,8 @@
 //! probed once; a [`Path`] value is the proof that its instructions are available.
 
 pub(crate) mod scalar;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 

@@ -54,7 +54,7 @@ unsafe impl Kernels for Scalar {
 
     #[inline(always)]
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
-        input.iter().zip(weights).fold(bias, |s, (&x, &w)| s + i32::from(x) * i32::from(w))
+        input.iter().zip(weights).fold(bias, |s, (&x, &w)| s.wrapping_add(i32::from(x) * i32::from(w)))
     }
 
     #[inline(always)]
@@ -81,7 +81,8 @@ unsafe impl Kernels for Scalar {
 #[inline(always)]
 fn accumulate_chunk<const OUT: usize>(chunk: &[u8; 4], w: &[[i8; 4]; OUT], out: &mut [i32; OUT]) {
     for (o, wo) in out.iter_mut().zip(w) {
-        *o += (0..4).map(|k| i32::from(chunk[k]) * i32::from(wo[k])).sum::<i32>();
+        // Wrapping, as the SIMD adds do (four products of at most 255 * 128 can't overflow).
+        *o = o.wrapping_add((0..4).map(|k| i32::from(chunk[k]) * i32::from(wo[k])).sum::<i32>());
     }
 }
 
