@@ -84,33 +84,8 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
     Some(rows)
 }
 
-/// Random placements for tests and benches: two kings and up to 30 other pieces anywhere
-/// (features need no legality, and odd placements reach more feature indices).
-pub fn random_positions(seed: u64, n: usize) -> Vec<nnue_runtime::Position> {
-    use nnue_runtime::format::synth::Rng;
-    use nnue_runtime::{Color, Piece, PieceType, Position, Square};
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut squares: Vec<u8> = (0..64).collect();
-        for i in (1..64).rev() {
-            squares.swap(i, rng.range(0, i as i64) as usize);
-        }
-        let others = rng.range(0, 30) as usize;
-        let mut pieces = vec![
-            (Square::new(squares[0]).unwrap(), Piece::new(Color::White, PieceType::King)),
-            (Square::new(squares[1]).unwrap(), Piece::new(Color::Black, PieceType::King)),
-        ];
-        for &s in &squares[2..2 + others] {
-            let kind = PieceType::ALL[rng.range(0, 4) as usize];
-            let color = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
-            pieces.push((Square::new(s).unwrap(), Piece::new(color, kind)));
-        }
-        let stm = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
-        out.extend(Position::new(stm, pieces).ok());
-    }
-    out
-}
+/// Random placements (see [`nnue_runtime::position::random_positions`]).
+pub use nnue_runtime::position::random_positions;
 
 /// Checks a fast network against the reference on every path this CPU has: every layer's
 /// output and the evaluation, for each position. Returns the number of comparisons.

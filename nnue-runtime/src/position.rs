@@ -210,6 +210,32 @@ impl Position {
     }
 }
 
+/// Random placements for tests, fuzzing and benches: two kings and up to 30 other pieces
+/// anywhere, seeded. Features need no legality, and odd placements reach more indices.
+pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
+    let mut rng = nnue_format::synth::Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut squares: Vec<u8> = (0..64).collect();
+        for i in (1..64).rev() {
+            squares.swap(i, rng.range(0, i as i64) as usize);
+        }
+        let others = rng.range(0, 30) as usize;
+        let mut pieces = vec![
+            (Square(squares[0]), Piece::new(Color::White, PieceType::King)),
+            (Square(squares[1]), Piece::new(Color::Black, PieceType::King)),
+        ];
+        for &s in &squares[2..2 + others] {
+            let kind = PieceType::ALL[rng.range(0, 4) as usize];
+            let color = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
+            pieces.push((Square(s), Piece::new(color, kind)));
+        }
+        let stm = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
+        out.extend(Position::new(stm, pieces).ok());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

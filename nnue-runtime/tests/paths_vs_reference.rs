@@ -1,38 +1,11 @@
 //! Every kernel path equals the reference evaluator, layer by layer, on synthetic nets of every
 //! family and several sizes (seeded, written and read back by our own writer and reader).
 
-use nnue_format::synth::{self, Rng};
+use nnue_format::synth;
 use nnue_format::{Architecture, Encoding, Net};
 use nnue_runtime::loaded::FastWeights;
-use nnue_runtime::{Color, Evaluator, Network, Path, Piece, PieceType, Position, Square};
-
-/// Random placements: two kings and up to 30 other pieces anywhere (features don't need
-/// legality, and odd placements reach more feature indices).
-pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
-    (0..n)
-        .map(|_| loop {
-            let mut squares: Vec<u8> = (0..64).collect();
-            for i in (1..64).rev() {
-                squares.swap(i, rng.range(0, i as i64) as usize);
-            }
-            let others = rng.range(0, 30) as usize;
-            let mut pieces = vec![
-                (Square::new(squares[0]).unwrap(), Piece::new(Color::White, PieceType::King)),
-                (Square::new(squares[1]).unwrap(), Piece::new(Color::Black, PieceType::King)),
-            ];
-            for &s in &squares[2..2 + others] {
-                let kind = PieceType::ALL[rng.range(0, 4) as usize];
-                let color = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
-                pieces.push((Square::new(s).unwrap(), Piece::new(color, kind)));
-            }
-            let stm = if rng.range(0, 1) == 0 { Color::White } else { Color::Black };
-            if let Ok(p) = Position::new(stm, pieces) {
-                break p;
-            }
-        })
-        .collect()
-}
+use nnue_runtime::position::random_positions;
+use nnue_runtime::{Color, Evaluator, Network, Path, Position};
 
 fn round_trip(net: Net) -> Net {
     let bytes = net.to_bytes();
