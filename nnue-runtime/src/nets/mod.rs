@@ -100,19 +100,19 @@ macro_rules! dispatch {
     ($(#[$meta:meta])* $vis:vis fn $public:ident(&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?
         => $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident]) => {
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
+        #[target_feature(enable = "avx2,popcnt")]
         unsafe fn $avx2(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: only reached through a Path proving AVX2.
             unsafe { self.$generic::<crate::simd::x86::Avx2>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,avxvnni")]
+        #[target_feature(enable = "avx2,popcnt,avxvnni")]
         unsafe fn $avxvnni(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: only reached through a Path proving AVX2 and AVX-VNNI.
             unsafe { self.$generic::<crate::simd::x86::AvxVnni>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+        #[target_feature(enable = "avx2,popcnt,avx512vnni,avx512vl")]
         unsafe fn $avx512(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: only reached through a Path proving AVX2, AVX512-VNNI and AVX512-VL.
             unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }

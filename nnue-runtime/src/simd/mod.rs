@@ -78,7 +78,8 @@ fn probe() -> u8 {
     let mut bits = Isa::Scalar.bit();
     #[cfg(target_arch = "x86_64")]
     {
-        if is_x86_feature_detected!("avx2") {
+        // Every AVX2 CPU has POPCNT; the kernels count non-zero chunks with it.
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") {
             bits |= Isa::Avx2.bit();
             if is_x86_feature_detected!("avxvnni") {
                 bits |= Isa::AvxVnni.bit();

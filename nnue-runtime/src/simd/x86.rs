@@ -169,25 +169,25 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // Four sets while they fit the registers (OUT <= 16), else two.
         let mut acc = [[_mm256_setzero_si256(); 4]; 4];
         let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
-        let mut k = 0;
-        if OUT <= 16 {
-            while k + 4 <= count {
-                accumulate::<D, OUT>(&mut acc[0], x, w, nnz[k]);
-                accumulate::<D, OUT>(&mut acc[1], x, w, nnz[k + 1]);
-                accumulate::<D, OUT>(&mut acc[2], x, w, nnz[k + 2]);
-                accumulate::<D, OUT>(&mut acc[3], x, w, nnz[k + 3]);
-                k += 4;
+        let rest = if OUT <= 16 {
+            let mut groups = nnz.chunks_exact(4);
+            for g in &mut groups {
+                accumulate::<D, OUT>(&mut acc[0], x, w, g[0]);
+                accumulate::<D, OUT>(&mut acc[1], x, w, g[1]);
+                accumulate::<D, OUT>(&mut acc[2], x, w, g[2]);
+                accumulate::<D, OUT>(&mut acc[3], x, w, g[3]);
             }
+            groups.remainder()
         } else {
-            while k + 2 <= count {
-                accumulate::<D, OUT>(&mut acc[0], x, w, nnz[k]);
-                accumulate::<D, OUT>(&mut acc[1], x, w, nnz[k + 1]);
-                k += 2;
+            let mut groups = nnz.chunks_exact(2);
+            for g in &mut groups {
+                accumulate::<D, OUT>(&mut acc[0], x, w, g[0]);
+                accumulate::<D, OUT>(&mut acc[1], x, w, g[1]);
             }
-        }
-        while k < count {
-            accumulate::<D, OUT>(&mut acc[0], x, w, nnz[k]);
-            k += 1;
+            groups.remainder()
+        };
+        for &i in rest {
+            accumulate::<D, OUT>(&mut acc[0], x, w, i);
         }
         for r in 0..OUT / 8 {
             let pairs = [_mm256_add_epi32(acc[0][r], acc[1][r]), _mm256_add_epi32(acc[2][r], acc[3][r])];
