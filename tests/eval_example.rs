@@ -23,9 +23,10 @@ fn eval_example_reproduces_stockfish() {
         eprintln!("SKIPPED eval example oracle test: ../shared/oracle/ is missing");
         return;
     };
-    let fens = std::env::temp_dir().join(format!("nnue-oracle-fens-{}.txt", std::process::id()));
-    std::fs::write(&fens, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
-    let fens = fens.to_str().unwrap();
+    let fens_file = root().join("target/tests/oracle-fens.txt");
+    std::fs::create_dir_all(fens_file.parent().unwrap()).unwrap();
+    std::fs::write(&fens_file, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
+    let fens = fens_file.to_str().unwrap();
     let nets = [(nnue::SF17_BIG, "big"), (nnue::SF17_SMALL, "small"), (nnue::SF13_HALFKP, "halfkp")];
     for (file, which) in nets {
         let Some(net) = net_or_skip(file, "eval example oracle test") else { continue };

@@ -3,6 +3,8 @@
 
 /// `FeatureSet::HashValue` of HalfKAv2_hm.
 pub const HALFKA_V2_HM: u32 = 0x7F23_4CB8;
+/// HalfKAv2 (Stockfish 14, no mirroring): recognised, to refuse by name.
+pub const HALFKA_V2: u32 = 0x5F23_4CB8;
 /// `HalfKP<Friend>::kHashValue` (`0x5D69D5B9 ^ true`).
 pub const HALFKP: u32 = 0x5D69_D5B8;
 /// Hash of the input slice that starts every network's layer chain.
@@ -48,5 +50,7 @@ mod tests {
         assert_eq!(sf(128), 0x1C10_3C92);
         assert_eq!(sf(256), 0x1C10_3EB2);
         assert_eq!(feature_transformer(HALFKP, 256) ^ network(256, 32, 32), 0x3E5A_A6EE);
+        // Stockfish 14's nn-76a8a7ffb820 (HalfKAv2 512x2-16-32-1).
+        assert_eq!(feature_transformer(HALFKA_V2, 512) ^ network(512, 16, 32), 0x3C10_3E72);
     }
 }

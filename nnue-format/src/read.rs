@@ -2,6 +2,7 @@
 
 use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
 use crate::error::{ErrorKind, FormatError};
+use crate::hash;
 use crate::leb128::{self, Element};
 use crate::net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
 use crate::{VERSION_HALFKP, VERSION_SFNN};
@@ -195,7 +196,12 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, 
         found => return Err(ErrorKind::UnknownVersion { found }),
     };
     let Some(arch) = arch else {
-        let name = if description.contains("HalfKAv2(") {
+        let sf14 = (1..=256)
+            .map(|k| k * 64)
+            .find(|&l1| hash::feature_transformer(hash::HALFKA_V2, l1) ^ hash::network(l1, 16, 32) == hash);
+        let name = if let Some(l1) = sf14 {
+            format!("Stockfish 14-era HalfKAv2 {l1}x2-16-32-1 net (no king mirroring, no pairwise product)")
+        } else if description.contains("HalfKAv2(") {
             "Stockfish 14-era HalfKAv2 net (no horizontal mirroring)".to_string()
         } else if description.to_ascii_lowercase().contains("threat") {
             "threat-input net".to_string()
