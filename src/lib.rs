@@ -114,3 +114,22 @@ pub fn assert_matches_reference<N: nnue_runtime::Network>(
     }
     n
 }
+
+/// Reads a net file with an optional architecture description; panics with the reason (for
+/// tests and benches, whose inputs are known good).
+pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net {
+    let path = path.as_ref();
+    let arch: Option<nnue_runtime::Architecture> = arch.map(|a| a.parse().expect("architecture description"));
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    nnue_runtime::Net::from_bytes(&bytes, arch.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// FENs, one per line (`#` lines are comments).
+pub fn read_fens(path: impl AsRef<Path>) -> Vec<nnue_runtime::Position> {
+    let text = std::fs::read_to_string(path.as_ref()).expect("FEN file");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| nnue_runtime::Position::from_fen(l).expect("FEN"))
+        .collect()
+}

@@ -3,7 +3,7 @@
 //! own writer) and for the real Stockfish nets when present.
 
 use nnue::{assert_matches_reference, random_positions};
-use nnue_runtime::{Architecture, Net, Position};
+use nnue_runtime::Position;
 
 nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
 nnue_runtime::nnue_net!(name = sfnn128, env = "NNUE_SYNTH_SFNN128");
@@ -14,12 +14,6 @@ nnue_runtime::nnue_net!(name = simple64, env = "NNUE_SYNTH_SIMPLE64");
 nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
 nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
 nnue_runtime::nnue_net!(name = simple1024, env = "NNUE_SYNTH_SIMPLE1024");
-
-/// Reads the file the module was compiled from, with the same description.
-fn read(path: &str, arch: Option<&str>) -> Net {
-    let arch: Option<Architecture> = arch.map(|a| a.parse().unwrap());
-    Net::from_bytes(&std::fs::read(path).unwrap(), arch.as_ref()).unwrap()
-}
 
 /// Random placements plus the oracle's real positions (when present).
 fn positions(seed: u64) -> Vec<Position> {
@@ -34,7 +28,7 @@ macro_rules! synthetic_test {
     ($test:ident, $module:ident, $var:literal) => {
         #[test]
         fn $test() {
-            let net = read(env!($var), option_env!(concat!($var, "_ARCH")));
+            let net = nnue::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
             assert_eq!(net.arch.to_string(), $module::ARCHITECTURE);
             assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);
         }
@@ -58,6 +52,6 @@ fn default_net_compiles_and_matches() {
         path = "nets/default.nnue",
         arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400"
     );
-    let net = read(nnue::root().join("nets/default.nnue").to_str().unwrap(), Some(default::ARCHITECTURE));
+    let net = nnue::read_net(nnue::root().join("nets/default.nnue"), Some(default::ARCHITECTURE));
     assert_matches_reference(&net, &default::NETWORK, &positions(8));
 }

@@ -4,18 +4,13 @@
 
 use nnue::chess;
 use nnue_runtime::format::synth::Rng;
-use nnue_runtime::{AccumulatorStack, Color, Evaluator, Net, Network, Path, RefreshCache};
+use nnue_runtime::{AccumulatorStack, Color, Evaluator, Network, Path, RefreshCache};
 use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
 nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
 nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
-
-fn read(path: &str, arch: Option<&str>) -> Net {
-    let arch: Option<nnue_runtime::Architecture> = arch.map(|a| a.parse().unwrap());
-    Net::from_bytes(&std::fs::read(path).unwrap(), arch.as_ref()).unwrap()
-}
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -88,7 +83,7 @@ macro_rules! incremental_test {
     ($test:ident, $module:ident, $var:literal, $seed:literal) => {
         #[test]
         fn $test() {
-            let net = read(env!($var), option_env!(concat!($var, "_ARCH")));
+            let net = nnue::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
             let generic = Evaluator::new(&net);
             for path in Path::all() {
                 let n = random_games(&$module::NETWORK, &generic, path, $seed, 8, 160);
