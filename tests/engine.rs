@@ -1,0 +1,104 @@
+//! The example UCI engine: its `eval` along every game of `../shared/oracle/games.tsv`
+//! (incremental updates from the start position) reproduces Stockfish's values with both
+//! evaluators; it plays legal games against itself; `bench` reports nodes and speed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use nnue::{net_or_skip, oracle, root};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position as _};
+
+/// Runs the engine (built with `evalfile` compiled in) on `input`, returning its stdout lines.
+fn engine(evalfile: Option<&std::path::Path>, args: &[&str], input: &str) -> Vec<String> {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(root()).args(["run", "--quiet", "--release", "--example", "engine", "--"]).args(args);
+    match evalfile {
+        Some(f) => cmd.env("EVALFILE", f),
+        None => cmd.env_remove("EVALFILE"),
+    };
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("cargo runs");
+    // Feed stdin from another thread: both pipes fill up on long inputs.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "engine failed");
+    String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect()
+}
+
+#[test]
+fn engine_eval_reproduces_stockfish_along_games_and_plays() {
+    if let Some(rows) = oracle("games.tsv") {
+        for (file, which) in [(nnue::SF17_SMALL, "small"), (nnue::SF13_HALFKP, "halfkp"), (nnue::SF17_BIG, "big")] {
+            let Some(net) = net_or_skip(file, "engine eval along games.tsv") else { continue };
+            let mut input = String::new();
+            let mut want = Vec::new();
+            for evaluator in ["generic", "generated"] {
+                input += &format!("setoption name Evaluator value {evaluator}\n");
+                for r in &rows {
+                    input += &format!("position startpos moves {}\neval\n", r.moves.join(" "));
+                    let (bucket, psqt, positional) = match which {
+                        "big" => (r.bucket, r.big.0, r.big.1),
+                        "small" => (r.bucket, r.small.0, r.small.1),
+                        _ => (0, 0, r.halfkp),
+                    };
+                    want.push(format!(
+                        "bucket={bucket} psqt={psqt} positional={positional} total={}",
+                        psqt + positional
+                    ));
+                }
+            }
+            input += "quit\n";
+            let got = engine(Some(&net), &[], &input);
+            assert_eq!(got.len(), want.len(), "{file}: one line per eval");
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                let evaluator = if i < rows.len() { "generic" } else { "generated" };
+                assert_eq!(g, w, "{file} ({evaluator}) after {}", rows[i % rows.len()].moves.join(" "));
+            }
+        }
+    } else {
+        eprintln!("SKIPPED engine eval along games.tsv: ../shared/oracle/ is missing");
+    }
+    // Back to the committed default net.
+    self_play();
+    let bench = engine(None, &["bench", "2"], "");
+    let last = bench.last().expect("bench prints");
+    assert!(last.starts_with("nodes ") && last.contains(" nps "), "{last}");
+}
+
+/// The engine plays itself for 40 plies at depth 2; every move must be legal.
+fn self_play() {
+    let mut child = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["run", "--quiet", "--release", "--example", "engine"])
+        .env_remove("EVALFILE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut game, mut moves) = (Chess::default(), Vec::<String>::new());
+    writeln!(stdin, "uci\nucinewgame").unwrap();
+    for _ in 0..40 {
+        if game.is_game_over() {
+            break;
+        }
+        writeln!(stdin, "position startpos moves {}\ngo depth 2", moves.join(" ")).unwrap();
+        let best = loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "engine exited");
+            if let Some(m) = line.trim().strip_prefix("bestmove ") {
+                break m.to_string();
+            }
+        };
+        let mv = best.parse::<UciMove>().unwrap().to_move(&game).unwrap_or_else(|e| panic!("illegal {best}: {e}"));
+        game = game.play(mv).unwrap();
+        moves.push(best);
+    }
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(moves.len() >= 10, "{moves:?}");
+}
