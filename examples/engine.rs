@@ -103,7 +103,7 @@ impl<N: Network> Search<'_, N> {
     }
 
     fn out_of_time(&mut self) -> bool {
-        if self.nodes % 1024 == 0 {
+        if self.nodes.is_multiple_of(1024) {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
             if late || many {
@@ -249,9 +249,9 @@ fn bench(depth: usize, kind: Kind) {
 
 /// `position startpos|fen <fen> [moves ...]`: the start position and the moves played from it.
 fn parse_position(words: &[&str]) -> Option<(Chess, Vec<Move>)> {
-    let (mut pos, rest) = match words.first()? {
-        &"startpos" => (Chess::default(), &words[1..]),
-        &"fen" => {
+    let (mut pos, rest) = match *words.first()? {
+        "startpos" => (Chess::default(), &words[1..]),
+        "fen" => {
             let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
             let fen: Fen = words[1..end].join(" ").parse().ok()?;
             (fen.into_position(CastlingMode::Standard).ok()?, &words[end..])
