@@ -2,6 +2,7 @@
 //! nets and reading the Stockfish oracle files. Not part of the library users depend on.
 
 pub mod chess;
+pub mod corpus;
 pub mod default_net;
 
 use std::path::{Path, PathBuf};

@@ -17,6 +17,24 @@ impl FormatError {
     }
 }
 
+impl ErrorKind {
+    /// The variant's name, for tests and tools that match on the class of error.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ErrorKind::Empty => "Empty",
+            ErrorKind::Truncated { .. } => "Truncated",
+            ErrorKind::UnknownVersion { .. } => "UnknownVersion",
+            ErrorKind::Unsupported { .. } => "Unsupported",
+            ErrorKind::HashMismatch { .. } => "HashMismatch",
+            ErrorKind::DescriptionMismatch { .. } => "DescriptionMismatch",
+            ErrorKind::Leb128(_) => "Leb128",
+            ErrorKind::Trailing { .. } => "Trailing",
+            ErrorKind::SizeMismatch { .. } => "SizeMismatch",
+            ErrorKind::Invalid(_) => "Invalid",
+        }
+    }
+}
+
 /// What went wrong; every variant says what was expected and what was found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {

@@ -1,6 +1,0 @@
-nnue_runtime::nnue_net! {
-    path = "../../nnue-corpus/good.nnue",
-    arch = "HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
-}
-
-fn main() {}

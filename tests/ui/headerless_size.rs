@@ -1,6 +1,0 @@
-nnue_runtime::nnue_net! {
-    path = "../../nnue-corpus/headerless.nnue",
-    arch = "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400",
-}
-
-fn main() {}

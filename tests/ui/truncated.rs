@@ -1,3 +1,0 @@
-nnue_runtime::nnue_net!("../../nnue-corpus/truncated.nnue");
-
-fn main() {}

@@ -1,3 +1,0 @@
-nnue_runtime::nnue_net!("../../nnue-corpus/unknown_version.nnue");
-
-fn main() {}

@@ -1,3 +1,0 @@
-nnue_runtime::nnue_net!("../../nnue-corpus/wrong_file_hash.nnue");
-
-fn main() {}
