@@ -88,32 +88,13 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
 /// Random placements (see [`nnue_runtime::position::random_positions`]).
 pub use nnue_runtime::position::random_positions;
 
-/// Checks a fast network against the reference on every path this CPU has: every layer's
-/// output and the evaluation, for each position. Returns the number of comparisons.
+/// [`nnue_runtime::reference::verify`], panicking with the first difference.
 pub fn assert_matches_reference<N: nnue_runtime::Network>(
     net: &nnue_runtime::Net,
     fast: &N,
     positions: &[nnue_runtime::Position],
 ) -> usize {
-    use nnue_runtime::{Color, Evaluator, Path};
-    let reference = Evaluator::new(net);
-    let mut n = 0;
-    for path in Path::all() {
-        for pos in positions {
-            let mut acc = fast.new_accumulator();
-            for perspective in Color::BOTH {
-                fast.refresh_on(path, pos, perspective, &mut acc);
-            }
-            let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
-            let (eval, trace) = fast.trace_on(path, &acc, stm, pieces);
-            let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
-            assert_eq!(trace, want_trace, "{} on {path}: layers differ", net.arch);
-            assert_eq!(eval, want, "{} on {path}", net.arch);
-            assert_eq!(fast.forward_on(path, &acc, stm, pieces), want, "{} on {path}", net.arch);
-            n += 1;
-        }
-    }
-    n
+    nnue_runtime::reference::verify(net, fast, positions).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Reads a net file with an optional architecture description; panics with the reason (for

@@ -5,7 +5,7 @@ use nnue_format::synth;
 use nnue_format::{Architecture, Encoding, Net};
 use nnue_runtime::loaded::FastWeights;
 use nnue_runtime::position::random_positions;
-use nnue_runtime::{Color, Evaluator, Network, Path, Position};
+use nnue_runtime::{Evaluator, Network, Position};
 
 fn round_trip(net: Net) -> Net {
     let bytes = net.to_bytes();
@@ -15,21 +15,7 @@ fn round_trip(net: Net) -> Net {
 }
 
 fn check<N: Network>(net: &Net, fast: &N, positions: &[Position]) {
-    let reference = Evaluator::new(net);
-    for path in Path::all() {
-        for pos in positions {
-            let mut acc = fast.new_accumulator();
-            for perspective in Color::BOTH {
-                fast.refresh_on(path, pos, perspective, &mut acc);
-            }
-            let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
-            let (eval, trace) = fast.trace_on(path, &acc, stm, pieces);
-            let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
-            assert_eq!(trace, want_trace, "{} on {path}: layers differ", net.arch);
-            assert_eq!(eval, want, "{} on {path}", net.arch);
-            assert_eq!(fast.forward_on(path, &acc, stm, pieces), want);
-        }
-    }
+    nnue_runtime::reference::verify(net, fast, positions).unwrap();
 }
 
 #[test]

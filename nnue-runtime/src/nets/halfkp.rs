@@ -1,11 +1,11 @@
 //! Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
 
-use super::{active_features, dispatch, rows, Accumulator, Network};
+use super::{active_features, network_family, rows, Accumulator};
 use crate::features::{halfkp, FeatureSet};
 use crate::position::{Color, Position};
 use crate::reference::{Evaluation, Trace};
 use crate::simd::scalar::clipped_relu;
-use crate::simd::{Kernels, Path};
+use crate::simd::Kernels;
 
 const INPUTS: usize = halfkp::INPUTS;
 
@@ -101,58 +101,6 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         let p = perspective.index();
         rows::update(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
     }
-
-    dispatch! {
-        pub fn forward_path(&self, acc: &Accumulator<L1, 0>, stm: Color, pieces: usize) -> Evaluation
-            => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
-    }
-    dispatch! {
-        pub fn trace_path(&self, acc: &Accumulator<L1, 0>, stm: Color, pieces: usize) -> (Evaluation, Trace)
-            => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
-    }
-    dispatch! {
-        pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>)
-            => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
-    }
-    dispatch! {
-        pub fn update_path(
-            &self,
-            src: &Accumulator<L1, 0>,
-            dst: &mut Accumulator<L1, 0>,
-            perspective: Color,
-            added: &[usize],
-            removed: &[usize]
-        ) => update_k [update_avx2, update_avxvnni, update_avx512vnni]
-    }
 }
 
-impl<const L1: usize, const CHUNKS: usize> Network for HalfKp<'_, L1, CHUNKS> {
-    type Accumulator = Accumulator<L1, 0>;
-
-    fn feature_set(&self) -> FeatureSet {
-        FeatureSet::HalfKp
-    }
-    fn new_accumulator(&self) -> Self::Accumulator {
-        Accumulator::default()
-    }
-    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
-        self.refresh_path(path, pos, perspective, acc)
-    }
-    fn update_on(
-        &self,
-        path: Path,
-        src: &Self::Accumulator,
-        dst: &mut Self::Accumulator,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        self.update_path(path, src, dst, perspective, added, removed)
-    }
-    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_path(path, acc, stm, pieces)
-    }
-    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
-        self.trace_path(path, acc, stm, pieces)
-    }
-}
+network_family!([const L1: usize, const CHUNKS: usize] HalfKp<'_, L1, CHUNKS>, Accumulator<L1, 0>, |_| FeatureSet::HalfKp);

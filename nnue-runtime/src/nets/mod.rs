@@ -138,6 +138,60 @@ macro_rules! dispatch {
 }
 pub(crate) use dispatch;
 
+/// The per-path entry points and the [`Network`] impl of a family, from its `*_k` methods
+/// (`plain_forward_k`, `trace_k`, `refresh_k`, `update_k`, generic over the kernel set).
+macro_rules! network_family {
+    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr) => {
+        impl<$($generics)*> $ty {
+            crate::nets::dispatch! {
+                /// The forward pass on `path`.
+                pub fn forward_path(&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation
+                    => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
+            }
+            crate::nets::dispatch! {
+                /// The forward pass on `path`, recording every layer.
+                pub fn trace_path(&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace)
+                    => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
+            }
+            crate::nets::dispatch! {
+                /// Recomputes `perspective`'s half of `acc` on `path`.
+                pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut $acc)
+                    => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
+            }
+            crate::nets::dispatch! {
+                /// `dst[perspective] = src[perspective] + added - removed` on `path`.
+                pub fn update_path(&self, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize])
+                    => update_k [update_avx2, update_avxvnni, update_avx512vnni]
+            }
+        }
+
+        impl<$($generics)*> crate::nets::Network for $ty {
+            type Accumulator = $acc;
+
+            fn feature_set(&self) -> FeatureSet {
+                let features: fn(&Self) -> FeatureSet = $features;
+                features(self)
+            }
+            fn new_accumulator(&self) -> $acc {
+                Default::default()
+            }
+            fn refresh_on(&self, path: crate::Path, pos: &Position, perspective: Color, acc: &mut $acc) {
+                self.refresh_path(path, pos, perspective, acc)
+            }
+            fn update_on(&self, path: crate::Path, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
+                self.update_path(path, src, dst, perspective, added, removed)
+            }
+            fn forward_on(&self, path: crate::Path, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
+                self.forward_path(path, acc, stm, pieces)
+            }
+            fn trace_on(&self, path: crate::Path, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+                self.trace_path(path, acc, stm, pieces)
+            }
+        }
+    };
+}
+pub(crate) use network_family;
+
 /// Accumulator work shared by the families: fused updates and tiled refreshes of int16 rows.
 pub(crate) mod rows {
     use crate::simd::scalar::{fused_update, refresh_rows};

@@ -1,11 +1,11 @@
 //! Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ 8 PSQT buckets) -> 8 x (15+1 -> 32 -> 1).
 
-use super::{active_features, dispatch, rows, Accumulator, Network};
+use super::{active_features, network_family, rows, Accumulator};
 use crate::features::{halfka_v2_hm, FeatureSet};
 use crate::position::{Color, Position};
 use crate::reference::{Evaluation, Trace};
 use crate::simd::scalar::{clipped_relu, sqr_clipped_relu};
-use crate::simd::{Kernels, Path};
+use crate::simd::Kernels;
 
 const INPUTS: usize = halfka_v2_hm::INPUTS;
 const BUCKETS: usize = 8;
@@ -145,60 +145,6 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         rows::update(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
         rows::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
-
-    dispatch! {
-        /// The forward pass on `path`.
-        pub fn forward_path(&self, acc: &Accumulator<L1, BUCKETS>, stm: Color, pieces: usize) -> Evaluation
-            => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
-    }
-    dispatch! {
-        /// The forward pass on `path`, recording every layer.
-        pub fn trace_path(&self, acc: &Accumulator<L1, BUCKETS>, stm: Color, pieces: usize) -> (Evaluation, Trace)
-            => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
-    }
-    dispatch! {
-        pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>)
-            => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
-    }
-    dispatch! {
-        pub fn update_path(
-            &self,
-            src: &Accumulator<L1, BUCKETS>,
-            dst: &mut Accumulator<L1, BUCKETS>,
-            perspective: Color,
-            added: &[usize],
-            removed: &[usize]
-        ) => update_k [update_avx2, update_avxvnni, update_avx512vnni]
-    }
 }
 
-impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Network for Sfnn<'_, L1, HALF, CHUNKS> {
-    type Accumulator = Accumulator<L1, BUCKETS>;
-
-    fn feature_set(&self) -> FeatureSet {
-        FeatureSet::HalfKav2Hm
-    }
-    fn new_accumulator(&self) -> Self::Accumulator {
-        Accumulator::default()
-    }
-    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
-        self.refresh_path(path, pos, perspective, acc)
-    }
-    fn update_on(
-        &self,
-        path: Path,
-        src: &Self::Accumulator,
-        dst: &mut Self::Accumulator,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        self.update_path(path, src, dst, perspective, added, removed)
-    }
-    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_path(path, acc, stm, pieces)
-    }
-    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
-        self.trace_path(path, acc, stm, pieces)
-    }
-}
+network_family!([const L1: usize, const HALF: usize, const CHUNKS: usize] Sfnn<'_, L1, HALF, CHUNKS>, Accumulator<L1, BUCKETS>, |_| FeatureSet::HalfKav2Hm);

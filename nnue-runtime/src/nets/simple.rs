@@ -1,10 +1,10 @@
 //! Headerless `(768xK -> N)x2 -> 1xB` nets (bullet-style).
 
-use super::{active_features, dispatch, rows, Accumulator, Network};
+use super::{active_features, network_family, rows, Accumulator};
 use crate::features::{FeatureSet, KingLayout};
 use crate::position::{Color, Position};
 use crate::reference::{Evaluation, Trace};
-use crate::simd::{Kernels, Path};
+use crate::simd::Kernels;
 
 /// The scalars of a headerless net.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,58 +93,6 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         let p = perspective.index();
         rows::update(self.l0_weights, &src.values[p], &mut dst.values[p], added, removed);
     }
-
-    dispatch! {
-        pub fn forward_path(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> Evaluation
-            => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
-    }
-    dispatch! {
-        pub fn trace_path(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> (Evaluation, Trace)
-            => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
-    }
-    dispatch! {
-        pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<N, 0>)
-            => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
-    }
-    dispatch! {
-        pub fn update_path(
-            &self,
-            src: &Accumulator<N, 0>,
-            dst: &mut Accumulator<N, 0>,
-            perspective: Color,
-            added: &[usize],
-            removed: &[usize]
-        ) => update_k [update_avx2, update_avxvnni, update_avx512vnni]
-    }
 }
 
-impl<const N: usize, const INPUTS: usize, const B: usize> Network for Simple<'_, N, INPUTS, B> {
-    type Accumulator = Accumulator<N, 0>;
-
-    fn feature_set(&self) -> FeatureSet {
-        FeatureSet::Chess768(self.config.kings)
-    }
-    fn new_accumulator(&self) -> Self::Accumulator {
-        Accumulator::default()
-    }
-    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
-        self.refresh_path(path, pos, perspective, acc)
-    }
-    fn update_on(
-        &self,
-        path: Path,
-        src: &Self::Accumulator,
-        dst: &mut Self::Accumulator,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        self.update_path(path, src, dst, perspective, added, removed)
-    }
-    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_path(path, acc, stm, pieces)
-    }
-    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
-        self.trace_path(path, acc, stm, pieces)
-    }
-}
+network_family!([const N: usize, const INPUTS: usize, const B: usize] Simple<'_, N, INPUTS, B>, Accumulator<N, 0>, |net| FeatureSet::Chess768(net.config.kings));

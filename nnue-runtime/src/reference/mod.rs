@@ -239,3 +239,31 @@ impl crate::nets::Network for Evaluator<'_> {
         self.forward(acc, stm, pieces)
     }
 }
+
+/// Checks a fast network against the reference on every path this CPU has: every layer's
+/// output and the evaluation, for each position. Returns the number of comparisons, or the
+/// first difference. (Engines loading nets at run time can use it as a self-test.)
+pub fn verify<N: crate::nets::Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, String> {
+    let reference = Evaluator::new(net);
+    let mut n = 0;
+    for path in crate::Path::all() {
+        for pos in positions {
+            let mut acc = fast.new_accumulator();
+            for perspective in Color::BOTH {
+                fast.refresh_on(path, pos, perspective, &mut acc);
+            }
+            let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
+            let (eval, trace) = fast.trace_on(path, &acc, stm, pieces);
+            let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
+            let plain = fast.forward_on(path, &acc, stm, pieces);
+            if trace != want_trace || eval != want || plain != want {
+                return Err(format!(
+                    "{} on {path}, {pos:?}: got {eval} (trace {trace:?}), reference {want} (trace {want_trace:?})",
+                    net.arch
+                ));
+            }
+            n += 1;
+        }
+    }
+    Ok(n)
+}
