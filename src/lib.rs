@@ -1,5 +1,7 @@
 //! Support shared by the workspace's examples, benches and cross-crate tests: finding real
-//! nets and reading the Stockfish oracle files. Not part of the library users depend on.
+//! nets, reading the Stockfish oracle files, the shakmaty bridge ([`chess`]), the malformed-net
+//! corpus ([`corpus`]) and the committed default net ([`default_net`]). Not part of the
+//! library users depend on.
 
 pub mod chess;
 pub mod corpus;

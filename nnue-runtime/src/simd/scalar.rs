@@ -80,9 +80,15 @@ unsafe impl Kernels for Scalar {
 
 #[inline(always)]
 fn accumulate_chunk<const OUT: usize>(chunk: &[u8; 4], w: &[[i8; 4]; OUT], out: &mut [i32; OUT]) {
-    for (o, wo) in out.iter_mut().zip(w) {
-        // Wrapping, as the SIMD adds do (four products of at most 255 * 128 can't overflow).
-        *o = o.wrapping_add((0..4).map(|k| i32::from(chunk[k]) * i32::from(wo[k])).sum::<i32>());
+    // Per input byte across all outputs: the inner loop vectorises over the outputs.
+    // Wrapping, as the SIMD adds do.
+    for (k, &x) in chunk.iter().enumerate() {
+        let x = i32::from(x);
+        if x != 0 {
+            for (o, wo) in out.iter_mut().zip(w) {
+                *o = o.wrapping_add(x * i32::from(wo[k]));
+            }
+        }
     }
 }
 
