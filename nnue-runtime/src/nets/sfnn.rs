@@ -65,13 +65,13 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let (us, them) = (stm.index(), (!stm).index());
         let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
 
-        let mut ft_out = [[0u8; HALF]; 2];
-        K::ft_pairwise(&acc.values[us], &mut ft_out[0]);
-        K::ft_pairwise(&acc.values[them], &mut ft_out[1]);
+        let (mut ft_out, mut nnz) = ([[0u8; HALF]; 2], [0u16; CHUNKS]);
+        let count = K::ft_pairwise_both(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz);
         let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
 
         let mut fc0 = [0i32; 16];
-        K::affine_sparse(chunks, &self.fc0_weights[bucket], &self.fc0_biases[bucket], &mut fc0);
+        let (weights, biases) = (&self.fc0_weights[bucket], &self.fc0_biases[bucket]);
+        K::affine_sparse_listed(chunks, weights, biases, &mut fc0, &nnz[..count]);
         // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
         let mut fc1_in = [0u8; 32];
         for i in 0..15 {

@@ -136,9 +136,16 @@ impl fmt::Display for Path {
 /// # Safety
 /// Implementations may use instructions of their path: callers must hold the [`Path`].
 pub(crate) unsafe trait Kernels {
-    /// SFNNv5+ pairwise activation of one perspective's doubled, pack-ordered accumulator:
-    /// `out[j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b.
-    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]);
+    /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
+    /// `out[p][j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b. Also
+    /// lists the non-zero 4-byte chunks of `out` (as one `[[u8; 4]; CHUNKS]`) in `nnz`,
+    /// returning how many there are, for [`Kernels::affine_sparse_listed`].
+    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+        us: &[i16; L1],
+        them: &[i16; L1],
+        out: &mut [[u8; HALF]; 2],
+        nnz: &mut [u16; CHUNKS],
+    ) -> usize;
     /// HalfKP activation of one perspective: `clamp(x, 0, 127)`, pack-ordered.
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]);
     /// int8 affine layer over `[chunk][output][4]` weights, skipping all-zero input chunks.
@@ -147,6 +154,15 @@ pub(crate) unsafe trait Kernels {
         weights: &[[[i8; 4]; OUT]; CHUNKS],
         biases: &[i32; OUT],
         out: &mut [i32; OUT],
+    );
+    /// Like [`Kernels::affine_sparse`], given the indices of the non-zero chunks (each must be
+    /// below CHUNKS).
+    unsafe fn affine_sparse_listed<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
     );
     /// int8 affine layer over `[chunk][output][4]` weights, every chunk.
     unsafe fn affine_dense<const CHUNKS: usize, const OUT: usize>(

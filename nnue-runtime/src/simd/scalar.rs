@@ -9,12 +9,28 @@ pub(crate) struct Scalar;
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     #[inline(always)]
-    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]) {
-        for j in 0..HALF {
-            let a = i32::from(acc[j]).clamp(0, 254);
-            let b = i32::from(acc[j + HALF]).clamp(0, 254);
-            out[pack_slot(j)] = (a * b / 512) as u8;
+    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+        us: &[i16; L1],
+        them: &[i16; L1],
+        out: &mut [[u8; HALF]; 2],
+        nnz: &mut [u16; CHUNKS],
+    ) -> usize {
+        for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
+            for j in 0..HALF {
+                let a = i32::from(acc[j]).clamp(0, 254);
+                let b = i32::from(acc[j + HALF]).clamp(0, 254);
+                out[pack_slot(j)] = (a * b / 512) as u8;
+            }
         }
+        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(out);
+        let mut count = 0;
+        for (i, c) in chunks.iter().enumerate() {
+            if *c != [0; 4] {
+                nnz[count] = i as u16;
+                count += 1;
+            }
+        }
+        count
     }
 
     #[inline(always)]
@@ -36,6 +52,20 @@ unsafe impl Kernels for Scalar {
             if *chunk != [0; 4] {
                 accumulate_chunk(chunk, w, out);
             }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse_listed<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        *out = *biases;
+        for &i in nnz {
+            accumulate_chunk(&input[i as usize], &weights[i as usize], out);
         }
     }
 

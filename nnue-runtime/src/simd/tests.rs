@@ -81,13 +81,21 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn ft_pairwise(acc in array::<i16, 128>(any::<i16>())) {
-        each_path!(|K| { let mut out = [0u8; 64]; K::ft_pairwise::<128, 64>(&acc, &mut out); out }, same);
+    fn ft_pairwise(us in array::<i16, 128>(any::<i16>()), them in array::<i16, 128>(any::<i16>())) {
+        each_path!(|K| {
+            let (mut out, mut nnz) = ([[0u8; 64]; 2], [0u16; 32]);
+            let n = K::ft_pairwise_both::<128, 64, 32>(&us, &them, &mut out, &mut nnz);
+            (out, nnz[..n].to_vec())
+        }, same);
     }
 
     #[test]
-    fn ft_pairwise_near_the_window(acc in array::<i16, 256>(-300i16..600)) {
-        each_path!(|K| { let mut out = [0u8; 128]; K::ft_pairwise::<256, 128>(&acc, &mut out); out }, same);
+    fn ft_pairwise_near_the_window(us in array::<i16, 256>(-300i16..600), them in array::<i16, 256>(-300i16..600)) {
+        each_path!(|K| {
+            let (mut out, mut nnz) = ([[0u8; 128]; 2], [0u16; 64]);
+            let n = K::ft_pairwise_both::<256, 128, 64>(&us, &them, &mut out, &mut nnz);
+            (out, nnz[..n].to_vec())
+        }, same);
     }
 
     #[test]

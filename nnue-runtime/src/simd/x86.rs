@@ -86,6 +86,34 @@ unsafe fn hsum(v: __m256i) -> i32 {
     _mm_cvtsi128_si32(s)
 }
 
+/// Appends the indices of non-zero int32 lanes, 8 lanes (one register) at a time.
+struct NonZero<'a, const N: usize> {
+    list: &'a mut [u16; N],
+    count: usize,
+    /// Index of the next group's first lane, in all 8 lanes.
+    base: __m128i,
+}
+
+impl<'a, const N: usize> NonZero<'a, N> {
+    #[inline(always)]
+    unsafe fn new(list: &'a mut [u16; N]) -> Self {
+        NonZero { list, count: 0, base: _mm_setzero_si128() }
+    }
+
+    /// Each group writes 8 slots at `count`, and `count <= 8 * groups so far`, so as long as
+    /// callers push at most N / 8 groups every write stays inside the list.
+    #[inline(always)]
+    unsafe fn push_group(&mut self, v: __m256i) {
+        debug_assert!(self.count + 8 <= N);
+        let is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+        let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
+        let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
+        _mm_storeu_si128(self.list.as_mut_ptr().add(self.count) as *mut __m128i, _mm_add_epi16(lanes, self.base));
+        self.count += mask.count_ones() as usize;
+        self.base = _mm_add_epi16(self.base, _mm_set1_epi16(8));
+    }
+}
+
 /// `acc += chunk i of the input times its `OUT` weight columns`.
 #[inline(always)]
 unsafe fn accumulate<D: Dot, const OUT: usize>(acc: &mut [__m256i; 4], x: *const i32, w: *const __m256i, i: u16) {
@@ -109,22 +137,32 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise<const L1: usize, const HALF: usize>(acc: &[i16; L1], out: &mut [u8; HALF]) {
-        const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1) };
+    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+        us: &[i16; L1],
+        them: &[i16; L1],
+        out: &mut [[u8; HALF]; 2],
+        nnz: &mut [u16; CHUNKS],
+    ) -> usize {
+        const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
-        let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
-        for k in 0..HALF / 32 {
-            // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
-            let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
-            let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
-            let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
-            // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
-            let b0 = _mm256_min_epi16(load(a.add(hi)), top);
-            let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
-            let p0 = _mm256_mulhi_epi16(a0, b0);
-            let p1 = _mm256_mulhi_epi16(a1, b1);
-            _mm256_storeu_si256(o.add(k), _mm256_packus_epi16(p0, p1));
+        let mut list = NonZero::new(nnz);
+        for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
+            let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
+            for k in 0..HALF / 32 {
+                // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
+                let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
+                let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
+                let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
+                // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
+                let b0 = _mm256_min_epi16(load(a.add(hi)), top);
+                let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
+                let packed = _mm256_packus_epi16(_mm256_mulhi_epi16(a0, b0), _mm256_mulhi_epi16(a1, b1));
+                _mm256_storeu_si256(o.add(k), packed);
+                // The 8 chunks just written, listed while still in a register.
+                list.push_group(packed);
+            }
         }
+        list.count
     }
 
     #[inline(always)]
@@ -146,24 +184,25 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         out: &mut [i32; OUT],
     ) {
         const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536 && OUT.is_multiple_of(8) && OUT <= 32) };
-        // Indices of the non-zero input chunks. Each group of 8 writes 8 slots at `count`,
-        // and count <= 8 * group, so the writes stay inside CHUNKS slots; only the first
-        // `count`, all written, are read. (Left uninitialised: zeroing costs more than the scan.)
-        let mut nnz_buf = std::mem::MaybeUninit::<[u16; CHUNKS]>::uninit();
-        let nnz_ptr = nnz_buf.as_mut_ptr() as *mut u16;
-        let mut count = 0;
-        let (zero, step) = (_mm256_setzero_si256(), _mm_set1_epi16(8));
-        let mut base = _mm_setzero_si128();
+        let mut nnz = [0u16; CHUNKS];
+        let mut list = NonZero::new(&mut nnz);
         let chunks = input.as_ptr() as *const __m256i;
         for g in 0..CHUNKS / 8 {
-            let is_zero = _mm256_cmpeq_epi32(load(chunks.add(g)), zero);
-            let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
-            let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
-            _mm_storeu_si128(nnz_ptr.add(count) as *mut __m128i, _mm_add_epi16(lanes, base));
-            count += mask.count_ones() as usize;
-            base = _mm_add_epi16(base, step);
+            list.push_group(load(chunks.add(g)));
         }
-        let nnz = std::slice::from_raw_parts(nnz_ptr, count);
+        let count = list.count;
+        Self::affine_sparse_listed(input, weights, biases, out, &nnz[..count]);
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse_listed<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
         // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
         // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
         // Four sets while they fit the registers (OUT <= 16), else two.
