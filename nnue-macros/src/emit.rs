@@ -50,6 +50,11 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
     let (elf, macho, coff) =
         (incbin(".rodata.nnue,\"a\"", ""), incbin("__DATA,__const", "_"), incbin(".rdata,\"dr\"", ""));
     let doc = format!(" `{}`: {bytes} bytes, little-endian, in the kernels' layout.", blob.name);
+    // Comments don't survive into the expansion; the reasoning behind each `unsafe` does, here.
+    let safety_incbin = " SAFETY: the symbol is the cache file's bytes (whose length the cache checked to be \
+                         exactly the array's size), 64-byte aligned; any bits are valid integers.";
+    let safety_include = " SAFETY: a zero-copy cast of exactly the array's size in bytes (rustc checks the \
+                          sizes agree); any bits are valid integers.";
     let incbin = quote!(all(
         any(target_arch = "x86_64", target_arch = "aarch64"),
         any(
@@ -73,14 +78,14 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
             static #raw: #ty;
         }
         #[doc = #doc]
+        #[doc = ""]
+        #[doc = #safety_incbin]
         #[cfg(#incbin)]
-        // SAFETY: the symbol is the cache file's bytes, 64-byte aligned and exactly
-        // `size_of` the array (the cache checks the file's length); any bits are valid integers.
         static #name: &#ty = unsafe { &#raw };
         #[doc = #doc]
+        #[doc = ""]
+        #[doc = #safety_include]
         #[cfg(not(#incbin))]
-        // SAFETY: a zero-copy cast of exactly `size_of` the array (rustc checks the sizes
-        // agree); any bits are valid integers.
         static #name: &#ty = &rt::Aligned(unsafe { ::core::mem::transmute(*include_bytes!(#path)) }).0;
     }
 }
