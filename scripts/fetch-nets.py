@@ -52,7 +52,8 @@ def run(cmd, cwd):
     return result.stdout
 
 
-def uleb(data, pos):
+def leb(data, pos, signed=False):
+    """A LEB128 number at `pos`; returns it and the position after it."""
     value = shift = 0
     while True:
         byte = data[pos]
@@ -60,20 +61,17 @@ def uleb(data, pos):
         value |= (byte & 0x7F) << shift
         shift += 7
         if byte < 0x80:
+            if signed and byte & 0x40:
+                value -= 1 << shift
             return value, pos
+
+
+def uleb(data, pos):
+    return leb(data, pos)
 
 
 def sleb(data, pos):
-    value = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            if byte & 0x40:
-                value -= 1 << shift
-            return value, pos
+    return leb(data, pos, signed=True)
 
 
 def memory_image(wasm):
