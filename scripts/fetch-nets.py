@@ -4,7 +4,8 @@ nets/fetched/ (git-ignored: Stockfish nets are GPL-3.0).
 
     python3 scripts/fetch-nets.py [--list] [NAME ...]
 
-Only the ordinary package clients are used (`npm pack`, `apt-get download`). Nets inside a
+Only the ordinary package clients are used (`npm pack`; `apt-get download` and `dpkg-deb` for
+Debian's stockfish 15.1, whose executable embeds its net). Nets inside a
 WebAssembly build are cut out of the memory image rebuilt from the module's data segments
 (emscripten drops runs of zeros from the segments, so the raw file can't be searched).
 """
@@ -42,6 +43,10 @@ NETS = {
     "nn-5af11540bbfe.nnue": (None, None, "npm-file", "stockfish@16.0.0", ["src/nn-5af11540bbfe.nnue"], True),
     "nn-76a8a7ffb820.nnue": (None, None, "npm-file", "stockfish@16.0.0",
                              ["src/emscripten/public/old-nn/nn-76a8a7ffb820.nnue"], True),
+    # Debian 12's Stockfish 15.1 (L1 1024, raw arrays), embedded in the executable.
+    "nn-ad9b42354671.nnue": (
+        "ad9b423546714137916bd38978af6fd68d7b8951bef25ff76bf43da72d6cb786", 47001499,
+        "deb-embedded", "stockfish", ["usr/games/stockfish"], True),
 }
 
 
@@ -157,6 +162,57 @@ def cut_net(image, sha, size):
         start = at + 1
 
 
+def embedded_sfnn(image):
+    """The first SFNNv5+ net in `image`, for raw arrays sized from the L1 its hash implies."""
+    hashes = {sfnn_hash(l): l for l in range(64, 16385, 64)}
+    at = -1
+    while True:
+        # The version's bytes also occur in code: a header is where a known hash follows.
+        at = image.find(b"\x20\x2f\xf3\x7a", at + 1)
+        if at < 0:
+            return None
+        l1 = hashes.get(struct.unpack_from("<I", image, at + 4)[0])
+        if l1 is not None:
+            break
+    desc = struct.unpack_from("<I", image, at + 8)[0]
+    pos = at + 12 + desc + 4
+    for count, size in ((l1, 2), (22528 * l1, 2), (22528 * 8, 4)):
+        if image[pos:pos + 17] == b"COMPRESSED_LEB128":
+            pos += 21 + struct.unpack_from("<I", image, pos + 17)[0]
+        else:
+            pos += count * size
+    stack = 4 + 16 * 4 + 16 * l1 + 32 * 4 + 32 * 32 + 4 + 32
+    return image[at:pos + 8 * stack]
+
+
+def sfnn_hash(l1):
+    """Stockfish's file hash of an SFNNv5+ net of width l1 (see nnue-format/src/hash.rs)."""
+    mask = 0xFFFFFFFF
+
+    def affine(prev, outputs):
+        h = (0xCC03DAE4 + outputs) & mask
+        return h ^ (prev >> 1) ^ ((prev << 31) & mask)
+
+    h = 0xEC42E90D ^ (l1 * 2)
+    h = affine(h, 16)
+    h = (0x538D24C7 + h) & mask
+    h = affine(h, 32)
+    h = (0x538D24C7 + h) & mask
+    h = affine(h, 1)
+    return (0x7F234CB8 ^ (l1 * 2)) ^ h
+
+
+def deb_extract(package, tmp):
+    try:
+        run(["apt-get", "download", package], tmp)
+    except RuntimeError:
+        run(["apt-get", "update"], tmp)
+        run(["apt-get", "download", package], tmp)
+    deb = glob.glob(os.path.join(tmp, "*.deb"))[0]
+    run(["dpkg-deb", "-x", deb, os.path.join(tmp, "root")], tmp)
+    return os.path.join(tmp, "root")
+
+
 def npm_pack(spec, tmp):
     run(["npm", "pack", "--silent", spec], tmp)
     tgz = glob.glob(os.path.join(tmp, "*.tgz"))
@@ -170,8 +226,14 @@ def npm_pack(spec, tmp):
 def fetch(name, cache):
     sha, size, kind, spec, files, _optional = NETS[name]
     if spec not in cache:
-        cache[spec] = npm_pack(spec, tempfile.mkdtemp(prefix="nnue-fetch-", dir=cache["tmp"]))
+        tmp = tempfile.mkdtemp(prefix="nnue-fetch-", dir=cache["tmp"])
+        cache[spec] = deb_extract(spec, tmp) if kind == "deb-embedded" else npm_pack(spec, tmp)
     package = cache[spec]
+    if kind == "deb-embedded":
+        data = embedded_sfnn(open(os.path.join(package, files[0]), "rb").read())
+        if data is None or hashlib.sha256(data).hexdigest() != sha:
+            raise RuntimeError("%s: not found in %s's %s" % (name, spec, files[0]))
+        return data
     if kind == "npm-file":
         data = open(os.path.join(package, files[0]), "rb").read()
         digest = hashlib.sha256(data).hexdigest()

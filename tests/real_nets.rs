@@ -39,6 +39,16 @@ fn stockfish_17_1_nets() {
 }
 
 #[test]
+fn stockfish_15_1_net() {
+    // Debian 12's stockfish 15.1 (raw arrays, L1 1024).
+    if let Some(net) = round_trip("nn-ad9b42354671.nnue") {
+        assert_eq!(net.arch.l1(), 1024);
+        let w = FastWeights::new(&net).unwrap();
+        nnue::assert_matches_reference(&net, &w.sfnn::<1024, 512, 256>().unwrap(), &random_positions(15, 30));
+    }
+}
+
+#[test]
 fn stockfish_16_net() {
     if let Some(net) = round_trip("nn-5af11540bbfe.nnue") {
         assert_eq!(net.arch.l1(), 1536);
