@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 use nnue_runtime::{AccumulatorStack, Evaluation, Evaluator, Network};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position, Role};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 nnue_runtime::nnue_net! {
     name = generated,
@@ -78,8 +79,16 @@ struct Search<'a, N: Network> {
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// When the clock and the node limit are looked at next.
+    next_check: u64,
     pv: Vec<Vec<Move>>,
     root_best: Option<Move>,
+    /// Hashes of the positions before the current one: the game's, then the search path's.
+    history: Vec<u64>,
+}
+
+fn hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 /// Most valuable victim, least valuable attacker first; promotions among captures.
@@ -103,7 +112,8 @@ impl<N: Network> Search<'_, N> {
     }
 
     fn out_of_time(&mut self) -> bool {
-        if self.nodes.is_multiple_of(1024) {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
             if late || many {
@@ -139,7 +149,20 @@ impl<N: Network> Search<'_, N> {
         alpha
     }
 
-    fn negamax(&mut self, pos: &Chess, depth: usize, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Negamax with a draw for a position repeated since the last irreversible move.
+    fn negamax(&mut self, pos: &Chess, depth: usize, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let h = hash(pos);
+        if ply > 0 && self.history.iter().rev().take(pos.halfmoves() as usize).any(|&old| old == h) {
+            self.pv[ply].clear();
+            return 0;
+        }
+        self.history.push(h);
+        let score = self.alpha_beta(pos, depth, alpha, beta, ply);
+        self.history.pop();
+        score
+    }
+
+    fn alpha_beta(&mut self, pos: &Chess, depth: usize, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_time() {
             return 0;
@@ -148,7 +171,7 @@ impl<N: Network> Search<'_, N> {
         if moves.is_empty() {
             return if pos.is_check() { -MATE + ply as i32 } else { 0 };
         }
-        if pos.is_insufficient_material() || pos.halfmoves() >= 100 {
+        if ply > 0 && (pos.is_insufficient_material() || pos.halfmoves() >= 100) {
             return 0;
         }
         if depth == 0 || ply + 1 >= MAX_PLY {
@@ -183,7 +206,15 @@ impl<N: Network> Search<'_, N> {
 }
 
 /// Iterative deepening from `root`; prints UCI `info` lines and returns the best move.
-fn search<N: Network>(net: &N, root: &Chess, limits: Limits, stop: &AtomicBool, quiet: bool) -> (Option<Move>, u64) {
+/// `history`: hashes of the game's positions before `root`, for repetitions.
+fn search<N: Network>(
+    net: &N,
+    root: &Chess,
+    history: Vec<u64>,
+    limits: Limits,
+    stop: &AtomicBool,
+    quiet: bool,
+) -> (Option<Move>, u64) {
     let start = Instant::now();
     let mut s = Search {
         net,
@@ -192,8 +223,10 @@ fn search<N: Network>(net: &N, root: &Chess, limits: Limits, stop: &AtomicBool, 
         stop,
         deadline: limits.movetime.map(|t| start + t),
         node_limit: limits.nodes,
+        next_check: 0,
         pv: vec![Vec::new(); MAX_PLY + 1],
         root_best: None,
+        history,
     };
     let mut best = root.legal_moves().first().copied();
     for depth in 1..=limits.depth.unwrap_or(MAX_PLY - 1) {
@@ -205,7 +238,7 @@ fn search<N: Network>(net: &N, root: &Chess, limits: Limits, stop: &AtomicBool, 
             best = Some(mv);
             s.root_best = Some(mv);
         }
-        if !quiet {
+        if !quiet && !s.pv[0].is_empty() {
             let elapsed = start.elapsed().as_secs_f64().max(1e-6);
             let pv: Vec<String> = s.pv[0].iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
             let score = if score.abs() > MATE - 1000 {
@@ -229,10 +262,17 @@ fn search<N: Network>(net: &N, root: &Chess, limits: Limits, stop: &AtomicBool, 
     (best, s.nodes)
 }
 
-fn search_with(kind: Kind, root: &Chess, limits: Limits, stop: &AtomicBool, quiet: bool) -> (Option<Move>, u64) {
+fn search_with(
+    kind: Kind,
+    root: &Chess,
+    history: Vec<u64>,
+    limits: Limits,
+    stop: &AtomicBool,
+    quiet: bool,
+) -> (Option<Move>, u64) {
     match kind {
-        Kind::Generated => search(&generated::NETWORK, root, limits, stop, quiet),
-        Kind::Generic => search(generic(), root, limits, stop, quiet),
+        Kind::Generated => search(&generated::NETWORK, root, history, limits, stop, quiet),
+        Kind::Generic => search(generic(), root, history, limits, stop, quiet),
     }
 }
 
@@ -241,7 +281,7 @@ fn bench(depth: usize, kind: Kind) {
     for fen in BENCH_FENS {
         let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
         let stop = AtomicBool::new(false);
-        nodes += search_with(kind, &pos, Limits { depth: Some(depth), ..Limits::default() }, &stop, true).1;
+        nodes += search_with(kind, &pos, Vec::new(), Limits { depth: Some(depth), ..Limits::default() }, &stop, true).1;
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-6);
     println!("nodes {nodes} nps {}", (nodes as f64 / elapsed) as u64);
@@ -270,13 +310,16 @@ fn parse_position(words: &[&str]) -> Option<(Chess, Vec<Move>)> {
     Some((start, moves))
 }
 
-/// The evaluation after `moves` from `start`, through the accumulator stack (one push per move).
+/// The evaluation after `moves` from `start`, through the accumulator stack: one push per
+/// move, each ply's accumulator computed from the one below (left lazy, a long line of moves
+/// would end in a refresh, which is cheaper than that many updates but tests less).
 fn eval_incremental<N: Network>(net: &N, start: &Chess, moves: &[Move]) -> Evaluation {
     let mut stack = AccumulatorStack::new(net, &nnue::chess::position(start));
     let mut pos = start.clone();
     for mv in moves {
         stack.push(nnue::chess::dirty(&pos, mv));
         pos = pos.play(*mv).expect("legal move");
+        stack.current(net, None, &nnue::chess::position(&pos));
     }
     stack.evaluate(net, &nnue::chess::position(&pos))
 }
@@ -353,14 +396,15 @@ fn main() {
                 {
                     limits.depth = Some(6);
                 }
-                let mut root = start.clone();
+                let (mut root, mut history) = (start.clone(), Vec::new());
                 for mv in &moves {
+                    history.push(hash(&root));
                     root = root.play(*mv).expect("legal move");
                 }
                 stop.store(false, Ordering::Relaxed);
                 let stop = Arc::clone(&stop);
                 running = Some(std::thread::spawn(move || {
-                    let (best, _) = search_with(kind, &root, limits, &stop, false);
+                    let (best, _) = search_with(kind, &root, history, limits, &stop, false);
                     match best {
                         Some(mv) => println!("bestmove {}", mv.to_uci(CastlingMode::Standard)),
                         None => println!("bestmove 0000"),

@@ -24,3 +24,12 @@ fn every_corpus_case_is_the_expected_error() {
         );
     }
 }
+
+/// A description that isn't UTF-8 would not write back byte for byte: an error, not a lossy read.
+#[test]
+fn non_utf8_description_is_an_error() {
+    let mut bytes = nnue_runtime::format::synth::sfnn(64, 1, nnue_runtime::format::Encoding::Leb128).to_bytes();
+    bytes[12] = 0xFF;
+    let err = Net::from_bytes(&bytes, None).unwrap_err();
+    assert_eq!((err.kind.name(), err.section.as_str(), err.offset), ("Invalid", "header", 12), "{err}");
+}

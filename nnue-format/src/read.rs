@@ -124,6 +124,11 @@ impl<'a> Reader<'a> {
 }
 
 pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net, FormatError> {
+    // The fields are public, so a description may not have come through `parse`: its sizes
+    // could overflow.
+    if let Some(reason) = given.and_then(|a| a.validate().err()) {
+        return Err(FormatError::new(0, "architecture description", ErrorKind::Invalid(reason)));
+    }
     if data.is_empty() {
         return Err(FormatError::new(0, "header", ErrorKind::Empty));
     }
@@ -138,7 +143,20 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     let hash_at = r.pos;
     let hash = r.u32("the file hash")?;
     let desc_len = r.u32("the description length")? as usize;
-    let description = String::from_utf8_lossy(r.take(desc_len, "the description")?).into_owned();
+    let desc_at = r.pos;
+    // Lossy decoding would not write back byte for byte.
+    let description = std::str::from_utf8(r.take(desc_len, "the description")?)
+        .map_err(|e| {
+            FormatError::new(
+                desc_at + e.valid_up_to(),
+                "header",
+                ErrorKind::Invalid(format!(
+                    "the description is not UTF-8: expected text, found byte {:#04x}",
+                    data[desc_at + e.valid_up_to()]
+                )),
+            )
+        })?
+        .to_string();
     let arch = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
     if let Some(given) = given {
         if *given != arch {
