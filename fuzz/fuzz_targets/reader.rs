@@ -1,6 +1,7 @@
 //! The net-file reader on arbitrary bytes: it must return Ok or Err, never panic, never read
-//! out of bounds, never allocate beyond a small factor of the input. The first byte picks an
-//! architecture description (or none), so headerless parsing is reached too.
+//! out of bounds, never allocate beyond a small factor of the input (run with
+//! `-malloc_limit_mb=1`: inputs are at most 64 KiB). The first byte picks an architecture
+//! description (or none), so headerless parsing is reached too.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -19,8 +20,13 @@ fuzz_target!(|data: &[u8]| {
         0 => None,
         k => Some(ARCHS[k - 1].parse().expect("valid description")),
     };
-    if let Ok(net) = Net::from_bytes(rest, arch.as_ref()) {
+    match Net::from_bytes(rest, arch.as_ref()) {
         // What reads must write back to the same bytes.
-        assert_eq!(net.to_bytes(), rest);
+        Ok(net) => assert_eq!(net.to_bytes(), rest),
+        // An error points into the input and says where.
+        Err(err) => {
+            assert!(err.offset <= rest.len(), "offset {} past the end: {err}", err.offset);
+            assert!(err.to_string().contains(&format!(" at offset {}: ", err.offset)));
+        }
     }
 });

@@ -78,7 +78,13 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
             // The last byte only repeats the sign of the one before: not minimal.
             let (prev, last) = (data[pos - 2], data[pos - 1]);
             if (last == 0x00 && prev & 0x40 == 0) || (last == 0x7f && prev & 0x40 != 0) {
-                return Err(DecodeError { at: start, reason: format!("value {i} has an overlong encoding") });
+                return Err(DecodeError {
+                    at: start,
+                    reason: format!(
+                        "value {i} = {value} has an overlong encoding: {len} bytes where the minimal one takes {}",
+                        minimal_len(value)
+                    ),
+                });
             }
         }
         *slot = T::from_i64(value).ok_or_else(|| DecodeError {
@@ -93,6 +99,16 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
         });
     }
     Ok(())
+}
+
+/// The length of the minimal signed LEB128 encoding of `v`.
+fn minimal_len(mut v: i64) -> usize {
+    let mut len = 1;
+    while !(-64..64).contains(&v) {
+        v >>= 7;
+        len += 1;
+    }
+    len
 }
 
 /// Appends the minimal signed LEB128 encoding of `values` (no magic, no count).

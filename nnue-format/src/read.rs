@@ -267,7 +267,10 @@ fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Ne
         return Err(FormatError::new(
             exact + at,
             "padding",
-            ErrorKind::Invalid("non-zero byte in the padding after the parameters".into()),
+            ErrorKind::Invalid(format!(
+                "non-zero byte in the padding after the parameters: expected 0x00, found {:#04x}",
+                data[exact + at]
+            )),
         ));
     }
     let (n, b) = (arch.hidden, arch.output_buckets);

@@ -1,0 +1,106 @@
+//! Real nets read and write back byte for byte; nets of families we don't evaluate are refused
+//! by name. Nets are looked for in `../shared/nets/` (next to the workspace) and `nets/fetched/`
+//! (`python3 scripts/fetch-nets.py`); a missing one prints `SKIPPED ...` to stderr.
+//!
+//! The three nets over 30 MB take 4-7 s each unoptimised (~300 MB of memory for the biggest)
+//! and the root crate's `tests/real_nets.rs` round-trips them too, so in debug builds they only
+//! run with `NNUE_SLOW_TESTS=1` (release builds always run them).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use nnue_format::{Architecture, Encoding, Net};
+
+/// Nets bigger than this are slow tests in debug builds.
+const SLOW_BYTES: u64 = 30 << 20;
+
+fn slow_tests() -> bool {
+    !cfg!(debug_assertions) || std::env::var_os("NNUE_SLOW_TESTS").is_some_and(|v| v == "1")
+}
+
+fn find(name: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let found = [root.join("../shared/nets"), root.join("nets/fetched")]
+        .into_iter()
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!(
+            "SKIPPED {name}: in neither ../shared/nets/ nor nets/fetched/ (run `python3 scripts/fetch-nets.py {name}`)"
+        );
+    }
+    found
+}
+
+/// Reads a real net (unless it is slow here), checks its architecture and that writing it back
+/// gives the same bytes.
+fn round_trip(name: &str, arch: &str, encoding: Encoding) {
+    let Some(path) = find(name) else { return };
+    let size = std::fs::metadata(&path).unwrap().len();
+    if size > SLOW_BYTES && !slow_tests() {
+        eprintln!("SKIPPED {name}: {} MB, a slow test in debug builds (set NNUE_SLOW_TESTS=1)", size >> 20);
+        return;
+    }
+    let start = Instant::now();
+    let bytes = std::fs::read(&path).unwrap();
+    let net = Net::from_bytes(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let arch: Architecture = arch.parse().unwrap();
+    assert_eq!(net.arch, arch, "{name}");
+    let ft = net.sfnn().map(|(_, p)| &p.ft).or(net.halfkp().map(|(_, p)| &p.ft)).unwrap();
+    assert_eq!(ft.encoding[1], encoding, "{name}: transformer weights encoding");
+    assert!(net.to_bytes() == bytes, "{name}: writing back changes the bytes");
+    // Given the right description, the same.
+    assert!(Net::from_bytes(&bytes, Some(&arch)).unwrap() == net, "{name}");
+    eprintln!("{name}: {} bytes read and written back in {:.1?}", bytes.len(), start.elapsed());
+}
+
+#[test]
+fn stockfish_17_1_small() {
+    round_trip("nn-37f18f62d772.nnue", "HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+}
+
+#[test]
+fn stockfish_17_1_lite() {
+    round_trip("nn-9067e33176e8.nnue", "HalfKAv2_hm -> 256x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+}
+
+#[test]
+fn stockfish_13_halfkp() {
+    round_trip("nn-62ef826d1a6d.nnue", "HalfKP -> 256x2 -> 32 -> 32 -> 1", Encoding::Raw);
+}
+
+#[test]
+fn stockfish_17_1_big() {
+    round_trip("nn-1c0000000000.nnue", "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+}
+
+#[test]
+fn stockfish_16() {
+    round_trip("nn-5af11540bbfe.nnue", "HalfKAv2_hm -> 1536x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+}
+
+#[test]
+fn stockfish_15_1() {
+    round_trip("nn-ad9b42354671.nnue", "HalfKAv2_hm -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Raw);
+}
+
+#[test]
+fn stockfish_14_is_refused_by_name() {
+    let Some(path) = find("nn-76a8a7ffb820.nnue") else { return };
+    // The header is enough: the reader stops there.
+    let mut head = vec![0; 4096];
+    let n = std::io::Read::read(&mut std::fs::File::open(path).unwrap(), &mut head).unwrap();
+    let err = Net::from_bytes(&head[..n], None).unwrap_err();
+    assert_eq!((err.kind.name(), err.section.as_str(), err.offset), ("Unsupported", "header", 4), "{err}");
+    assert!(err.to_string().contains("Stockfish 14-era HalfKAv2 512x2-16-32-1"), "{err}");
+}
+
+/// The committed headerless default net.
+#[test]
+fn default_headerless_net() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../nets/default.nnue");
+    let bytes = std::fs::read(path).unwrap();
+    let arch: Architecture = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400".parse().unwrap();
+    let net = Net::from_bytes(&bytes, Some(&arch)).unwrap();
+    assert!(net.to_bytes() == bytes);
+}

@@ -1,0 +1,197 @@
+//! Synthetic nets of every family, several sizes and every encoding: reading what was written
+//! gives the same net, and writing what was read gives the same bytes.
+
+use nnue_format::synth::{self, Rng};
+use nnue_format::{Architecture, Encoding, Net, Params};
+
+/// `Net::from_bytes(&net.to_bytes()) == net`, and the bytes written again are identical.
+fn round_trip(net: &Net) -> Vec<u8> {
+    let bytes = net.to_bytes();
+    let arch = matches!(net.arch, Architecture::Simple(_)).then_some(&net.arch);
+    let back = Net::from_bytes(&bytes, arch).unwrap_or_else(|e| panic!("{}: {e}", net.arch));
+    assert!(back == *net, "{}: the net read back differs", net.arch);
+    assert!(back.to_bytes() == bytes, "{}: the bytes written back differ", net.arch);
+    // Passing the architecture explicitly changes nothing for Stockfish nets.
+    if arch.is_none() {
+        assert!(Net::from_bytes(&bytes, Some(&net.arch)).unwrap() == *net);
+    }
+    bytes
+}
+
+fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
+    match &mut net.params {
+        Params::Sfnn(p) => p.ft.encoding = encoding,
+        Params::HalfKp(p) => p.ft.encoding = encoding,
+        Params::Simple(_) => unreachable!(),
+    }
+}
+
+#[test]
+fn sfnn_sizes_and_encodings() {
+    for (l1, encoding) in [(64, Encoding::Leb128), (64, Encoding::Raw), (128, Encoding::Leb128), (192, Encoding::Raw)] {
+        let net = synth::sfnn(l1, l1 as u64, encoding);
+        let bytes = round_trip(&net);
+        let raw_size = 12
+            + net.description.len()
+            + 4
+            + 22528 * (l1 * 2 + 8 * 4)
+            + l1 * 2
+            + 8 * (4 + 16 * 4 + 16 * l1 + 32 * 4 + 32 * 32 + 4 + 32);
+        match encoding {
+            Encoding::Raw => assert_eq!(bytes.len(), raw_size),
+            // Synthetic weights are small: LEB128 stores them in fewer bytes.
+            Encoding::Leb128 => assert!(bytes.len() < raw_size * 2 / 3, "{} vs {raw_size}", bytes.len()),
+        }
+    }
+}
+
+#[test]
+fn sfnn_mixed_encodings() {
+    let mut net = synth::sfnn(64, 9, Encoding::Raw);
+    for encoding in [
+        [Encoding::Leb128, Encoding::Raw, Encoding::Raw],
+        [Encoding::Raw, Encoding::Leb128, Encoding::Raw],
+        [Encoding::Raw, Encoding::Raw, Encoding::Leb128],
+        [Encoding::Leb128, Encoding::Raw, Encoding::Leb128],
+    ] {
+        set_encodings(&mut net, encoding);
+        round_trip(&net);
+    }
+}
+
+/// The extremes of every type: int16 and int32 limits, LEB128 length boundaries (+-64, +-8192,
+/// +-2^20, +-2^27), int8 limits in the dense layers.
+#[test]
+fn extreme_values_round_trip() {
+    let i16s: Vec<i16> = vec![i16::MIN, i16::MAX, 0, -1, 63, 64, -64, -65, 8191, 8192, -8192, -8193, i16::MIN + 1];
+    let mut i32s: Vec<i32> = vec![i32::MIN, i32::MAX, 0, -1, 63, 64, -64, -65, 8191, 8192, -8192, -8193];
+    i32s.extend([
+        1 << 20,
+        (1 << 20) - 1,
+        -(1 << 20),
+        -(1 << 20) - 1,
+        1 << 27,
+        (1 << 27) - 1,
+        -(1 << 27),
+        -(1 << 27) - 1,
+    ]);
+    for encoding in [Encoding::Leb128, Encoding::Raw] {
+        let mut net = synth::sfnn(64, 11, encoding);
+        let Params::Sfnn(p) = &mut net.params else { unreachable!() };
+        p.ft.biases[..i16s.len()].copy_from_slice(&i16s);
+        let n = p.ft.weights.len();
+        p.ft.weights[n - i16s.len()..].copy_from_slice(&i16s);
+        p.ft.weights[1000..1000 + i16s.len()].copy_from_slice(&i16s);
+        let n = p.ft.psqt.len();
+        p.ft.psqt[n - i32s.len()..].copy_from_slice(&i32s);
+        p.ft.psqt[..i32s.len()].copy_from_slice(&i32s);
+        let stack = &mut p.stacks[7];
+        stack.fc2.biases[0] = i32::MIN;
+        stack.fc0.biases[15] = i32::MAX;
+        stack.fc1.weights[..4].copy_from_slice(&[i8::MIN, i8::MAX, -1, 0]);
+        round_trip(&net);
+    }
+    // Every int16 value, LEB128-encoded (one transformer weight row per 64 values).
+    let mut net = synth::sfnn(64, 12, Encoding::Leb128);
+    let Params::Sfnn(p) = &mut net.params else { unreachable!() };
+    for (slot, v) in p.ft.weights.iter_mut().zip(i16::MIN..=i16::MAX) {
+        *slot = v;
+    }
+    round_trip(&net);
+}
+
+#[test]
+fn halfkp_sizes_and_encodings() {
+    for l1 in [64, 128, 256] {
+        let mut net = synth::halfkp(l1, l1 as u64 + 1);
+        let bytes = round_trip(&net);
+        let fc = 32 * 4 + 32 * 2 * l1 + 32 * 4 + 32 * 32 + 4 + 32;
+        assert_eq!(bytes.len(), 12 + net.description.len() + 4 + 41024 * l1 * 2 + l1 * 2 + 4 + fc);
+        if l1 == 64 {
+            // No PSQT in HalfKP: its encoding slot stays Raw, as the reader reports it.
+            set_encodings(&mut net, [Encoding::Leb128, Encoding::Leb128, Encoding::Raw]);
+            round_trip(&net);
+        }
+    }
+}
+
+#[test]
+fn headerless_shapes() {
+    let kings = |k: usize, n: usize| (0..n).map(|i| (i * k / n).to_string()).collect::<Vec<_>>().join(",");
+    let shapes = [
+        "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400".to_string(),
+        "(768 -> 64)x2 -> 1x8, screlu, qa=181, qb=64, scale=400".to_string(),
+        "(768hm -> 96)x2 -> 1, screlu, qa=255, qb=64, scale=600".to_string(),
+        format!("(768x4hm -> 32)x2 -> 1x4, crelu, qa=255, qb=64, scale=400, kings=[{}]", kings(4, 32)),
+        format!("(768x2 -> 64)x2 -> 1, screlu, qa=255, qb=64, scale=400, kings=[{}]", kings(2, 64)),
+    ];
+    for (seed, shape) in shapes.iter().enumerate() {
+        let arch: Architecture = shape.parse().unwrap();
+        let Architecture::Simple(s) = &arch else { unreachable!() };
+        let mut net = synth::simple(s, seed as u64);
+        let bytes = round_trip(&net);
+        assert_eq!(bytes.len(), s.file_bytes(), "{shape}");
+        // Without bullet's padding as well.
+        let Params::Simple(p) = &mut net.params else { unreachable!() };
+        p.padded = false;
+        let bytes = round_trip(&net);
+        assert_eq!(bytes.len(), s.param_bytes(), "{shape}");
+    }
+}
+
+/// Descriptions: empty, long, multi-byte UTF-8, and ones that name the right architecture.
+#[test]
+fn descriptions_round_trip() {
+    let long = "x".repeat(70_000);
+    let base = synth::sfnn(64, 13, Encoding::Leb128);
+    for description in [
+        "",
+        "Network trained with the https://github.com/official-stockfish/nnue-pytorch trainer.",
+        "Features=HalfKAv2_hm(Friend)[22528->64x2],Network=AffineTransform[1<-32](ClippedReLU[32](...))",
+        "entraîné à Zürich — 棋 ♞",
+        &long,
+    ] {
+        let mut net = base.clone();
+        net.description = description.to_string();
+        round_trip(&net);
+    }
+    let mut net = synth::halfkp(64, 14);
+    net.description = "Features=HalfKP(Friend)[41024->64x2],Network=AffineTransform[1<-32](...)".into();
+    round_trip(&net);
+}
+
+/// Random nets (random weights over the whole range of each type, random encodings).
+#[test]
+fn random_full_range_nets() {
+    let mut rng = Rng::new(2024);
+    for round in 0..3 {
+        let mut net = synth::sfnn(64, round, Encoding::Raw);
+        let encoding =
+            [0, 1, 2].map(|_| if rng.next_u64().is_multiple_of(2) { Encoding::Raw } else { Encoding::Leb128 });
+        set_encodings(&mut net, encoding);
+        let Params::Sfnn(p) = &mut net.params else { unreachable!() };
+        for w in p.ft.weights.iter_mut().step_by(7) {
+            *w = rng.next_u64() as i16;
+        }
+        for w in p.ft.psqt.iter_mut().step_by(3) {
+            *w = rng.next_u64() as i32;
+        }
+        for b in &mut p.ft.biases {
+            *b = rng.next_u64() as i16;
+        }
+        for stack in &mut p.stacks {
+            for layer in [&mut stack.fc0, &mut stack.fc1, &mut stack.fc2] {
+                for (i, w) in layer.weights.iter_mut().enumerate() {
+                    // The padding columns stay zero, as Stockfish writes them.
+                    if i % layer.padded_inputs < layer.inputs {
+                        *w = rng.next_u64() as i8;
+                    }
+                }
+                for b in &mut layer.biases {
+                    *b = rng.next_u64() as i32;
+                }
+            }
+        }
+        round_trip(&net);
+    }
+}
