@@ -5,7 +5,7 @@
 //! <variant> refresh+eval=<evals/s> eval=<evals/s> update=<updates/s>
 //! ```
 //!
-//! Over the committed positions (`benches/positions.txt`) unless `--fens` names others, for
+//! Over the committed positions (`data/positions.txt`) unless `--fens` names others, for
 //! the generic evaluator and the generated net on every path this CPU has. `refresh+eval`:
 //! refresh of both perspectives, then the forward pass; `eval`: the forward pass from ready
 //! accumulators; `update`: a quiet-move update of both perspectives.
@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use nnue_runtime::{Color, Evaluator, Network, Path, Piece, PieceType, Position, Square};
+use nnue_runtime::{Color, Evaluator, KernelPath, Network, Piece, PieceType, Position, Square};
 
 nnue_runtime::nnue_net! {
     name = net,
@@ -34,7 +34,7 @@ fn rate(positions: usize, mut f: impl FnMut(usize)) -> f64 {
     ops as f64 / start.elapsed().as_secs_f64()
 }
 
-fn variant<N: Network>(name: &str, net: &N, path: Path, positions: &[Position]) {
+fn variant<N: Network>(name: &str, net: &N, path: KernelPath, positions: &[Position]) {
     let accs: Vec<N::Accumulator> = positions
         .iter()
         .map(|p| {
@@ -74,23 +74,23 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let fens = match (args.next().as_deref(), args.next()) {
         (Some("--fens"), Some(file)) => file.into(),
-        (None, _) => nnue::root().join("benches/positions.txt"),
+        (None, _) => nnue_testkit::root().join("data/positions.txt"),
         _ => {
             eprintln!("usage: EVALFILE=FILE cargo run --release --example bench [-- --fens FILE]");
             std::process::exit(2);
         }
     };
-    let positions = nnue::read_fens(fens);
+    let positions = nnue_testkit::read_fens(fens);
     // The generic evaluator reads the same file the macro compiled in.
     let file = option_env!("EVALFILE").filter(|f| !f.is_empty());
     let (file, arch) = match file {
-        Some(f) => (nnue::root().join(f), option_env!("EVALFILE_ARCH")),
-        None => (nnue::root().join("nets/default.nnue"), Some(net::ARCHITECTURE)),
+        Some(f) => (nnue_testkit::root().join(f), option_env!("EVALFILE_ARCH")),
+        None => (nnue_testkit::root().join("nets/default.nnue"), Some(net::ARCHITECTURE)),
     };
-    let generic_net = nnue::read_net(&file, arch);
+    let generic_net = nnue_testkit::read_net(&file, arch);
     eprintln!("{}: {} ({} positions)", file.display(), net::ARCHITECTURE, positions.len());
-    variant("generic", &Evaluator::new(&generic_net), Path::SCALAR, &positions);
-    for path in Path::all() {
+    variant("generic", &Evaluator::new(&generic_net), KernelPath::SCALAR, &positions);
+    for path in KernelPath::all() {
         variant(path.isa().name(), &net::NETWORK, path, &positions);
     }
 }

@@ -57,10 +57,10 @@ fn generic() -> &'static Evaluator<'static> {
     static GENERIC: std::sync::OnceLock<Evaluator<'static>> = std::sync::OnceLock::new();
     GENERIC.get_or_init(|| {
         let (file, arch) = match option_env!("EVALFILE").filter(|f| !f.is_empty()) {
-            Some(f) => (nnue::root().join(f), option_env!("EVALFILE_ARCH")),
-            None => (nnue::root().join("nets/default.nnue"), Some(generated::ARCHITECTURE)),
+            Some(f) => (nnue_testkit::root().join(f), option_env!("EVALFILE_ARCH")),
+            None => (nnue_testkit::root().join("nets/default.nnue"), Some(generated::ARCHITECTURE)),
         };
-        Evaluator::new(Box::leak(Box::new(nnue::read_net(file, arch))))
+        Evaluator::new(Box::leak(Box::new(nnue_testkit::read_net(file, arch))))
     })
 }
 
@@ -108,7 +108,7 @@ fn order(moves: &mut [Move]) {
 
 impl<N: Network> Search<'_, N> {
     fn evaluate(&mut self, pos: &Chess) -> Evaluation {
-        self.stack.evaluate(self.net, &nnue::chess::position(pos))
+        self.stack.evaluate(self.net, &nnue_testkit::chess::position(pos))
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -124,7 +124,7 @@ impl<N: Network> Search<'_, N> {
     }
 
     fn make(&mut self, pos: &Chess, mv: &Move) -> Chess {
-        self.stack.push(nnue::chess::dirty(pos, mv));
+        self.stack.push(nnue_testkit::chess::dirty(pos, mv));
         pos.clone().play(*mv).expect("legal move")
     }
 
@@ -218,7 +218,7 @@ fn search<N: Network>(
     let start = Instant::now();
     let mut s = Search {
         net,
-        stack: AccumulatorStack::new(net, &nnue::chess::position(root)),
+        stack: AccumulatorStack::new(net, &nnue_testkit::chess::position(root)),
         nodes: 0,
         stop,
         deadline: limits.movetime.map(|t| start + t),
@@ -314,14 +314,14 @@ fn parse_position(words: &[&str]) -> Option<(Chess, Vec<Move>)> {
 /// move, each ply's accumulator computed from the one below (left lazy, a long line of moves
 /// would end in a refresh, which is cheaper than that many updates but tests less).
 fn eval_incremental<N: Network>(net: &N, start: &Chess, moves: &[Move]) -> Evaluation {
-    let mut stack = AccumulatorStack::new(net, &nnue::chess::position(start));
+    let mut stack = AccumulatorStack::new(net, &nnue_testkit::chess::position(start));
     let mut pos = start.clone();
     for mv in moves {
-        stack.push(nnue::chess::dirty(&pos, mv));
+        stack.push(nnue_testkit::chess::dirty(&pos, mv));
         pos = pos.play(*mv).expect("legal move");
-        stack.current(net, None, &nnue::chess::position(&pos));
+        stack.current(net, &nnue_testkit::chess::position(&pos));
     }
-    stack.evaluate(net, &nnue::chess::position(&pos))
+    stack.evaluate(net, &nnue_testkit::chess::position(&pos))
 }
 
 fn main() {

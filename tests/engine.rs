@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use nnue::{net_or_skip, oracle, root};
+use nnue_testkit::{net_or_skip, oracle, root};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position as _};
 
@@ -31,7 +31,11 @@ fn engine(evalfile: Option<&std::path::Path>, args: &[&str], input: &str) -> Vec
 #[test]
 fn engine_eval_reproduces_stockfish_along_games_and_plays() {
     if let Some(rows) = oracle("games.tsv") {
-        for (file, which) in [(nnue::SF17_SMALL, "small"), (nnue::SF13_HALFKP, "halfkp"), (nnue::SF17_BIG, "big")] {
+        for (file, which) in [
+            (nnue_testkit::SF17_SMALL, "small"),
+            (nnue_testkit::SF13_HALFKP, "halfkp"),
+            (nnue_testkit::SF17_BIG, "big"),
+        ] {
             let Some(net) = net_or_skip(file, "engine eval along games.tsv") else { continue };
             let mut input = String::new();
             let mut want = Vec::new();

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use nnue::{net_or_skip, oracle, root};
+use nnue_testkit::{net_or_skip, oracle_or_skip, root};
 
 fn cargo_eval(evalfile: Option<&std::path::Path>, args: &[&str]) -> String {
     let mut cmd = Command::new(env!("CARGO"));
@@ -19,15 +19,13 @@ fn cargo_eval(evalfile: Option<&std::path::Path>, args: &[&str]) -> String {
 
 #[test]
 fn eval_example_reproduces_stockfish() {
-    let Some(rows) = oracle("stockfish-eval.tsv") else {
-        eprintln!("SKIPPED eval example oracle test: ../shared/oracle/ is missing");
-        return;
-    };
+    let Some(rows) = oracle_or_skip("stockfish-eval.tsv", "eval example oracle test") else { return };
     let fens_file = root().join("target/tests/oracle-fens.txt");
     std::fs::create_dir_all(fens_file.parent().unwrap()).unwrap();
     std::fs::write(&fens_file, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
     let fens = fens_file.to_str().unwrap();
-    let nets = [(nnue::SF17_BIG, "big"), (nnue::SF17_SMALL, "small"), (nnue::SF13_HALFKP, "halfkp")];
+    let nets =
+        [(nnue_testkit::SF17_BIG, "big"), (nnue_testkit::SF17_SMALL, "small"), (nnue_testkit::SF13_HALFKP, "halfkp")];
     for (file, which) in nets {
         let Some(net) = net_or_skip(file, "eval example oracle test") else { continue };
         let want: String = rows
@@ -43,7 +41,7 @@ fn eval_example_reproduces_stockfish() {
             .collect();
         let generic = cargo_eval(None, &["--net", net.to_str().unwrap(), "--fens", fens]);
         assert!(generic == want, "generic eval of {file} differs from Stockfish");
-        for path in nnue_runtime::Path::all() {
+        for path in nnue_runtime::KernelPath::all() {
             let got = cargo_eval(Some(&net), &["--generated", "--path", path.isa().name(), "--fens", fens]);
             assert!(got == want, "generated eval of {file} on {path} differs from Stockfish");
         }
@@ -68,7 +66,7 @@ fn bad_input_is_reported() {
         "--net",
         "nets/default.nnue",
         "--arch",
-        nnue::default_net::ARCH,
+        nnue_testkit::default_net::ARCH,
         "8/8/8/8/8/8/8/8 w",
         "k7/8/8/8/8/8/8/K7 w",
     ]);

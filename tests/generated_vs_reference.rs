@@ -2,8 +2,8 @@
 //! has, for synthetic nets of every family and several sizes (written by build.rs with our
 //! own writer) and for the real Stockfish nets when present.
 
-use nnue::{assert_matches_reference, random_positions};
 use nnue_runtime::Position;
+use nnue_testkit::{assert_matches_reference, random_positions};
 
 nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
 nnue_runtime::nnue_net!(name = sfnn128, env = "NNUE_SYNTH_SFNN128");
@@ -18,7 +18,7 @@ nnue_runtime::nnue_net!(name = simple1024, env = "NNUE_SYNTH_SIMPLE1024");
 /// Random placements plus the oracle's real positions (when present).
 fn positions(seed: u64) -> Vec<Position> {
     let mut p = random_positions(seed, 200);
-    if let Some(rows) = nnue::oracle("stockfish-eval.tsv") {
+    if let Some(rows) = nnue_testkit::oracle("stockfish-eval.tsv") {
         p.extend(rows.iter().take(200).map(|r| Position::from_fen(&r.fen).unwrap()));
     }
     p
@@ -28,7 +28,7 @@ macro_rules! synthetic_test {
     ($test:ident, $module:ident, $var:literal) => {
         #[test]
         fn $test() {
-            let net = nnue::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
+            let net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
             assert_eq!(net.arch.to_string(), $module::ARCHITECTURE);
             assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);
         }
@@ -52,6 +52,6 @@ fn default_net_compiles_and_matches() {
         path = "nets/default.nnue",
         arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400"
     );
-    let net = nnue::read_net(nnue::root().join("nets/default.nnue"), Some(default::ARCHITECTURE));
+    let net = nnue_testkit::read_net(nnue_testkit::root().join("nets/default.nnue"), Some(default::ARCHITECTURE));
     assert_matches_reference(&net, &default::NETWORK, &positions(8));
 }

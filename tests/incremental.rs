@@ -2,9 +2,9 @@
 //! and unmake, the accumulator stack equals a full refresh and a cached refresh, for both
 //! perspectives, on every path; and the generated net's evaluation equals the generic one's.
 
-use nnue::chess;
 use nnue_runtime::format::synth::Rng;
-use nnue_runtime::{AccumulatorStack, Color, Evaluator, Network, Path, RefreshCache};
+use nnue_runtime::{AccumulatorStack, Color, Evaluator, KernelPath, Network, RefreshCache};
+use nnue_testkit::chess;
 use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
@@ -14,7 +14,14 @@ nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
-fn random_games<N: Network>(net: &N, generic: &Evaluator, path: Path, seed: u64, games: usize, plies: usize) -> usize
+fn random_games<N: Network>(
+    net: &N,
+    generic: &Evaluator,
+    path: KernelPath,
+    seed: u64,
+    games: usize,
+    plies: usize,
+) -> usize
 where
     N::Accumulator: PartialEq + std::fmt::Debug,
 {
@@ -23,9 +30,9 @@ where
     for _ in 0..games {
         let mut game = Chess::default();
         let start = chess::position(&game);
-        let mut stack = AccumulatorStack::new(net, &start);
+        let mut stack = AccumulatorStack::with_path(net, &start, path);
         let mut generic_stack = AccumulatorStack::new(generic, &start);
-        let mut cache = RefreshCache::new(net);
+        let mut cache = RefreshCache::with_path(net, path);
         for _ in 0..plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -49,8 +56,8 @@ where
             game = game.play(mv).unwrap();
             let pos = chess::position(&game);
             let want = Network::evaluate(generic, &pos);
-            assert_eq!(generic_stack.evaluate_on(generic, None, &pos), want, "generic stack");
-            assert_eq!(stack.evaluate_on(net, Some(path), &pos), want, "generated stack on {path}");
+            assert_eq!(generic_stack.evaluate(generic, &pos), want, "generic stack");
+            assert_eq!(stack.evaluate(net, &pos), want, "generated stack on {path}");
             checked += 1;
         }
     }
@@ -60,7 +67,7 @@ where
 fn check<N: Network>(
     net: &N,
     generic: &Evaluator,
-    path: Path,
+    path: KernelPath,
     stack: &mut AccumulatorStack<N>,
     cache: &mut RefreshCache<N::Accumulator>,
     pos: &nnue_runtime::Position,
@@ -71,10 +78,10 @@ fn check<N: Network>(
     let mut cached = net.new_accumulator();
     for p in Color::BOTH {
         net.refresh_on(path, pos, p, &mut fresh);
-        cache.refresh(net, Some(path), pos, p, &mut cached);
+        cache.refresh(net, pos, p, &mut cached);
     }
     assert_eq!(&cached, &fresh, "cached refresh on {path}");
-    assert_eq!(stack.current(net, Some(path), pos), &fresh, "incremental on {path}");
+    assert_eq!(stack.current(net, pos), &fresh, "incremental on {path}");
     let eval = net.forward_on(path, &fresh, pos.side_to_move(), pos.piece_count());
     assert_eq!(eval, Network::evaluate(generic, pos), "generated vs generic on {path}");
 }
@@ -83,9 +90,9 @@ macro_rules! incremental_test {
     ($test:ident, $module:ident, $var:literal, $seed:literal) => {
         #[test]
         fn $test() {
-            let net = nnue::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
+            let net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
             let generic = Evaluator::new(&net);
-            for path in Path::all() {
+            for path in KernelPath::all() {
                 let n = random_games(&$module::NETWORK, &generic, path, $seed, 8, 160);
                 assert!(n > 1000, "{n} plies checked");
             }

@@ -1,20 +1,20 @@
 //! The reader on malformed nets:
 //!
-//! - every case of the corpus (`tests/corpus/manifest.tsv`, built by `nnue::corpus`): the typed
+//! - every case of the corpus (`tests/corpus/manifest.tsv`, built by `nnue_testkit::corpus`): the typed
 //!   error of the expected kind, at the expected section and byte offset, with a message that
 //!   names the offset, the section, and what was expected and found;
 //! - sweeps over the structure of the base nets: a truncation inside every region (header
 //!   fields, every array, every stack's hash and layers), a corrupted hash in every section,
 //!   trailing bytes, every headerless padding byte. The expected error follows from the layout
-//!   alone (`nnue::corpus::layout`), not from the reader.
+//!   alone (`nnue_testkit::corpus::layout`), not from the reader.
 //!
 //! `NNUE_CORPUS_DUMP=1 cargo test --test malformed_nets -- --nocapture` prints each case's
 //! message; `NNUE_SLOW_TESTS=1` makes the truncation sweep cut every region at four places
 //! (about 3x the reads, ~40 s in debug).
 
-use nnue::corpus::{self, Base, Case, RegionKind};
 use nnue_runtime::format::FormatError;
 use nnue_runtime::{Architecture, Net};
+use nnue_testkit::corpus::{self, Base, Case, RegionKind};
 
 fn slow() -> bool {
     std::env::var_os("NNUE_SLOW_TESTS").is_some_and(|v| v == "1")

@@ -2,8 +2,8 @@
 //! and Stockfish 13 (HalfKP) compute. The reference and every generated path must reproduce
 //! each value exactly. Skips, saying so, when a net or the oracle is missing.
 
-use nnue::{net_or_skip, oracle, OracleRow};
-use nnue_runtime::{Evaluation, Evaluator, Net, Network, Path, Position};
+use nnue_runtime::{Evaluation, Evaluator, KernelPath, Net, Network, Position};
+use nnue_testkit::{net_or_skip, oracle_or_skip, OracleRow};
 
 nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
@@ -18,9 +18,10 @@ fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
     }
 }
 
-fn rows() -> Option<Vec<OracleRow>> {
-    let mut rows = oracle("stockfish-eval.tsv")?;
-    rows.extend(oracle("games.tsv")?);
+fn rows(which: &str) -> Option<Vec<OracleRow>> {
+    let what = format!("oracle test of the {which} net");
+    let mut rows = oracle_or_skip("stockfish-eval.tsv", &what)?;
+    rows.extend(oracle_or_skip("games.tsv", &what)?);
     Some(rows)
 }
 
@@ -42,16 +43,13 @@ fn check(which: &str, rows: &[OracleRow], eval: impl Fn(&Position) -> Evaluation
 }
 
 fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
-    let Some(rows) = rows() else {
-        eprintln!("SKIPPED {which}: ../shared/oracle/ is missing");
-        return;
-    };
+    let Some(rows) = rows(which) else { return };
     let Some(path) = net_or_skip(file, &format!("oracle test of the {which} net")) else { return };
     let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
     let reference = Evaluator::new(&net);
     check(which, &rows, |pos| reference.evaluate(pos));
     if let Some(fast) = generated {
-        for path in Path::all() {
+        for path in KernelPath::all() {
             check(which, &rows, |pos| fast.evaluate_on(path, pos));
         }
     }
@@ -59,15 +57,15 @@ fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
 
 #[test]
 fn sf17_big() {
-    run("big", nnue::SF17_BIG, cfg!(nnue_real_sf17_big).then_some(&big::NETWORK));
+    run("big", nnue_testkit::SF17_BIG, cfg!(nnue_real_sf17_big).then_some(&big::NETWORK));
 }
 
 #[test]
 fn sf17_small() {
-    run("small", nnue::SF17_SMALL, cfg!(nnue_real_sf17_small).then_some(&small::NETWORK));
+    run("small", nnue_testkit::SF17_SMALL, cfg!(nnue_real_sf17_small).then_some(&small::NETWORK));
 }
 
 #[test]
 fn sf13_halfkp() {
-    run("halfkp", nnue::SF13_HALFKP, cfg!(nnue_real_sf13_halfkp).then_some(&halfkp::NETWORK));
+    run("halfkp", nnue_testkit::SF13_HALFKP, cfg!(nnue_real_sf13_halfkp).then_some(&halfkp::NETWORK));
 }

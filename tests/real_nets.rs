@@ -3,10 +3,10 @@
 //! `../shared/nets/` or `nets/fetched/` (`python3 scripts/fetch-nets.py`); missing ones are
 //! skipped with a message.
 
-use nnue::net_or_skip;
 use nnue_runtime::loaded::FastWeights;
 use nnue_runtime::position::random_positions;
 use nnue_runtime::Net;
+use nnue_testkit::net_or_skip;
 
 fn read(name: &str) -> Option<(Vec<u8>, Net)> {
     let path = net_or_skip(name, "real-net round trip")?;
@@ -24,17 +24,17 @@ fn round_trip(name: &str) -> Option<Net> {
 #[test]
 fn stockfish_17_1_nets() {
     let positions = random_positions(17, 100);
-    if let Some(net) = round_trip(nnue::SF17_SMALL) {
+    if let Some(net) = round_trip(nnue_testkit::SF17_SMALL) {
         let w = FastWeights::new(&net).unwrap();
-        nnue::assert_matches_reference(&net, &w.sfnn::<128, 64, 32>().unwrap(), &positions);
+        nnue_testkit::assert_matches_reference(&net, &w.sfnn::<128, 64, 32>().unwrap(), &positions);
     }
-    if let Some(net) = round_trip(nnue::SF17_LITE) {
+    if let Some(net) = round_trip(nnue_testkit::SF17_LITE) {
         let w = FastWeights::new(&net).unwrap();
-        nnue::assert_matches_reference(&net, &w.sfnn::<256, 128, 64>().unwrap(), &positions);
+        nnue_testkit::assert_matches_reference(&net, &w.sfnn::<256, 128, 64>().unwrap(), &positions);
     }
-    if let Some(net) = round_trip(nnue::SF17_BIG) {
+    if let Some(net) = round_trip(nnue_testkit::SF17_BIG) {
         let w = FastWeights::new(&net).unwrap();
-        nnue::assert_matches_reference(&net, &w.sfnn::<3072, 1536, 768>().unwrap(), &positions[..20]);
+        nnue_testkit::assert_matches_reference(&net, &w.sfnn::<3072, 1536, 768>().unwrap(), &positions[..20]);
     }
 }
 
@@ -44,7 +44,7 @@ fn stockfish_15_1_net() {
     if let Some(net) = round_trip("nn-ad9b42354671.nnue") {
         assert_eq!(net.arch.l1(), 1024);
         let w = FastWeights::new(&net).unwrap();
-        nnue::assert_matches_reference(&net, &w.sfnn::<1024, 512, 256>().unwrap(), &random_positions(15, 30));
+        nnue_testkit::assert_matches_reference(&net, &w.sfnn::<1024, 512, 256>().unwrap(), &random_positions(15, 30));
     }
 }
 
@@ -53,15 +53,15 @@ fn stockfish_16_net() {
     if let Some(net) = round_trip("nn-5af11540bbfe.nnue") {
         assert_eq!(net.arch.l1(), 1536);
         let w = FastWeights::new(&net).unwrap();
-        nnue::assert_matches_reference(&net, &w.sfnn::<1536, 768, 384>().unwrap(), &random_positions(16, 30));
+        nnue_testkit::assert_matches_reference(&net, &w.sfnn::<1536, 768, 384>().unwrap(), &random_positions(16, 30));
     }
 }
 
 #[test]
 fn stockfish_13_halfkp_net() {
-    if let Some(net) = round_trip(nnue::SF13_HALFKP) {
+    if let Some(net) = round_trip(nnue_testkit::SF13_HALFKP) {
         let w = FastWeights::new(&net).unwrap();
-        nnue::assert_matches_reference(&net, &w.halfkp::<256, 128>().unwrap(), &random_positions(13, 100));
+        nnue_testkit::assert_matches_reference(&net, &w.halfkp::<256, 128>().unwrap(), &random_positions(13, 100));
     }
 }
 

@@ -1,10 +1,9 @@
 //! The refresh cache ("Finny table"): a refresh becomes an update by the difference between
 //! the position and the placement a cached accumulator of the same king square reflects.
 
-use crate::nets::Network;
-use crate::path_or_best;
-use crate::position::{Color, Position};
-use crate::simd::Path;
+use crate::network::Network;
+use crate::position::{Color, Piece, PieceType, Position, Square};
+use crate::simd::KernelPath;
 
 /// Bitboards of each (color, piece type): the placement an accumulator reflects.
 type Placement = [u64; 12];
@@ -23,28 +22,40 @@ struct Entry<A> {
     valid: bool,
 }
 
-/// Per perspective and king square, the last accumulator refreshed there.
+/// Per perspective and king square, the last accumulator refreshed there. Runs on the
+/// [`KernelPath`] it was built with.
 pub struct RefreshCache<A> {
     entries: Vec<Entry<A>>,
+    path: KernelPath,
 }
 
 impl<A: Clone> RefreshCache<A> {
+    /// An empty cache for `net`, on the best path this CPU has.
     pub fn new<N: Network<Accumulator = A>>(net: &N) -> Self {
+        Self::with_path(net, KernelPath::best())
+    }
+
+    /// An empty cache for `net`, computing on `path`.
+    pub fn with_path<N: Network<Accumulator = A>>(net: &N, path: KernelPath) -> Self {
         let entries =
             (0..128).map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false }).collect();
-        RefreshCache { entries }
+        RefreshCache { entries, path }
+    }
+
+    /// The path the cache computes on.
+    pub fn path(&self) -> KernelPath {
+        self.path
     }
 
     /// Sets `perspective`'s half of `target` to what a refresh from `pos` gives.
     pub fn refresh<N: Network<Accumulator = A>>(
         &mut self,
         net: &N,
-        path: Option<Path>,
         pos: &Position,
         perspective: Color,
         target: &mut A,
     ) {
-        let path = path_or_best(path);
+        let path = self.path;
         let king = pos.king(perspective);
         let entry = &mut self.entries[perspective.index() * 64 + king.index()];
         let now = placement(pos);
@@ -59,12 +70,12 @@ impl<A: Clone> RefreshCache<A> {
         let (mut added, mut removed) = ([0usize; 32], [0usize; 32]);
         let (mut n_added, mut n_removed) = (0, 0);
         for (i, (&old, &new)) in entry.placement.iter().zip(&now).enumerate() {
-            let piece = crate::Piece::new(Color::BOTH[i / 6], crate::PieceType::ALL[i % 6]);
+            let piece = Piece::new(Color::BOTH[i / 6], PieceType::ALL[i % 6]);
             for (mut bits, list, n) in
                 [(new & !old, &mut added, &mut n_added), (old & !new, &mut removed, &mut n_removed)]
             {
                 while bits != 0 {
-                    let sq = crate::Square::new(bits.trailing_zeros() as u8).expect("a bit of a u64");
+                    let sq = Square::new(bits.trailing_zeros() as u8).expect("a bit of a u64");
                     bits &= bits - 1;
                     if let Some(f) = features.index(perspective, king, sq, piece) {
                         list[*n] = f;

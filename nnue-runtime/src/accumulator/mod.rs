@@ -1,8 +1,8 @@
 //! Keeping accumulators current as moves are made and unmade.
 //!
 //! - [`Dirty`]: what a move changes on the board (at most two pieces off, two on).
-//! - [`FeatureSet::deltas`](crate::features::FeatureSet::deltas): those changes as feature
-//!   indices for one perspective, or "refresh" when the perspective's king changed them all.
+//! - [`deltas`]: those changes as feature indices for one perspective, or "refresh" when the
+//!   perspective's king changed them all.
 //! - [`AccumulatorStack`]: make/unmake push and pop cheap records; accumulators are computed
 //!   lazily when an evaluation needs them, from the last computed one or by a refresh.
 //! - [`RefreshCache`]: per perspective and king square, an accumulator and the placement it
@@ -14,7 +14,8 @@ mod stack;
 pub use cache::RefreshCache;
 pub use stack::AccumulatorStack;
 
-use crate::position::{Piece, PieceType, Square};
+use crate::features::FeatureSet;
+use crate::position::{Color, Piece, PieceType, Square};
 
 /// The pieces a move takes off and puts on the board.
 ///
@@ -82,11 +83,11 @@ pub struct Deltas {
 }
 
 impl Deltas {
-    pub(crate) fn push_added(&mut self, f: usize) {
+    fn push_added(&mut self, f: usize) {
         self.added[self.n_added as usize] = f;
         self.n_added += 1;
     }
-    pub(crate) fn push_removed(&mut self, f: usize) {
+    fn push_removed(&mut self, f: usize) {
         self.removed[self.n_removed as usize] = f;
         self.n_removed += 1;
     }
@@ -96,4 +97,30 @@ impl Deltas {
     pub fn removed(&self) -> &[usize] {
         &self.removed[..self.n_removed as usize]
     }
+}
+
+/// The features `dirty` changes for `perspective`, whose king goes from `king_before` to
+/// `king_after`; `None` when the move changes them all (a refresh is needed).
+pub fn deltas(
+    features: FeatureSet,
+    perspective: Color,
+    king_before: Square,
+    king_after: Square,
+    dirty: &Dirty,
+) -> Option<Deltas> {
+    if features.needs_refresh(perspective, king_before, king_after) {
+        return None;
+    }
+    let mut d = Deltas::default();
+    for (sq, piece) in dirty.removed() {
+        if let Some(f) = features.index(perspective, king_after, sq, piece) {
+            d.push_removed(f);
+        }
+    }
+    for (sq, piece) in dirty.added() {
+        if let Some(f) = features.index(perspective, king_after, sq, piece) {
+            d.push_added(f);
+        }
+    }
+    Some(d)
 }

@@ -1,11 +1,9 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
-use super::{Dirty, RefreshCache};
-use crate::nets::Network;
-use crate::path_or_best;
+use super::{deltas, Dirty, RefreshCache};
+use crate::network::{Evaluation, Network};
 use crate::position::{Color, Position, Square};
-use crate::reference::Evaluation;
-use crate::simd::Path;
+use crate::simd::KernelPath;
 
 struct Entry<A> {
     acc: A,
@@ -22,7 +20,7 @@ struct Entry<A> {
 /// `push` a move's [`Dirty`] on make and `pop` on unmake; both are O(1). An evaluation
 /// computes what it needs: from the nearest computed entry below by fused updates, or by a
 /// cached refresh when the perspective's king changed every feature (or updates would cost
-/// more than a refresh).
+/// more than a refresh). Every computation runs on the [`KernelPath`] the stack was built with.
 pub struct AccumulatorStack<N: Network> {
     entries: Vec<Entry<N::Accumulator>>,
     top: usize,
@@ -30,15 +28,20 @@ pub struct AccumulatorStack<N: Network> {
 }
 
 impl<N: Network> AccumulatorStack<N> {
-    /// A stack whose root is `pos`.
+    /// A stack whose root is `pos`, on the best path this CPU has.
     pub fn new(net: &N, pos: &Position) -> Self {
+        Self::with_path(net, pos, KernelPath::best())
+    }
+
+    /// A stack whose root is `pos`, computing on `path`.
+    pub fn with_path(net: &N, pos: &Position, path: KernelPath) -> Self {
         let root = Entry {
             acc: net.new_accumulator(),
             computed: [false; 2],
             dirty: Dirty::default(),
             kings: [pos.king(Color::White), pos.king(Color::Black)],
         };
-        let mut stack = AccumulatorStack { entries: vec![root], top: 0, cache: RefreshCache::new(net) };
+        let mut stack = AccumulatorStack { entries: vec![root], top: 0, cache: RefreshCache::with_path(net, path) };
         stack.reset(net, pos);
         stack
     }
@@ -49,7 +52,7 @@ impl<N: Network> AccumulatorStack<N> {
         let root = &mut self.entries[0];
         root.kings = [pos.king(Color::White), pos.king(Color::Black)];
         for perspective in Color::BOTH {
-            self.cache.refresh(net, None, pos, perspective, &mut root.acc);
+            self.cache.refresh(net, pos, perspective, &mut root.acc);
         }
         root.computed = [true; 2];
     }
@@ -80,37 +83,38 @@ impl<N: Network> AccumulatorStack<N> {
 
     /// The current accumulator, computed for both perspectives. `pos` must be the position
     /// the pushed moves lead to.
-    pub fn current(&mut self, net: &N, path: Option<Path>, pos: &Position) -> &N::Accumulator {
+    pub fn current(&mut self, net: &N, pos: &Position) -> &N::Accumulator {
         for perspective in Color::BOTH {
-            self.materialize(net, path, pos, perspective);
+            self.materialize(net, pos, perspective);
         }
         &self.entries[self.top].acc
     }
 
     /// Evaluates the current position (`pos`, as for [`AccumulatorStack::current`]).
     pub fn evaluate(&mut self, net: &N, pos: &Position) -> Evaluation {
-        self.evaluate_on(net, None, pos)
+        let path = self.path();
+        let acc = self.current(net, pos);
+        net.forward_on(path, acc, pos.side_to_move(), pos.piece_count())
     }
 
-    /// Like [`AccumulatorStack::evaluate`] on a given path (`None`: the best one).
-    pub fn evaluate_on(&mut self, net: &N, path: Option<Path>, pos: &Position) -> Evaluation {
-        let acc = self.current(net, path, pos);
-        net.forward_on(path_or_best(path), acc, pos.side_to_move(), pos.piece_count())
+    /// The path every computation of this stack runs on.
+    pub fn path(&self) -> KernelPath {
+        self.cache.path()
     }
 
-    fn materialize(&mut self, net: &N, path: Option<Path>, pos: &Position, perspective: Color) {
+    fn materialize(&mut self, net: &N, pos: &Position, perspective: Color) {
         let p = perspective.index();
         if self.entries[self.top].computed[p] {
             return;
         }
         let features = net.feature_set();
-        let deltas = |below: &Entry<N::Accumulator>, e: &Entry<N::Accumulator>| {
-            features.deltas(perspective, below.kings[p], e.kings[p], &e.dirty)
+        let step = |below: &Entry<N::Accumulator>, e: &Entry<N::Accumulator>| {
+            deltas(features, perspective, below.kings[p], e.kings[p], &e.dirty)
         };
         // Walk down to the nearest computed entry, unless a move on the way needs a refresh.
         let (mut i, mut rows) = (self.top, 0);
         let start = loop {
-            match deltas(&self.entries[i - 1], &self.entries[i]) {
+            match step(&self.entries[i - 1], &self.entries[i]) {
                 None => break None,
                 Some(d) => rows += d.added().len() + d.removed().len(),
             }
@@ -119,7 +123,7 @@ impl<N: Network> AccumulatorStack<N> {
                 break Some(i);
             }
         };
-        let path_now = path_or_best(path);
+        let path = self.path();
         match start {
             // A refresh from the cache costs about one row per changed piece, and a plain
             // one a row per piece: past that, updating is the dearer way.
@@ -127,14 +131,14 @@ impl<N: Network> AccumulatorStack<N> {
                 for j in s + 1..=self.top {
                     let (below, above) = self.entries.split_at_mut(j);
                     let (src, dst) = (&below[j - 1], &mut above[0]);
-                    let d = deltas(src, dst).expect("checked on the way down");
-                    net.update_on(path_now, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
+                    let d = step(src, dst).expect("checked on the way down");
+                    net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
                     dst.computed[p] = true;
                 }
             }
             _ => {
                 let top = &mut self.entries[self.top];
-                self.cache.refresh(net, path, pos, perspective, &mut top.acc);
+                self.cache.refresh(net, pos, perspective, &mut top.acc);
                 top.computed[p] = true;
             }
         }

@@ -60,32 +60,6 @@ impl FeatureSet {
         }
     }
 
-    /// The features a move changes for `perspective`, whose king goes from `king_before` to
-    /// `king_after`; `None` when the move changes them all (a refresh is needed).
-    pub fn deltas(
-        &self,
-        perspective: Color,
-        king_before: Square,
-        king_after: Square,
-        dirty: &crate::accumulator::Dirty,
-    ) -> Option<crate::accumulator::Deltas> {
-        if self.needs_refresh(perspective, king_before, king_after) {
-            return None;
-        }
-        let mut d = crate::accumulator::Deltas::default();
-        for (sq, piece) in dirty.removed() {
-            if let Some(f) = self.index(perspective, king_after, sq, piece) {
-                d.push_removed(f);
-            }
-        }
-        for (sq, piece) in dirty.added() {
-            if let Some(f) = self.index(perspective, king_after, sq, piece) {
-                d.push_added(f);
-            }
-        }
-        Some(d)
-    }
-
     /// Appends every active feature of `pos` for `perspective`.
     pub fn active(&self, pos: &Position, perspective: Color, out: &mut Vec<usize>) {
         let king = pos.king(perspective);

@@ -1,10 +1,10 @@
 //! Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
 
-use super::{active_features, network_family, rows, Accumulator};
+use super::{active_features, network_family};
 use crate::features::{halfkp, FeatureSet};
+use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::reference::{Evaluation, Trace};
-use crate::simd::scalar::clipped_relu;
+use crate::simd::portable::{self, clipped_relu};
 use crate::simd::Kernels;
 
 const INPUTS: usize = halfkp::INPUTS;
@@ -48,21 +48,30 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         trace: Option<&mut Trace>,
     ) -> Evaluation {
         let mut ft_out = [[0u8; L1]; 2];
-        K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]);
-        K::ft_clamp(&acc.values[(!stm).index()], &mut ft_out[1]);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]) };
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { K::ft_clamp(&acc.values[(!stm).index()], &mut ft_out[1]) };
         let mut fc0 = [0i32; 32];
-        K::affine_sparse(bytemuck::must_cast_ref(&ft_out), &self.fc0_weights[0], &self.fc0_biases[0], &mut fc0);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe {
+            K::affine_sparse(bytemuck::must_cast_ref(&ft_out), &self.fc0_weights[0], &self.fc0_biases[0], &mut fc0)
+        };
         let mut fc1_in = [0u8; 32];
         for (a, &x) in fc1_in.iter_mut().zip(&fc0) {
             *a = clipped_relu(x);
         }
         let mut fc1 = [0i32; 32];
-        K::affine_dense(bytemuck::must_cast_ref(&fc1_in), &self.fc1_weights[0], &self.fc1_biases[0], &mut fc1);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe {
+            K::affine_dense(bytemuck::must_cast_ref(&fc1_in), &self.fc1_weights[0], &self.fc1_biases[0], &mut fc1)
+        };
         let mut fc2_in = [0u8; 32];
         for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
             *a = clipped_relu(x);
         }
-        let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let fc2 = unsafe { K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]) };
         if let Some(t) = trace {
             t.ft_out = ft_out.concat();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
@@ -73,20 +82,22 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
 
     #[inline(always)]
     unsafe fn plain_forward_k<K: Kernels>(&self, acc: &Accumulator<L1, 0>, stm: Color, _pieces: usize) -> Evaluation {
-        self.forward_k::<K>(acc, stm, None)
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { self.forward_k::<K>(acc, stm, None) }
     }
 
     #[inline(always)]
     unsafe fn trace_k<K: Kernels>(&self, acc: &Accumulator<L1, 0>, stm: Color, _pieces: usize) -> (Evaluation, Trace) {
         let mut trace = Trace::default();
-        let eval = self.forward_k::<K>(acc, stm, Some(&mut trace));
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let eval = unsafe { self.forward_k::<K>(acc, stm, Some(&mut trace)) };
         (eval, trace)
     }
 
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
         let (list, n) = active_features(FeatureSet::HalfKp, pos, perspective);
-        rows::refresh(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[perspective.index()]);
+        portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[perspective.index()]);
     }
 
     #[inline(always)]
@@ -99,7 +110,7 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
         removed: &[usize],
     ) {
         let p = perspective.index();
-        rows::update(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
+        portable::update_rows(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
     }
 }
 

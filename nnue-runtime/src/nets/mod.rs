@@ -15,157 +15,24 @@ pub use simple::{Simple, SimpleConfig};
 
 use crate::features::FeatureSet;
 use crate::position::{Color, Position};
-use crate::reference::{Evaluation, Trace};
-use crate::simd::Path;
 
-/// First-layer pre-activations of both perspectives (`values[color]`), in the fast layout.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct Accumulator<const L1: usize, const PSQT: usize> {
-    pub values: [[i16; L1]; 2],
-    pub psqt: [[i32; PSQT]; 2],
-}
-
-impl<const L1: usize, const PSQT: usize> Default for Accumulator<L1, PSQT> {
-    fn default() -> Self {
-        Self { values: [[0; L1]; 2], psqt: [[0; PSQT]; 2] }
-    }
-}
-
-/// What engines need from a net, fast or generic: accumulators, their updates, evaluation.
-pub trait Network {
-    type Accumulator: Clone;
-
-    fn feature_set(&self) -> FeatureSet;
-
-    /// An accumulator to refresh into (its contents are not meaningful yet).
-    fn new_accumulator(&self) -> Self::Accumulator;
-
-    /// Recomputes `perspective`'s half of `acc` from the position.
-    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
-
-    /// `dst[perspective] = src[perspective] + added rows - removed rows`, in one pass.
-    fn update_on(
-        &self,
-        path: Path,
-        src: &Self::Accumulator,
-        dst: &mut Self::Accumulator,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    );
-
-    /// The layers after the accumulator.
-    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation;
-
-    /// Like [`Network::forward_on`], recording every layer's output.
-    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
-
-    fn refresh(&self, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
-        self.refresh_on(Path::best(), pos, perspective, acc)
-    }
-
-    fn update(
-        &self,
-        src: &Self::Accumulator,
-        dst: &mut Self::Accumulator,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        self.update_on(Path::best(), src, dst, perspective, added, removed)
-    }
-
-    fn forward(&self, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_on(Path::best(), acc, stm, pieces)
-    }
-
-    /// Refresh of both perspectives, then the forward pass.
-    fn evaluate_on(&self, path: Path, pos: &Position) -> Evaluation {
-        let mut acc = self.new_accumulator();
-        for perspective in Color::BOTH {
-            self.refresh_on(path, pos, perspective, &mut acc);
-        }
-        self.forward_on(path, &acc, pos.side_to_move(), pos.piece_count())
-    }
-
-    fn evaluate(&self, pos: &Position) -> Evaluation {
-        self.evaluate_on(Path::best(), pos)
-    }
-}
-
-/// Defines `$public(&self, path, args..)` that runs `$generic::<K>` with the kernel set of the
-/// path, each x86 path in a method compiled under its `#[target_feature]`.
-macro_rules! dispatch {
-    ($(#[$meta:meta])* $vis:vis fn $public:ident(&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?
-        => $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident]) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt")]
-        unsafe fn $avx2(&self $(, $arg: $ty)*) $(-> $ret)? {
-            // SAFETY: only reached through a Path proving AVX2.
-            unsafe { self.$generic::<crate::simd::x86::Avx2>($($arg),*) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt,avxvnni")]
-        unsafe fn $avxvnni(&self $(, $arg: $ty)*) $(-> $ret)? {
-            // SAFETY: only reached through a Path proving AVX2 and AVX-VNNI.
-            unsafe { self.$generic::<crate::simd::x86::AvxVnni>($($arg),*) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt,avx512vnni,avx512vl")]
-        unsafe fn $avx512(&self $(, $arg: $ty)*) $(-> $ret)? {
-            // SAFETY: only reached through a Path proving AVX2, AVX512-VNNI and AVX512-VL.
-            unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }
-        }
-        $(#[$meta])*
-        #[inline]
-        $vis fn $public(&self, path: crate::simd::Path $(, $arg: $ty)*) $(-> $ret)? {
-            match path.isa() {
-                // SAFETY: the portable kernels need no target features.
-                crate::simd::Isa::Scalar => unsafe { self.$generic::<crate::simd::scalar::Scalar>($($arg),*) },
-                // SAFETY (all three): `path` is only constructed after detecting its features.
-                #[cfg(target_arch = "x86_64")]
-                crate::simd::Isa::Avx2 => unsafe { self.$avx2($($arg),*) },
-                #[cfg(target_arch = "x86_64")]
-                crate::simd::Isa::AvxVnni => unsafe { self.$avxvnni($($arg),*) },
-                #[cfg(target_arch = "x86_64")]
-                crate::simd::Isa::Avx512Vnni => unsafe { self.$avx512($($arg),*) },
-                #[cfg(not(target_arch = "x86_64"))]
-                _ => unreachable!("x86 paths are never available elsewhere"),
-            }
-        }
-    };
-}
-pub(crate) use dispatch;
-
-/// The per-path entry points and the [`Network`] impl of a family, from its `*_k` methods
-/// (`plain_forward_k`, `trace_k`, `refresh_k`, `update_k`, generic over the kernel set).
+/// The [`Network`] impl of a family, from its `*_k` methods (`plain_forward_k`, `trace_k`,
+/// `refresh_k`, `update_k`, generic over the kernel set): each trait method runs the kernel
+/// set of the path it is given (see [`crate::simd::entry_points`]).
 macro_rules! network_family {
     ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr) => {
         impl<$($generics)*> $ty {
-            crate::nets::dispatch! {
-                /// The forward pass on `path`.
-                pub fn forward_path(&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation
-                    => plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
-            }
-            crate::nets::dispatch! {
-                /// The forward pass on `path`, recording every layer.
-                pub fn trace_path(&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace)
-                    => trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
-            }
-            crate::nets::dispatch! {
-                /// Recomputes `perspective`'s half of `acc` on `path`.
-                pub fn refresh_path(&self, pos: &Position, perspective: Color, acc: &mut $acc)
-                    => refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
-            }
-            crate::nets::dispatch! {
-                /// `dst[perspective] = src[perspective] + added - removed` on `path`.
-                pub fn update_path(&self, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize])
-                    => update_k [update_avx2, update_avxvnni, update_avx512vnni]
-            }
+            crate::simd::entry_points!(fn plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
+                (&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation);
+            crate::simd::entry_points!(fn trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]
+                (&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace));
+            crate::simd::entry_points!(fn refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni]
+                (&self, pos: &Position, perspective: Color, acc: &mut $acc));
+            crate::simd::entry_points!(fn update_k [update_avx2, update_avxvnni, update_avx512vnni]
+                (&self, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]));
         }
 
-        impl<$($generics)*> crate::nets::Network for $ty {
+        impl<$($generics)*> crate::network::Network for $ty {
             type Accumulator = $acc;
 
             fn feature_set(&self) -> FeatureSet {
@@ -175,86 +42,26 @@ macro_rules! network_family {
             fn new_accumulator(&self) -> $acc {
                 Default::default()
             }
-            fn refresh_on(&self, path: crate::Path, pos: &Position, perspective: Color, acc: &mut $acc) {
-                self.refresh_path(path, pos, perspective, acc)
+            #[inline]
+            fn refresh_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
+                crate::simd::on_path!(self, path, refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni](pos, perspective, acc))
             }
-            fn update_on(&self, path: crate::Path, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
-                self.update_path(path, src, dst, perspective, added, removed)
+            #[inline]
+            fn update_on(&self, path: crate::KernelPath, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
+                crate::simd::on_path!(self, path, update_k [update_avx2, update_avxvnni, update_avx512vnni](src, dst, perspective, added, removed))
             }
-            fn forward_on(&self, path: crate::Path, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
-                self.forward_path(path, acc, stm, pieces)
+            #[inline]
+            fn forward_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
+                crate::simd::on_path!(self, path, plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni](acc, stm, pieces))
             }
-            fn trace_on(&self, path: crate::Path, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
-                self.trace_path(path, acc, stm, pieces)
+            #[inline]
+            fn trace_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+                crate::simd::on_path!(self, path, trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni](acc, stm, pieces))
             }
         }
     };
 }
 pub(crate) use network_family;
-
-/// Accumulator work shared by the families: fused updates and tiled refreshes of int16 rows.
-pub(crate) mod rows {
-    use crate::simd::scalar::{fused_update, refresh_rows};
-
-    /// `dst = src + rows[added] - rows[removed]`, fused for the move shapes that occur.
-    #[inline(always)]
-    pub(crate) fn update<const L1: usize>(
-        rows: &[[i16; L1]],
-        src: &[i16; L1],
-        dst: &mut [i16; L1],
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        match (added, removed) {
-            (&[a], &[s]) => fused_update(src, dst, [&rows[a]], [&rows[s]]),
-            (&[a], &[s1, s2]) => fused_update(src, dst, [&rows[a]], [&rows[s1], &rows[s2]]),
-            (&[a1, a2], &[s1, s2]) => fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]]),
-            (&[a], &[]) => fused_update(src, dst, [&rows[a]], []),
-            (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
-            _ => {
-                *dst = *src;
-                for (&f, sign) in added.iter().map(|f| (f, 1)).chain(removed.iter().map(|f| (f, -1))) {
-                    for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                        *d = d.wrapping_add(w.wrapping_mul(sign));
-                    }
-                }
-            }
-        }
-    }
-
-    #[inline(always)]
-    pub(crate) fn refresh<const L1: usize>(
-        biases: &[i16; L1],
-        rows: &[[i16; L1]],
-        features: &[usize],
-        dst: &mut [i16; L1],
-    ) {
-        refresh_rows(biases, rows, features, dst)
-    }
-
-    /// PSQT: `dst = src + sum(added) - sum(removed)` over `B` int32 buckets.
-    #[inline(always)]
-    pub(crate) fn update_psqt<const B: usize>(
-        rows: &[[i32; B]],
-        src: &[i32; B],
-        dst: &mut [i32; B],
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        let mut v = *src;
-        for &a in added {
-            for (x, &w) in v.iter_mut().zip(&rows[a]) {
-                *x = x.wrapping_add(w);
-            }
-        }
-        for &s in removed {
-            for (x, &w) in v.iter_mut().zip(&rows[s]) {
-                *x = x.wrapping_sub(w);
-            }
-        }
-        *dst = v;
-    }
-}
 
 /// Active features of `perspective`, in a fixed-capacity buffer (a position has at most 32).
 #[inline(always)]

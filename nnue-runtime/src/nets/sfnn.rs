@@ -1,10 +1,10 @@
 //! Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ 8 PSQT buckets) -> 8 x (15+1 -> 32 -> 1).
 
-use super::{active_features, network_family, rows, Accumulator};
+use super::{active_features, network_family};
 use crate::features::{halfka_v2_hm, FeatureSet};
+use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::reference::{Evaluation, Trace};
-use crate::simd::scalar::{clipped_relu, sqr_clipped_relu};
+use crate::simd::portable::{self, clipped_relu, sqr_clipped_relu};
 use crate::simd::Kernels;
 
 const INPUTS: usize = halfka_v2_hm::INPUTS;
@@ -66,12 +66,14 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
 
         let (mut ft_out, mut nnz) = ([[0u8; HALF]; 2], [0u16; CHUNKS]);
-        let count = K::ft_pairwise_both(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let count = unsafe { K::ft_pairwise_both(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
         let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
 
         let mut fc0 = [0i32; 16];
         let (weights, biases) = (&self.fc0_weights[bucket], &self.fc0_biases[bucket]);
-        K::affine_sparse_listed(chunks, weights, biases, &mut fc0, &nnz[..count]);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, &nnz[..count]) };
         // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
         let mut fc1_in = [0u8; 32];
         for i in 0..15 {
@@ -79,17 +81,21 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
             fc1_in[15 + i] = clipped_relu(fc0[i]);
         }
         let mut fc1 = [0i32; 32];
-        K::affine_dense(
-            bytemuck::must_cast_ref(&fc1_in),
-            &self.fc1_weights[bucket],
-            &self.fc1_biases[bucket],
-            &mut fc1,
-        );
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe {
+            K::affine_dense(
+                bytemuck::must_cast_ref(&fc1_in),
+                &self.fc1_weights[bucket],
+                &self.fc1_biases[bucket],
+                &mut fc1,
+            )
+        };
         let mut fc2_in = [0u8; 32];
         for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
             *a = clipped_relu(x);
         }
-        let fc2 = K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let fc2 = unsafe { K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]) };
         // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
         let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
         let positional = fc2.wrapping_add(forward);
@@ -110,7 +116,8 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         pieces: usize,
     ) -> (Evaluation, Trace) {
         let mut trace = Trace::default();
-        let eval = self.forward_k::<K>(acc, stm, pieces, Some(&mut trace));
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let eval = unsafe { self.forward_k::<K>(acc, stm, pieces, Some(&mut trace)) };
         (eval, trace)
     }
 
@@ -121,15 +128,16 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         stm: Color,
         pieces: usize,
     ) -> Evaluation {
-        self.forward_k::<K>(acc, stm, pieces, None)
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { self.forward_k::<K>(acc, stm, pieces, None) }
     }
 
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
         let (list, n) = active_features(FeatureSet::HalfKav2Hm, pos, perspective);
         let p = perspective.index();
-        rows::refresh(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[p]);
-        rows::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list[..n], &[]);
+        portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[p]);
+        portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list[..n], &[]);
     }
 
     #[inline(always)]
@@ -142,8 +150,8 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         removed: &[usize],
     ) {
         let p = perspective.index();
-        rows::update(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
-        rows::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
+        portable::update_rows(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
+        portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }
 

@@ -1,9 +1,10 @@
 //! Headerless `(768xK -> N)x2 -> 1xB` nets (bullet-style).
 
-use super::{active_features, network_family, rows, Accumulator};
+use super::{active_features, network_family};
 use crate::features::{FeatureSet, KingLayout};
+use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::reference::{Evaluation, Trace};
+use crate::simd::portable;
 use crate::simd::Kernels;
 
 /// The scalars of a headerless net.
@@ -52,7 +53,8 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         let c = &self.config;
         let bucket = (pieces - 2) / 32usize.div_ceil(B);
         let (us, them) = (&acc.values[stm.index()], &acc.values[(!stm).index()]);
-        let mut sum = K::simple_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.lizard);
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let mut sum = unsafe { K::simple_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.lizard) };
         if c.screlu {
             sum /= i32::from(c.qa);
         }
@@ -65,20 +67,22 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
 
     #[inline(always)]
     unsafe fn plain_forward_k<K: Kernels>(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_k::<K>(acc, stm, pieces, None)
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { self.forward_k::<K>(acc, stm, pieces, None) }
     }
 
     #[inline(always)]
     unsafe fn trace_k<K: Kernels>(&self, acc: &Accumulator<N, 0>, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         let mut trace = Trace::default();
-        let eval = self.forward_k::<K>(acc, stm, pieces, Some(&mut trace));
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let eval = unsafe { self.forward_k::<K>(acc, stm, pieces, Some(&mut trace)) };
         (eval, trace)
     }
 
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<N, 0>) {
         let (list, n) = active_features(FeatureSet::Chess768(self.config.kings), pos, perspective);
-        rows::refresh(self.l0_biases, self.l0_weights, &list[..n], &mut acc.values[perspective.index()]);
+        portable::refresh_rows(self.l0_biases, self.l0_weights, &list[..n], &mut acc.values[perspective.index()]);
     }
 
     #[inline(always)]
@@ -91,7 +95,7 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         removed: &[usize],
     ) {
         let p = perspective.index();
-        rows::update(self.l0_weights, &src.values[p], &mut dst.values[p], added, removed);
+        portable::update_rows(self.l0_weights, &src.values[p], &mut dst.values[p], added, removed);
     }
 }
 

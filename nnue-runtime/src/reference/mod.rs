@@ -3,56 +3,20 @@
 
 mod layers;
 
-use std::fmt;
-
 use nnue_format::{Activation, Net, Params, SfnnArch};
 
 use crate::features::FeatureSet;
+use crate::network::{Evaluation, Network, Trace};
 use crate::position::{Color, Position};
 pub use layers::{affine, clipped_relu, ft_pairwise, sqr_clipped_relu};
 
-/// What a network says about a position, from the side to move's view, in Stockfish's internal
-/// units: for SFNNv5+ nets what `Network::evaluate` returns (both parts divided by the output
-/// scale 16); for HalfKP what Stockfish 13's `NNUE::evaluate` returns (`psqt` = 0); for
-/// headerless nets the scaled output (`psqt` = 0, `bucket` = the output bucket).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Evaluation {
-    pub bucket: usize,
-    pub psqt: i32,
-    pub positional: i32,
-}
-
-impl Evaluation {
-    pub fn total(&self) -> i32 {
-        self.psqt + self.positional
-    }
-}
-
-/// The line format of the eval example and the engine's `eval` command.
-impl fmt::Display for Evaluation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bucket={} psqt={} positional={} total={}", self.bucket, self.psqt, self.positional, self.total())
-    }
-}
-
-/// First-layer pre-activations of both perspectives (indexed by [`Color::index`]).
+/// The generic evaluator's first-layer pre-activations of both perspectives (indexed by
+/// [`Color::index`]), sized at run time.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Accumulator {
+pub struct GenericAccumulator {
     pub values: [Vec<i16>; 2],
     /// PSQT sums per bucket (SFNNv5+ only; empty otherwise).
     pub psqt: [Vec<i32>; 2],
-}
-
-/// Every layer's output of one forward pass, for layer-by-layer comparisons.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Trace {
-    /// Feature-transformer output (side to move first); empty for headerless nets.
-    pub ft_out: Vec<u8>,
-    /// Each dense layer's int32 output, in order. Headerless nets: the output sum before the
-    /// bias (after the SCReLU division by QA).
-    pub dense: Vec<Vec<i32>>,
-    /// The uint8 input of each dense layer after the first.
-    pub activations: Vec<Vec<u8>>,
 }
 
 /// The reference evaluator for one net.
@@ -92,13 +56,13 @@ impl<'a> Evaluator<'a> {
     }
 
     /// An accumulator holding only the biases.
-    pub fn empty_accumulator(&self) -> Accumulator {
+    pub fn empty_accumulator(&self) -> GenericAccumulator {
         let (biases, _, _, buckets) = self.first_layer();
-        Accumulator { values: [biases.to_vec(), biases.to_vec()], psqt: [vec![0; buckets], vec![0; buckets]] }
+        GenericAccumulator { values: [biases.to_vec(), biases.to_vec()], psqt: [vec![0; buckets], vec![0; buckets]] }
     }
 
     /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish).
-    pub fn update(&self, acc: &mut Accumulator, perspective: Color, added: &[usize], removed: &[usize]) {
+    pub fn update(&self, acc: &mut GenericAccumulator, perspective: Color, added: &[usize], removed: &[usize]) {
         let (_, _, psqt, buckets) = self.first_layer();
         let p = perspective.index();
         for (&feature, sign) in added.iter().map(|f| (f, 1i16)).chain(removed.iter().map(|f| (f, -1i16))) {
@@ -112,7 +76,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Both perspectives' accumulators from scratch.
-    pub fn refresh(&self, pos: &Position) -> Accumulator {
+    pub fn refresh(&self, pos: &Position) -> GenericAccumulator {
         let mut acc = self.empty_accumulator();
         let mut active = Vec::with_capacity(32);
         for perspective in Color::BOTH {
@@ -128,7 +92,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The layers after the accumulator, for `stm` to move with `pieces` on the board.
-    pub fn forward(&self, acc: &Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+    pub fn forward(&self, acc: &GenericAccumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         let (us, them) = (stm.index(), (!stm).index());
         let mut trace = Trace::default();
         match &self.net.params {
@@ -195,18 +159,18 @@ impl<'a> Evaluator<'a> {
 
 /// The reference evaluator behind the same interface as the fast networks, so engines (and
 /// the accumulator stack) can switch between them. Paths don't apply: it is always portable.
-impl crate::nets::Network for Evaluator<'_> {
-    type Accumulator = Accumulator;
+impl Network for Evaluator<'_> {
+    type Accumulator = GenericAccumulator;
 
     fn feature_set(&self) -> FeatureSet {
         self.features
     }
 
-    fn new_accumulator(&self) -> Accumulator {
+    fn new_accumulator(&self) -> GenericAccumulator {
         self.empty_accumulator()
     }
 
-    fn refresh_on(&self, _path: crate::Path, pos: &Position, perspective: Color, acc: &mut Accumulator) {
+    fn refresh_on(&self, _path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut GenericAccumulator) {
         let fresh = self.empty_accumulator();
         let p = perspective.index();
         acc.values[p].clone_from(&fresh.values[p]);
@@ -218,9 +182,9 @@ impl crate::nets::Network for Evaluator<'_> {
 
     fn update_on(
         &self,
-        _path: crate::Path,
-        src: &Accumulator,
-        dst: &mut Accumulator,
+        _path: crate::KernelPath,
+        src: &GenericAccumulator,
+        dst: &mut GenericAccumulator,
         perspective: Color,
         added: &[usize],
         removed: &[usize],
@@ -231,11 +195,17 @@ impl crate::nets::Network for Evaluator<'_> {
         self.update(dst, perspective, added, removed);
     }
 
-    fn forward_on(&self, _path: crate::Path, acc: &Accumulator, stm: Color, pieces: usize) -> Evaluation {
+    fn forward_on(&self, _path: crate::KernelPath, acc: &GenericAccumulator, stm: Color, pieces: usize) -> Evaluation {
         self.forward(acc, stm, pieces).0
     }
 
-    fn trace_on(&self, _path: crate::Path, acc: &Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+    fn trace_on(
+        &self,
+        _path: crate::KernelPath,
+        acc: &GenericAccumulator,
+        stm: Color,
+        pieces: usize,
+    ) -> (Evaluation, Trace) {
         self.forward(acc, stm, pieces)
     }
 }
@@ -243,10 +213,10 @@ impl crate::nets::Network for Evaluator<'_> {
 /// Checks a fast network against the reference on every path this CPU has: every layer's
 /// output and the evaluation, for each position. Returns the number of comparisons, or the
 /// first difference. (Engines loading nets at run time can use it as a self-test.)
-pub fn verify<N: crate::nets::Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, String> {
+pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, String> {
     let reference = Evaluator::new(net);
     let mut n = 0;
-    for path in crate::Path::all() {
+    for path in crate::KernelPath::all() {
         for pos in positions {
             let mut acc = fast.new_accumulator();
             for perspective in Color::BOTH {

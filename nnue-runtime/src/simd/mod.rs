@@ -1,9 +1,12 @@
 //! Kernel paths and the one place that picks among them.
 //!
-//! Every kernel is written once: [`scalar`] portably, and [`x86`] over a [`x86::Dot`] that is
-//! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL). The CPU is
-//! probed once; a [`Path`] value is the proof that its instructions are available.
+//! Every kernel is written once: `scalar` portably, and `x86` over a `Dot` that is
+//! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL); loops that
+//! every path shares are in `portable`. The CPU is probed once; a [`KernelPath`] value is the
+//! proof that its instructions are available. Each path's target features and kernel set are
+//! named in one table, [`entry_points!`](crate::simd::entry_points) below, beside the probe.
 
+pub(crate) mod portable;
 pub(crate) mod scalar;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests;
@@ -94,29 +97,29 @@ fn probe() -> u8 {
 
 /// A path this CPU is known to run: holding one is what makes the dispatch sound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Path(Isa);
+pub struct KernelPath(Isa);
 
-impl Path {
+impl KernelPath {
     /// The portable path, available everywhere.
-    pub const SCALAR: Path = Path(Isa::Scalar);
+    pub const SCALAR: KernelPath = KernelPath(Isa::Scalar);
 
     /// `Some` if this CPU has `isa`.
-    pub fn new(isa: Isa) -> Option<Path> {
-        isa.is_available().then_some(Path(isa))
+    pub fn new(isa: Isa) -> Option<KernelPath> {
+        isa.is_available().then_some(KernelPath(isa))
     }
 
     /// The fastest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2, then scalar.
     #[inline]
-    pub fn best() -> Path {
+    pub fn best() -> KernelPath {
         let bits = available();
         let isa =
             [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2].into_iter().find(|i| bits & i.bit() != 0).unwrap_or(Isa::Scalar);
-        Path(isa)
+        KernelPath(isa)
     }
 
     /// Every path this CPU has, scalar first.
-    pub fn all() -> Vec<Path> {
-        Isa::ALL.into_iter().filter_map(Path::new).collect()
+    pub fn all() -> Vec<KernelPath> {
+        Isa::ALL.into_iter().filter_map(KernelPath::new).collect()
     }
 
     pub fn isa(self) -> Isa {
@@ -124,17 +127,66 @@ impl Path {
     }
 }
 
-impl fmt::Display for Path {
+impl fmt::Display for KernelPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }
 }
 
+/// The table of paths: for a method `$generic::<K: Kernels>` of a network type, defines one
+/// entry point per x86 path, compiled under that path's target features with its kernel set.
+/// [`on_path!`](crate::simd::on_path) calls the one a [`KernelPath`] names.
+macro_rules! entry_points {
+    (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident](&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,popcnt")]
+        unsafe fn $avx2(&self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: this function's features are the AVX2 kernels' requirement.
+            unsafe { self.$generic::<crate::simd::x86::Avx2>($($arg),*) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,popcnt,avxvnni")]
+        unsafe fn $avxvnni(&self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: this function's features are the AVX-VNNI kernels' requirement.
+            unsafe { self.$generic::<crate::simd::x86::AvxVnni>($($arg),*) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,popcnt,avx512vnni,avx512vl")]
+        unsafe fn $avx512(&self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: this function's features are the AVX512-VNNI kernels' requirement.
+            unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }
+        }
+    };
+}
+pub(crate) use entry_points;
+
+/// Runs `$generic` (or the x86 entry point [`entry_points!`] made for it) on `$path`.
+macro_rules! on_path {
+    ($self:ident, $path:expr, $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident]($($arg:expr),*)) => {
+        match $path.isa() {
+            // SAFETY: the portable kernels need no target features.
+            crate::simd::Isa::Scalar => unsafe { $self.$generic::<crate::simd::scalar::Scalar>($($arg),*) },
+            // SAFETY: a KernelPath of this ISA exists only if the CPU has its features.
+            #[cfg(target_arch = "x86_64")]
+            crate::simd::Isa::Avx2 => unsafe { $self.$avx2($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            crate::simd::Isa::AvxVnni => unsafe { $self.$avxvnni($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            crate::simd::Isa::Avx512Vnni => unsafe { $self.$avx512($($arg),*) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("x86 paths are never available elsewhere"),
+        }
+    };
+}
+pub(crate) use on_path;
+
 /// The kernels every path provides. Written once per path; the network types are generic
 /// over it and each path's entry point is instantiated under its `#[target_feature]`.
 ///
 /// # Safety
-/// Implementations may use instructions of their path: callers must hold the [`Path`].
+/// Implementations may use instructions of their path: callers must hold the [`KernelPath`].
 pub(crate) unsafe trait Kernels {
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b. Also

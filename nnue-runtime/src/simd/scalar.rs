@@ -1,5 +1,5 @@
-//! The portable path, and the plain loops the x86 paths reuse where the compiler vectorises
-//! them as well as intrinsics would (small activations, accumulator adds).
+//! The portable path: every kernel in plain Rust, for CPUs without the x86 paths' features
+//! and as the readable statement of what each kernel computes.
 
 use super::Kernels;
 use nnue_format::layout::pack_slot;
@@ -119,73 +119,5 @@ fn accumulate_chunk<const OUT: usize>(chunk: &[u8; 4], w: &[[i8; 4]; OUT], out: 
                 *o = o.wrapping_add(x * i32::from(wo[k]));
             }
         }
-    }
-}
-
-/// `clamp(x >> 6, 0, 127)` of Stockfish's ClippedReLU.
-#[inline(always)]
-pub(crate) fn clipped_relu(x: i32) -> u8 {
-    (x >> 6).clamp(0, 127) as u8
-}
-
-/// `min(127, x * x >> 19)` of Stockfish's SqrClippedReLU.
-#[inline(always)]
-pub(crate) fn sqr_clipped_relu(x: i32) -> u8 {
-    ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8
-}
-
-/// `dst = src + sum(adds) - sum(subs)` in one pass (int16, wrapping as Stockfish's adds do).
-/// Fixed arities unroll fully; the caller's target features decide the vector width.
-#[inline(always)]
-pub(crate) fn fused_update<const L1: usize, const A: usize, const S: usize>(
-    src: &[i16; L1],
-    dst: &mut [i16; L1],
-    adds: [&[i16; L1]; A],
-    subs: [&[i16; L1]; S],
-) {
-    for i in 0..L1 {
-        let mut v = src[i];
-        for a in &adds {
-            v = v.wrapping_add(a[i]);
-        }
-        for s in &subs {
-            v = v.wrapping_sub(s[i]);
-        }
-        dst[i] = v;
-    }
-}
-
-/// Register tile of a refresh: big enough to amortise the row loop, small enough to stay in
-/// vector registers.
-const TILE: usize = 128;
-
-/// `dst = biases + sum of rows[f]` for the given features, tile by tile so that each tile is
-/// written once.
-#[inline(always)]
-pub(crate) fn refresh_rows<const L1: usize>(
-    biases: &[i16; L1],
-    rows: &[[i16; L1]],
-    features: &[usize],
-    dst: &mut [i16; L1],
-) {
-    if !L1.is_multiple_of(TILE) {
-        *dst = *biases;
-        for &f in features {
-            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                *d = d.wrapping_add(w);
-            }
-        }
-        return;
-    }
-    for t in (0..L1).step_by(TILE) {
-        let mut tile = [0i16; TILE];
-        tile.copy_from_slice(&biases[t..t + TILE]);
-        for &f in features {
-            let row = &rows[f][t..t + TILE];
-            for i in 0..TILE {
-                tile[i] = tile[i].wrapping_add(row[i]);
-            }
-        }
-        dst[t..t + TILE].copy_from_slice(&tile);
     }
 }

@@ -4,7 +4,7 @@
 
 // Register loops index by lane group `r`, as the pointer arithmetic beside them does.
 #![allow(clippy::needless_range_loop)]
-
+#![allow(unsafe_op_in_unsafe_fn)] // TEMP
 use std::arch::x86_64::*;
 use std::marker::PhantomData;
 
@@ -13,7 +13,7 @@ use super::Kernels;
 /// `acc + sum of four u8 * i8 products per int32 lane`.
 ///
 /// # Safety
-/// Callers must be compiled with (or hold a `Path` proving) the implementation's features.
+/// Callers must be compiled with (or hold a `KernelPath` proving) the implementation's features.
 /// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
 /// every input here is (activations clamp to 127; the transformer output tops at 126).
 pub(crate) unsafe trait Dot {

@@ -1,0 +1,114 @@
+//! The build script of the packages whose tests and benches compile nets with `nnue_net!`
+//! (the root package and `checks/`): writes the synthetic nets and tells the code where the
+//! real Stockfish nets are (if anywhere):
+//!
+//! - `NNUE_SYNTH_<NAME>` (and `NNUE_SYNTH_<NAME>_ARCH` for headerless nets): synthetic files;
+//! - `NNUE_REAL_<NAME>` and `cfg(nnue_real_<name>)`: a real net from `../shared/nets/` or
+//!   `nets/fetched/`; without one the variable points at a synthetic stand-in of the same
+//!   family and the cfg is unset, so tests can skip with a message.
+
+use std::path::{Path, PathBuf};
+
+use nnue_format::{synth, Architecture, Encoding, Net};
+
+/// (name, description or net) of every synthetic net.
+fn synthetic() -> Vec<(&'static str, Net)> {
+    let simple = |text: &str, seed| {
+        let Ok(Architecture::Simple(arch)) = text.parse() else { panic!("bad description {text}") };
+        synth::simple(&arch, seed)
+    };
+    let kings4: Vec<String> = (0..32).map(|i| ((i / 4) % 4).to_string()).collect();
+    // 16 buckets over the mirrored half board: one per square on ranks 1-2, coarser above.
+    let kings16: Vec<String> = (0..32usize)
+        .map(|i| {
+            let (rank, file) = (i / 4, i % 4);
+            match rank {
+                0 | 1 => i,
+                2 => 8 + file / 2,
+                3 => 10 + file / 2,
+                4 | 5 => 12 + file / 2,
+                _ => 14 + file / 2,
+            }
+            .to_string()
+        })
+        .collect();
+    vec![
+        ("SFNN64", synth::sfnn(64, 101, Encoding::Leb128)),
+        ("SFNN128", synth::sfnn(128, 102, Encoding::Raw)),
+        ("SFNN256", synth::sfnn(256, 103, Encoding::Leb128)),
+        ("HALFKP64", synth::halfkp(64, 104)),
+        ("HALFKP256", synth::halfkp(256, 105)),
+        ("SIMPLE64", simple("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
+        ("SIMPLE128", simple("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
+        (
+            "SIMPLE96",
+            simple(
+                &format!("(768x4hm -> 96)x2 -> 1x4, screlu, qa=181, qb=64, scale=400, kings=[{}]", kings4.join(",")),
+                108,
+            ),
+        ),
+        (
+            "SIMPLE1024",
+            simple(
+                &format!(
+                    "(768x16hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, kings=[{}]",
+                    kings16.join(",")
+                ),
+                109,
+            ),
+        ),
+    ]
+}
+
+const REAL: [(&str, &str, &str); 4] = [
+    ("SF17_BIG", "nn-1c0000000000.nnue", "SFNN256"),
+    ("SF17_SMALL", "nn-37f18f62d772.nnue", "SFNN128"),
+    ("SF17_LITE", "nn-9067e33176e8.nnue", "SFNN256"),
+    ("SF13_HALFKP", "nn-62ef826d1a6d.nnue", "HALFKP256"),
+];
+
+/// The folder holding the workspace's `Cargo.toml` (`../shared` lies beside it).
+fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    manifest.ancestors().find(|d| d.join("nnue-runtime").is_dir()).expect("inside the workspace").to_path_buf()
+}
+
+fn write_if_changed(path: &Path, bytes: &[u8]) {
+    if std::fs::read(path).ok().as_deref() != Some(bytes) {
+        std::fs::write(path, bytes).expect("write synthetic net");
+    }
+}
+
+pub fn run() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed={}", workspace_root().join("build/nets.rs").display());
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let mut paths = std::collections::HashMap::new();
+    for (name, net) in synthetic() {
+        let path = out.join(format!("{}.nnue", name.to_lowercase()));
+        write_if_changed(&path, &net.to_bytes());
+        println!("cargo:rustc-env=NNUE_SYNTH_{name}={}", path.display());
+        if let Architecture::Simple(_) = net.arch {
+            println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch);
+        }
+        paths.insert(name, path);
+    }
+    let root = workspace_root();
+    let dirs = [root.join("../shared/nets"), root.join("nets/fetched")];
+    for dir in &dirs {
+        println!("cargo:rerun-if-changed={}", dir.display());
+    }
+    for (name, file, stand_in) in REAL {
+        let cfg = format!("nnue_real_{}", name.to_lowercase());
+        println!("cargo::rustc-check-cfg=cfg({cfg})");
+        let found = dirs.iter().map(|d| d.join(file)).find(|p| p.is_file());
+        let path = match &found {
+            Some(p) => {
+                println!("cargo:rustc-cfg={cfg}");
+                p.clone()
+            }
+            None => paths[stand_in].clone(),
+        };
+        println!("cargo:rustc-env=NNUE_REAL_{name}={}", path.display());
+    }
+}

@@ -1,0 +1,120 @@
+//! Loops every path shares: activations, fused accumulator updates and tiled refreshes. Plain
+//! Rust written so that the compiler vectorises them under the caller's `#[target_feature]`
+//! as well as intrinsics would; the kernels of `scalar` and `x86` call them.
+
+/// `clamp(x >> 6, 0, 127)` of Stockfish's ClippedReLU.
+#[inline(always)]
+pub(crate) fn clipped_relu(x: i32) -> u8 {
+    (x >> 6).clamp(0, 127) as u8
+}
+
+/// `min(127, x * x >> 19)` of Stockfish's SqrClippedReLU.
+#[inline(always)]
+pub(crate) fn sqr_clipped_relu(x: i32) -> u8 {
+    ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8
+}
+
+/// `dst = src + sum(adds) - sum(subs)` in one pass (int16, wrapping as Stockfish's adds do).
+/// Fixed arities unroll fully; the caller's target features decide the vector width.
+#[inline(always)]
+pub(crate) fn fused_update<const L1: usize, const A: usize, const S: usize>(
+    src: &[i16; L1],
+    dst: &mut [i16; L1],
+    adds: [&[i16; L1]; A],
+    subs: [&[i16; L1]; S],
+) {
+    for i in 0..L1 {
+        let mut v = src[i];
+        for a in &adds {
+            v = v.wrapping_add(a[i]);
+        }
+        for s in &subs {
+            v = v.wrapping_sub(s[i]);
+        }
+        dst[i] = v;
+    }
+}
+
+/// Register tile of a refresh: big enough to amortise the row loop, small enough to stay in
+/// vector registers.
+const TILE: usize = 128;
+
+/// `dst = biases + sum of rows[f]` for the given features, tile by tile so that each tile is
+/// written once.
+#[inline(always)]
+pub(crate) fn refresh_rows<const L1: usize>(
+    biases: &[i16; L1],
+    rows: &[[i16; L1]],
+    features: &[usize],
+    dst: &mut [i16; L1],
+) {
+    if !L1.is_multiple_of(TILE) {
+        *dst = *biases;
+        for &f in features {
+            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
+                *d = d.wrapping_add(w);
+            }
+        }
+        return;
+    }
+    for t in (0..L1).step_by(TILE) {
+        let mut tile = [0i16; TILE];
+        tile.copy_from_slice(&biases[t..t + TILE]);
+        for &f in features {
+            let row = &rows[f][t..t + TILE];
+            for i in 0..TILE {
+                tile[i] = tile[i].wrapping_add(row[i]);
+            }
+        }
+        dst[t..t + TILE].copy_from_slice(&tile);
+    }
+}
+
+/// `dst = src + rows[added] - rows[removed]`, fused for the move shapes that occur.
+#[inline(always)]
+pub(crate) fn update_rows<const L1: usize>(
+    rows: &[[i16; L1]],
+    src: &[i16; L1],
+    dst: &mut [i16; L1],
+    added: &[usize],
+    removed: &[usize],
+) {
+    match (added, removed) {
+        (&[a], &[s]) => fused_update(src, dst, [&rows[a]], [&rows[s]]),
+        (&[a], &[s1, s2]) => fused_update(src, dst, [&rows[a]], [&rows[s1], &rows[s2]]),
+        (&[a1, a2], &[s1, s2]) => fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]]),
+        (&[a], &[]) => fused_update(src, dst, [&rows[a]], []),
+        (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
+        _ => {
+            *dst = *src;
+            for (&f, sign) in added.iter().map(|f| (f, 1)).chain(removed.iter().map(|f| (f, -1))) {
+                for (d, &w) in dst.iter_mut().zip(&rows[f]) {
+                    *d = d.wrapping_add(w.wrapping_mul(sign));
+                }
+            }
+        }
+    }
+}
+
+/// PSQT: `dst = src + sum(added) - sum(removed)` over `B` int32 buckets.
+#[inline(always)]
+pub(crate) fn update_psqt<const B: usize>(
+    rows: &[[i32; B]],
+    src: &[i32; B],
+    dst: &mut [i32; B],
+    added: &[usize],
+    removed: &[usize],
+) {
+    let mut v = *src;
+    for &a in added {
+        for (x, &w) in v.iter_mut().zip(&rows[a]) {
+            *x = x.wrapping_add(w);
+        }
+    }
+    for &s in removed {
+        for (x, &w) in v.iter_mut().zip(&rows[s]) {
+            *x = x.wrapping_sub(w);
+        }
+    }
+    *dst = v;
+}

@@ -1,0 +1,157 @@
+//! Support shared by the workspace's examples, benches and cross-crate tests: finding real
+//! nets, reading the Stockfish oracle files, the shakmaty bridge ([`chess`]), the malformed-net
+//! corpus ([`corpus`]) and the committed default net ([`default_net`]). Not part of the
+//! library users depend on.
+
+pub mod chess;
+pub mod corpus;
+pub mod default_net;
+
+use std::path::{Path, PathBuf};
+
+/// Stockfish 17.1's default big net (L1 3072).
+pub const SF17_BIG: &str = "nn-1c0000000000.nnue";
+/// Stockfish 17.1's default small net (L1 128).
+pub const SF17_SMALL: &str = "nn-37f18f62d772.nnue";
+/// Stockfish 17.1's "lite" net (L1 256).
+pub const SF17_LITE: &str = "nn-9067e33176e8.nnue";
+/// Stockfish 13's default HalfKP net.
+pub const SF13_HALFKP: &str = "nn-62ef826d1a6d.nnue";
+/// Stockfish 18's default big net (threat inputs, L1 1024).
+pub const SF18_BIG: &str = "nn-c288c895ea92.nnue";
+/// A synthetic SFNN L1-128 net whose doubled accumulators wrap (`../shared/nets/`, with
+/// Stockfish 17.1's values in `../shared/oracle/overflow-eval.tsv`).
+pub const OVERFLOW_SMALL: &str = "overflow-small.nnue";
+
+/// The workspace root (`../shared` lies beside it).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("testkit/ lies in the workspace root")
+}
+
+/// Where real nets are looked for: `../shared/nets/`, then `nets/fetched/`
+/// (filled by `python3 scripts/fetch-nets.py`).
+pub fn net_dirs() -> [PathBuf; 2] {
+    [root().join("../shared/nets"), root().join("nets/fetched")]
+}
+
+/// A real net by file name, if either folder has it.
+pub fn find_net(name: &str) -> Option<PathBuf> {
+    net_dirs().into_iter().map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+/// The nets `../shared/nets/` holds: in CI (see [`in_ci`]) a missing one is a failure.
+pub const SHARED_NETS: [&str; 6] = [SF17_BIG, SF17_SMALL, SF17_LITE, SF13_HALFKP, SF18_BIG, OVERFLOW_SMALL];
+
+/// Whether this is a CI run with `../shared` beside the workspace (`CI=true`): then a test
+/// that needs a shared file fails instead of skipping.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true") && root().join("../shared").is_dir()
+}
+
+/// Reports a skipped check: one `SKIPPED <what>: <why>` line written straight to stderr, past
+/// the test harness's capture, so it shows in `cargo test`'s output (and `.ci/run` counts it).
+/// Panics instead when `shared` (the missing input is one of `../shared`'s) and [`in_ci`].
+pub fn skip(what: &str, why: &str, shared: bool) {
+    assert!(!(shared && in_ci()), "{what}: {why}, but CI=true and ../shared is present: that file must be there");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {what}: {why}");
+}
+
+/// Like [`find_net`], but reports the caller as skipped (see [`skip`]) when the net is missing.
+pub fn net_or_skip(name: &str, what: &str) -> Option<PathBuf> {
+    let found = find_net(name);
+    if found.is_none() {
+        skip(
+            what,
+            &format!(
+                "{name} is in neither ../shared/nets/ nor nets/fetched/ (run `python3 scripts/fetch-nets.py {name}`)"
+            ),
+            SHARED_NETS.contains(&name),
+        );
+    }
+    found
+}
+
+/// One row of `../shared/oracle/stockfish-eval.tsv` or `games.tsv`.
+#[derive(Debug, Clone)]
+pub struct OracleRow {
+    /// UCI moves from the start position (games.tsv only).
+    pub moves: Vec<String>,
+    pub fen: String,
+    pub bucket: usize,
+    pub big: (i32, i32),
+    pub small: (i32, i32),
+    pub halfkp: i32,
+    /// Stockfish 18's big net (`stockfish18-eval.tsv`, `games18.tsv`).
+    pub sf18_big: (i32, i32),
+}
+
+/// The rows of an oracle file (`stockfish-eval.tsv` or `games.tsv`); reports `what` as
+/// skipped (see [`skip`]) when the file is missing.
+pub fn oracle_or_skip(file: &str, what: &str) -> Option<Vec<OracleRow>> {
+    let rows = oracle(file);
+    if rows.is_none() {
+        skip(what, &format!("../shared/oracle/{file} is missing"), true);
+    }
+    rows
+}
+
+/// The rows of an oracle file, if it is there. Columns a file lacks read as 0.
+pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
+    let text = std::fs::read_to_string(root().join("../shared/oracle").join(file)).ok()?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next()?.split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (fen, bucket) = (col("fen").expect("oracle fen column"), col("bucket").expect("oracle bucket column"));
+    let num = |fields: &[&str], name: &str| col(name).map_or(0, |i| fields[i].parse::<i32>().expect("oracle integer"));
+    let pair = |fields: &[&str], prefix: &str| {
+        (num(fields, &format!("{prefix}_psqt")), num(fields, &format!("{prefix}_positional")))
+    };
+    let rows = lines
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            OracleRow {
+                moves: col("moves").map(|i| f[i].split_whitespace().map(str::to_string).collect()).unwrap_or_default(),
+                fen: f[fen].to_string(),
+                bucket: f[bucket].parse().expect("oracle bucket"),
+                big: pair(&f, "big"),
+                small: pair(&f, "small"),
+                halfkp: num(&f, "halfkp"),
+                sf18_big: pair(&f, "sf18_big"),
+            }
+        })
+        .collect();
+    Some(rows)
+}
+
+/// Random placements (see [`nnue_runtime::position::random_positions`]).
+pub use nnue_runtime::position::random_positions;
+
+/// [`nnue_runtime::reference::verify`], panicking with the first difference.
+pub fn assert_matches_reference<N: nnue_runtime::Network>(
+    net: &nnue_runtime::Net,
+    fast: &N,
+    positions: &[nnue_runtime::Position],
+) -> usize {
+    nnue_runtime::reference::verify(net, fast, positions).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Reads a net file with an optional architecture description; panics with the reason (for
+/// tests and benches, whose inputs are known good).
+pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net {
+    let path = path.as_ref();
+    let arch: Option<nnue_runtime::Architecture> = arch.map(|a| a.parse().expect("architecture description"));
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    nnue_runtime::Net::from_bytes(&bytes, arch.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// FENs, one per line (`#` lines are comments).
+pub fn read_fens(path: impl AsRef<Path>) -> Vec<nnue_runtime::Position> {
+    let text = std::fs::read_to_string(path.as_ref()).expect("FEN file");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| nnue_runtime::Position::from_fen(l).expect("FEN"))
+        .collect()
+}

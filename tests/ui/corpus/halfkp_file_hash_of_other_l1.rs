@@ -1,4 +1,0 @@
-// Corpus case `halfkp_file_hash_of_other_l1` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/halfkp_file_hash_of_other_l1.nnue");
-
-fn main() {}

@@ -1,4 +1,0 @@
-// Corpus case `halfkp_trailing_bytes` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/halfkp_trailing_bytes.nnue");
-
-fn main() {}

@@ -1,4 +1,0 @@
-// Corpus case `halfkp_truncated_fc0_biases` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/halfkp_truncated_fc0_biases.nnue");
-
-fn main() {}

@@ -1,4 +1,0 @@
-// Corpus case `halfkp_wrong_network_hash` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/halfkp_wrong_network_hash.nnue");
-
-fn main() {}

@@ -1,7 +1,0 @@
-// Corpus case `headerless_empty` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net! {
-    path = "../../nnue-corpus/headerless_empty.nnue",
-    arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
-}
-
-fn main() {}

@@ -1,4 +1,0 @@
-// Corpus case `truncated_ft_biases` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/truncated_ft_biases.nnue");
-
-fn main() {}

@@ -1,4 +1,0 @@
-// Corpus case `truncated_stack0_fc1_biases` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/truncated_stack0_fc1_biases.nnue");
-
-fn main() {}

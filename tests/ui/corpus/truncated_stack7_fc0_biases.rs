@@ -1,4 +1,0 @@
-// Corpus case `truncated_stack7_fc0_biases` (tests/corpus/manifest.tsv).
-nnue_runtime::nnue_net!("../../nnue-corpus/truncated_stack7_fc0_biases.nnue");
-
-fn main() {}
