@@ -13,9 +13,9 @@ use nnue_format::{synth, Architecture, Encoding, Net};
 
 /// (name, description or net) of every synthetic net.
 fn synthetic() -> Vec<(&'static str, Net)> {
-    let simple = |text: &str, seed| {
-        let Ok(Architecture::Simple(arch)) = text.parse() else { panic!("bad description {text}") };
-        synth::simple(&arch, seed)
+    let chess768 = |text: &str, seed| {
+        let Ok(Architecture::Chess768(arch)) = text.parse() else { panic!("bad description {text}") };
+        synth::chess768(&arch, seed)
     };
     let kings4: Vec<String> = (0..32).map(|i| ((i / 4) % 4).to_string()).collect();
     // 16 buckets over the mirrored half board: one per square on ranks 1-2, coarser above.
@@ -34,22 +34,37 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         .collect();
     vec![
         ("SFNN64", synth::sfnn(64, 101, Encoding::Leb128)),
+        // First layers whose accumulators wrap (int16), in every family.
+        ("SFNN64_WRAP", synth::with_wrapping_first_layer(synth::sfnn(64, 111, Encoding::Leb128), 1)),
+        ("SFNN192_WRAP", synth::with_wrapping_first_layer(synth::sfnn(192, 112, Encoding::Raw), 2)),
+        ("HALFKP64_WRAP", synth::with_wrapping_first_layer(synth::halfkp(64, 113), 3)),
+        (
+            "CHESS768_64_WRAP",
+            synth::with_wrapping_first_layer(chess768("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 114), 4),
+        ),
+        (
+            "CHESS768_128_WRAP",
+            synth::with_wrapping_first_layer(
+                chess768("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 115),
+                5,
+            ),
+        ),
         ("SFNN128", synth::sfnn(128, 102, Encoding::Raw)),
         ("SFNN256", synth::sfnn(256, 103, Encoding::Leb128)),
         ("HALFKP64", synth::halfkp(64, 104)),
         ("HALFKP256", synth::halfkp(256, 105)),
-        ("SIMPLE64", simple("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
-        ("SIMPLE128", simple("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
+        ("CHESS768_64", chess768("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
+        ("CHESS768_128", chess768("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
         (
-            "SIMPLE96",
-            simple(
+            "CHESS768_96",
+            chess768(
                 &format!("(768x4hm -> 96)x2 -> 1x4, screlu, qa=181, qb=64, scale=400, kings=[{}]", kings4.join(",")),
                 108,
             ),
         ),
         (
-            "SIMPLE1024",
-            simple(
+            "CHESS768_1024",
+            chess768(
                 &format!(
                     "(768x16hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, kings=[{}]",
                     kings16.join(",")
@@ -60,7 +75,8 @@ fn synthetic() -> Vec<(&'static str, Net)> {
     ]
 }
 
-const REAL: [(&str, &str, &str); 4] = [
+const REAL: [(&str, &str, &str); 5] = [
+    ("OVERFLOW_SMALL", "overflow-small.nnue", "SFNN64_WRAP"),
     ("SF17_BIG", "nn-1c0000000000.nnue", "SFNN256"),
     ("SF17_SMALL", "nn-37f18f62d772.nnue", "SFNN128"),
     ("SF17_LITE", "nn-9067e33176e8.nnue", "SFNN256"),
@@ -88,7 +104,7 @@ pub fn run() {
         let path = out.join(format!("{}.nnue", name.to_lowercase()));
         write_if_changed(&path, &net.to_bytes());
         println!("cargo:rustc-env=NNUE_SYNTH_{name}={}", path.display());
-        if let Architecture::Simple(_) = net.arch {
+        if let Architecture::Chess768(_) = net.arch {
             println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch);
         }
         paths.insert(name, path);

@@ -10,10 +10,15 @@ nnue_runtime::nnue_net!(name = sfnn128, env = "NNUE_SYNTH_SFNN128");
 nnue_runtime::nnue_net!(name = sfnn256, env = "NNUE_SYNTH_SFNN256");
 nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = halfkp256, env = "NNUE_SYNTH_HALFKP256");
-nnue_runtime::nnue_net!(name = simple64, env = "NNUE_SYNTH_SIMPLE64");
-nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
-nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
-nnue_runtime::nnue_net!(name = simple1024, env = "NNUE_SYNTH_SIMPLE1024");
+nnue_runtime::nnue_net!(name = chess768_64, env = "NNUE_SYNTH_CHESS768_64");
+nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
+nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
+nnue_runtime::nnue_net!(name = chess768_1024, env = "NNUE_SYNTH_CHESS768_1024");
+nnue_runtime::nnue_net!(name = sfnn64_wrap, env = "NNUE_SYNTH_SFNN64_WRAP");
+nnue_runtime::nnue_net!(name = sfnn192_wrap, env = "NNUE_SYNTH_SFNN192_WRAP");
+nnue_runtime::nnue_net!(name = halfkp64_wrap, env = "NNUE_SYNTH_HALFKP64_WRAP");
+nnue_runtime::nnue_net!(name = chess768_64_wrap, env = "NNUE_SYNTH_CHESS768_64_WRAP");
+nnue_runtime::nnue_net!(name = chess768_128_wrap, env = "NNUE_SYNTH_CHESS768_128_WRAP");
 
 /// Random placements plus the oracle's real positions (when present).
 fn positions(seed: u64) -> Vec<Position> {
@@ -40,10 +45,30 @@ synthetic_test!(sfnn_l1_128, sfnn128, "NNUE_SYNTH_SFNN128");
 synthetic_test!(sfnn_l1_256, sfnn256, "NNUE_SYNTH_SFNN256");
 synthetic_test!(halfkp_l1_64, halfkp64, "NNUE_SYNTH_HALFKP64");
 synthetic_test!(halfkp_l1_256, halfkp256, "NNUE_SYNTH_HALFKP256");
-synthetic_test!(simple_crelu_64, simple64, "NNUE_SYNTH_SIMPLE64");
-synthetic_test!(simple_screlu_128x8, simple128, "NNUE_SYNTH_SIMPLE128");
-synthetic_test!(simple_kings4_96x4, simple96, "NNUE_SYNTH_SIMPLE96");
-synthetic_test!(simple_kings16_1024x8, simple1024, "NNUE_SYNTH_SIMPLE1024");
+synthetic_test!(chess768_crelu_64, chess768_64, "NNUE_SYNTH_CHESS768_64");
+synthetic_test!(chess768_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
+synthetic_test!(chess768_kings4_96x4, chess768_96, "NNUE_SYNTH_CHESS768_96");
+synthetic_test!(chess768_kings16_1024x8, chess768_1024, "NNUE_SYNTH_CHESS768_1024");
+
+/// Nets whose accumulators wrap: the same, and the wrap really happens on the test positions.
+macro_rules! wrapping_test {
+    ($test:ident, $module:ident, $var:literal) => {
+        #[test]
+        fn $test() {
+            let net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
+            let positions = positions(9);
+            let wrapped = positions.iter().filter(|p| nnue_testkit::first_layer_wraps(&net, p)).count();
+            assert!(wrapped > positions.len() / 10, "only {wrapped} of {} positions wrap", positions.len());
+            assert!(assert_matches_reference(&net, &$module::NETWORK, &positions) > 0);
+        }
+    };
+}
+
+wrapping_test!(sfnn_l1_64_wrapping, sfnn64_wrap, "NNUE_SYNTH_SFNN64_WRAP");
+wrapping_test!(sfnn_l1_192_wrapping, sfnn192_wrap, "NNUE_SYNTH_SFNN192_WRAP");
+wrapping_test!(halfkp_l1_64_wrapping, halfkp64_wrap, "NNUE_SYNTH_HALFKP64_WRAP");
+wrapping_test!(chess768_crelu_64_wrapping, chess768_64_wrap, "NNUE_SYNTH_CHESS768_64_WRAP");
+wrapping_test!(chess768_screlu_128x8_wrapping, chess768_128_wrap, "NNUE_SYNTH_CHESS768_128_WRAP");
 
 #[test]
 fn default_net_compiles_and_matches() {

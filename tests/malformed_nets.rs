@@ -75,7 +75,7 @@ fn corpus_covers_every_error_kind_and_family() {
     ] {
         assert!(cases.iter().any(|c| c.expected.kind == kind), "no corpus case expects {kind}");
     }
-    for family in ["sfnn:64:leb128", "sfnn:64:raw", "halfkp:", "simple:"] {
+    for family in ["sfnn:64:leb128", "sfnn:64:raw", "halfkp:", "chess768:"] {
         assert!(cases.iter().any(|c| c.base.starts_with(family)), "no corpus case on a {family} net");
     }
     // Every message is pinned to what was expected and found.
@@ -105,7 +105,7 @@ fn corpus_bases_read() {
     recipes.dedup();
     for recipe in recipes {
         let base = corpus::base(&recipe);
-        let arch = matches!(base.arch, Architecture::Simple(_)).then_some(&base.arch);
+        let arch = matches!(base.arch, Architecture::Chess768(_)).then_some(&base.arch);
         let net = read(&base.bytes, arch).unwrap_or_else(|e| panic!("{recipe}: {e}"));
         assert_eq!(net.arch, base.arch);
         assert!(net.to_bytes() == base.bytes, "{recipe}");
@@ -234,7 +234,7 @@ fn trailing_bytes_after_any_net() {
 
 #[test]
 fn headerless_sizes_and_padding() {
-    let recipe = "simple:(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400:seed=3";
+    let recipe = "chess768:(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400:seed=3";
     let base = corpus::base(recipe);
     let arch = Some(&base.arch);
     let padding = base.region("padding");

@@ -68,7 +68,7 @@ fn base(bytes: Vec<u8>, arch: Architecture, other: &str) -> Base {
     Base { bytes, arch, other: other.parse().unwrap(), boundaries }
 }
 
-const SIMPLE: &str = "(768 -> 32)x2 -> 1, screlu, qa=255, qb=64, scale=400";
+const CHESS768: &str = "(768 -> 32)x2 -> 1, screlu, qa=255, qb=64, scale=400";
 const SFNN64: &str = "HalfKAv2_hm -> 64x2 -> (15+1 -> 32 -> 1)x8, psqt=8";
 
 fn bases() -> &'static [Base] {
@@ -79,9 +79,9 @@ fn bases() -> &'static [Base] {
             base(b.bytes.clone(), b.arch.clone(), other)
         };
         let mut bases = vec![
-            synthetic("sfnn:64:leb128:seed=5", SIMPLE),
+            synthetic("sfnn:64:leb128:seed=5", CHESS768),
             synthetic("halfkp:64:seed=6", SFNN64),
-            synthetic(&format!("simple:{SIMPLE}:seed=7"), "(768 -> 64)x2 -> 1, screlu, qa=255, qb=64, scale=400"),
+            synthetic(&format!("chess768:{CHESS768}:seed=7"), "(768 -> 64)x2 -> 1, screlu, qa=255, qb=64, scale=400"),
         ];
         if let Some(path) = nnue_testkit::net_or_skip(nnue_testkit::SF17_SMALL, "mutations of the real small net") {
             let bytes = std::fs::read(path).unwrap();

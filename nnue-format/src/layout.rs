@@ -146,7 +146,7 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
                 stacked_rows("FC2_WEIGHTS", &[&p.fc2]),
             ]
         }
-        Params::Simple(p) => {
+        Params::Chess768(p) => {
             let n = p.hidden();
             let buckets = p.l1b.len();
             vec![
@@ -165,16 +165,21 @@ pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
     l1w.iter().all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
 }
 
-/// Checks that the fast layout can represent the net exactly (Stockfish doubles the SFNN
-/// transformer weights; a value of 16384 or more would wrap).
+/// Checks that the net can be evaluated exactly as Stockfish does. Stockfish doubles an SFNN
+/// transformer's biases and weights when it loads the net; a value outside -16384..16384 does
+/// not fit int16 once doubled, and what Stockfish's code makes of it is not defined, so such a
+/// net is refused rather than evaluated one way or another. (Sums of doubled values that leave
+/// int16 are fine: they wrap, in Stockfish's accumulators and in ours alike.)
 pub fn check(net: &Net) -> Result<(), String> {
     if let Params::Sfnn(p) = &net.params {
         let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
+        let why = "Stockfish doubles the transformer when it loads a net, and the doubled value does \
+                   not fit int16, so no exact evaluation exists";
         if let Some(i) = too_big(&p.ft.biases) {
-            return Err(format!("feature-transformer bias {i} = {} can't be doubled in int16", p.ft.biases[i]));
+            return Err(format!("feature-transformer bias {i} is {}: {why}", p.ft.biases[i]));
         }
         if let Some(i) = too_big(&p.ft.weights) {
-            return Err(format!("feature-transformer weight {i} = {} can't be doubled in int16", p.ft.weights[i]));
+            return Err(format!("feature-transformer weight {i} is {}: {why}", p.ft.weights[i]));
         }
     }
     Ok(())

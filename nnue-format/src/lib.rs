@@ -18,9 +18,9 @@ mod read;
 pub mod synth;
 mod write;
 
-pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch};
+pub use arch::{Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, ParseArchError, SfnnArch};
 pub use error::{ErrorKind, FormatError};
-pub use net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
+pub use net::{Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack};
 
 /// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;

@@ -1,8 +1,8 @@
 //! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
-use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
-use crate::net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
+use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch};
+use crate::net::{Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack};
 
 /// SplitMix64: tiny, seedable and good enough for test data.
 #[derive(Debug, Clone)]
@@ -96,10 +96,10 @@ pub fn halfkp(l1: usize, seed: u64) -> Net {
 }
 
 /// A headerless net of the given shape.
-pub fn simple(arch: &SimpleArch, seed: u64) -> Net {
+pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
     let mut rng = Rng::new(seed);
     let (n, qa) = (arch.hidden, i64::from(arch.qa));
-    let params = SimpleParams {
+    let params = Chess768Params {
         l0w: fill(&mut rng, arch.inputs() * n, |r| r.weight(qa / 3, qa) as i16),
         l0b: fill(&mut rng, n, |r| r.range(-qa / 4, qa / 2) as i16),
         // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
@@ -107,5 +107,32 @@ pub fn simple(arch: &SimpleArch, seed: u64) -> Net {
         l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
         padded: true,
     };
-    Net { arch: Architecture::Simple(arch.clone()), description: String::new(), params: Params::Simple(params) }
+    Net { arch: Architecture::Chess768(arch.clone()), description: String::new(), params: Params::Chess768(params) }
+}
+
+/// `net` with its first layer redrawn so large (SFNN transformers, which Stockfish doubles, in
+/// -2600..=2600, as in `../shared/nets/overflow-small.nnue`; the other families' in
+/// -9000..=9000) that accumulator sums leave int16 on ordinary positions and wrap. Still
+/// within what the fast layout takes exactly (SFNN values stay doubleable).
+pub fn with_wrapping_first_layer(mut net: Net, seed: u64) -> Net {
+    let mut rng = Rng::new(seed ^ 0x5752_4150);
+    let mut redraw = |v: &mut [i16], spread: i64| v.iter_mut().for_each(|x| *x = rng.weight(spread, spread) as i16);
+    match &mut net.params {
+        Params::Sfnn(p) => {
+            redraw(&mut p.ft.biases, 2600);
+            redraw(&mut p.ft.weights, 2600);
+        }
+        Params::HalfKp(p) => {
+            redraw(&mut p.ft.biases, 9000);
+            redraw(&mut p.ft.weights, 9000);
+        }
+        Params::Chess768(p) => {
+            redraw(&mut p.l0b, 9000);
+            redraw(&mut p.l0w, 9000);
+        }
+    }
+    if !net.description.is_empty() {
+        net.description += " (wrapping first layer)";
+    }
+    net
 }

@@ -2,10 +2,10 @@
 //! non-UTF-8 header descriptions, every short prefix of a net, and the shape of the message.
 
 use nnue_format::synth;
-use nnue_format::{Architecture, Encoding, ErrorKind, FormatError, KingBuckets, Net, SfnnArch, SimpleArch};
+use nnue_format::{Architecture, Chess768Arch, Encoding, ErrorKind, FormatError, KingBuckets, Net, SfnnArch};
 
-fn simple(hidden: usize, map: Option<Vec<u8>>) -> Architecture {
-    Architecture::Simple(SimpleArch {
+fn chess768(hidden: usize, map: Option<Vec<u8>>) -> Architecture {
+    Architecture::Chess768(Chess768Arch {
         kings: KingBuckets { mirrored: false, map },
         hidden,
         output_buckets: 1,
@@ -22,10 +22,10 @@ fn simple(hidden: usize, map: Option<Vec<u8>>) -> Architecture {
 fn unvalidated_descriptions_are_refused() {
     let bytes = synth::sfnn(64, 1, Encoding::Leb128).to_bytes();
     for arch in [
-        simple(usize::MAX / 2, None),
-        simple(1 << 40, None),
-        simple(0, None),
-        simple(32, Some(vec![0, 1, 2])),
+        chess768(usize::MAX / 2, None),
+        chess768(1 << 40, None),
+        chess768(0, None),
+        chess768(32, Some(vec![0, 1, 2])),
         Architecture::Sfnn(SfnnArch { l1: 0 }),
         Architecture::Sfnn(SfnnArch { l1: usize::MAX }),
     ] {

@@ -68,8 +68,8 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         None => {
             let net = Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}: {e}")))?;
             layout::check(&net).map_err(|e| err(&span, format!("{shown}: {e}")))?;
-            let lizard = net.simple().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
-            cache::store(&key, net.arch.to_string(), &net.description, lizard, layout::fast_layout(&net))
+            let screlu_in_i16 = net.chess768().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
+            cache::store(&key, net.arch.to_string(), &net.description, screlu_in_i16, layout::fast_layout(&net))
                 .map_err(|e| err(&span, format!("can't write the weight cache: {e} (set NNUE_CACHE_DIR)")))?
         }
     };

@@ -1,5 +1,6 @@
 //! Every kernel path equals the reference evaluator, layer by layer, on synthetic nets of every
-//! family and several sizes (seeded, written and read back by our own writer and reader).
+//! family and several sizes (seeded, written and read back by our own writer and reader), each
+//! also with a first layer whose accumulators wrap.
 
 use nnue_format::synth;
 use nnue_format::{Architecture, Encoding, Net};
@@ -14,6 +15,15 @@ fn round_trip(net: Net) -> Net {
     back
 }
 
+/// The net, or (`wraps`) the same with a first layer whose accumulators wrap.
+fn maybe_wrapping(net: Net, wraps: bool) -> Net {
+    if wraps {
+        synth::with_wrapping_first_layer(net, 99)
+    } else {
+        net
+    }
+}
+
 fn check<N: Network>(net: &Net, fast: &N, positions: &[Position]) {
     nnue_runtime::reference::verify(net, fast, positions).unwrap();
 }
@@ -21,8 +31,9 @@ fn check<N: Network>(net: &Net, fast: &N, positions: &[Position]) {
 #[test]
 fn sfnn_every_path_matches_reference() {
     let positions = random_positions(1, 300);
-    for (l1, seed, enc) in [(64, 11, Encoding::Leb128), (128, 12, Encoding::Raw), (256, 13, Encoding::Leb128)] {
-        let net = round_trip(synth::sfnn(l1, seed, enc));
+    let cases = [(64, 11, Encoding::Leb128), (128, 12, Encoding::Raw), (256, 13, Encoding::Leb128)];
+    for ((l1, seed, enc), wraps) in cases.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+        let net = round_trip(maybe_wrapping(synth::sfnn(l1, seed, enc), wraps));
         let w = FastWeights::new(&net).unwrap();
         match l1 {
             64 => check(&net, &w.sfnn::<64, 32, 16>().unwrap(), &positions),
@@ -35,8 +46,8 @@ fn sfnn_every_path_matches_reference() {
 #[test]
 fn halfkp_every_path_matches_reference() {
     let positions = random_positions(2, 300);
-    for (l1, seed) in [(64, 21), (256, 22)] {
-        let net = round_trip(synth::halfkp(l1, seed));
+    for ((l1, seed), wraps) in [(64, 21), (256, 22)].into_iter().flat_map(|c| [(c, false), (c, true)]) {
+        let net = round_trip(maybe_wrapping(synth::halfkp(l1, seed), wraps));
         let w = FastWeights::new(&net).unwrap();
         match l1 {
             64 => check(&net, &w.halfkp::<64, 32>().unwrap(), &positions),
@@ -46,7 +57,7 @@ fn halfkp_every_path_matches_reference() {
 }
 
 #[test]
-fn simple_every_path_matches_reference() {
+fn chess768_every_path_matches_reference() {
     let positions = random_positions(3, 300);
     let map: String = (0..32).map(|i| ((i / 4) % 4).to_string()).collect::<Vec<_>>().join(",");
     let cases = [
@@ -54,15 +65,15 @@ fn simple_every_path_matches_reference() {
         "(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".to_string(),
         format!("(768x4hm -> 96)x2 -> 1x4, screlu, qa=181, qb=64, scale=400, kings=[{map}]"),
     ];
-    for (i, text) in cases.iter().enumerate() {
+    for ((i, text), wraps) in cases.iter().enumerate().flat_map(|c| [(c, false), (c, true)]) {
         let arch: Architecture = text.parse().unwrap();
-        let Architecture::Simple(s) = &arch else { unreachable!() };
-        let net = round_trip(synth::simple(s, 30 + i as u64));
+        let Architecture::Chess768(s) = &arch else { unreachable!() };
+        let net = round_trip(maybe_wrapping(synth::chess768(s, 30 + i as u64), wraps));
         let w = FastWeights::new(&net).unwrap();
         match i {
-            0 => check(&net, &w.simple::<64, 768, 1>().unwrap(), &positions),
-            1 => check(&net, &w.simple::<128, 768, 8>().unwrap(), &positions),
-            _ => check(&net, &w.simple::<96, 3072, 4>().unwrap(), &positions),
+            0 => check(&net, &w.chess768::<64, 768, 1>().unwrap(), &positions),
+            1 => check(&net, &w.chess768::<128, 768, 8>().unwrap(), &positions),
+            _ => check(&net, &w.chess768::<96, 3072, 4>().unwrap(), &positions),
         }
     }
 }
@@ -82,13 +93,13 @@ mod properties {
 
     /// A random `(768 -> 64)x2 -> 1x4` net; `extreme` pushes weights to where every
     /// activation saturates (and SCReLU's int16 shortcut no longer applies).
-    fn simple_net(seed: u64, screlu: bool, qa: i32, extreme: bool) -> Net {
+    fn chess768_net(seed: u64, screlu: bool, qa: i32, extreme: bool) -> Net {
         let act = if screlu { "screlu" } else { "crelu" };
         let text = format!("(768 -> 64)x2 -> 1x4, {act}, qa={qa}, qb=64, scale=400");
-        let Ok(Architecture::Simple(arch)) = text.parse() else { unreachable!() };
-        let mut net = synth::simple(&arch, seed);
+        let Ok(Architecture::Chess768(arch)) = text.parse() else { unreachable!() };
+        let mut net = synth::chess768(&arch, seed);
         if extreme {
-            let Params::Simple(p) = &mut net.params else { unreachable!() };
+            let Params::Chess768(p) = &mut net.params else { unreachable!() };
             let mut rng = synth::Rng::new(seed ^ 0xE);
             for w in p.l0w.iter_mut().chain(p.l0b.iter_mut()) {
                 *w = w.saturating_mul(rng.range(1, 40) as i16);
@@ -107,9 +118,9 @@ mod properties {
         /// The writer -> reader round trip changes neither the net nor any evaluation, and
         /// every path equals the reference on it.
         #[test]
-        fn simple_nets_round_trip_and_match(seed in any::<u64>(), screlu in any::<bool>(),
+        fn chess768_nets_round_trip_and_match(seed in any::<u64>(), screlu in any::<bool>(),
                                             qa in prop_oneof![Just(255), Just(181), 1..=1024], extreme in any::<bool>()) {
-            let net = simple_net(seed, screlu, qa, extreme);
+            let net = chess768_net(seed, screlu, qa, extreme);
             let back = Net::from_bytes(&net.to_bytes(), Some(&net.arch)).unwrap();
             prop_assert_eq!(&back, &net);
             let positions = random_positions(seed, 40);
@@ -118,7 +129,7 @@ mod properties {
                 prop_assert_eq!(a.evaluate(pos), b.evaluate(pos));
             }
             let w = FastWeights::new(&back).unwrap();
-            check(&back, &w.simple::<64, 768, 4>().unwrap(), &positions);
+            check(&back, &w.chess768::<64, 768, 4>().unwrap(), &positions);
         }
     }
 }

@@ -35,9 +35,9 @@ pub fn pst(kind: usize, sq: usize) -> i32 {
 
 /// Builds the default net.
 pub fn build() -> Net {
-    let Ok(Architecture::Simple(arch)) = ARCH.parse() else { unreachable!("ARCH parses") };
-    let mut net = synth::simple(&arch, 0);
-    let Params::Simple(p) = &mut net.params else { unreachable!() };
+    let Ok(Architecture::Chess768(arch)) = ARCH.parse() else { unreachable!("ARCH parses") };
+    let mut net = synth::chess768(&arch, 0);
+    let Params::Chess768(p) = &mut net.params else { unreachable!() };
     let n = arch.hidden;
     for side in 0..2 {
         for kind in 0..6 {

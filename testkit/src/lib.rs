@@ -146,6 +146,27 @@ pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net
     nnue_runtime::Net::from_bytes(&bytes, arch.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Whether some first-layer sum of `pos` leaves int16 (and so wraps) in Stockfish's arithmetic:
+/// the transformer doubled for SFNN nets, as Stockfish loads them.
+pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) -> bool {
+    use nnue_runtime::format::Params;
+    let (biases, rows, scale): (&[i16], &[i16], i32) = match &net.params {
+        Params::Sfnn(p) => (&p.ft.biases, &p.ft.weights, 2),
+        Params::HalfKp(p) => (&p.ft.biases, &p.ft.weights, 1),
+        Params::Chess768(p) => (&p.l0b, &p.l0w, 1),
+    };
+    let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch);
+    let n = biases.len();
+    nnue_runtime::Color::BOTH.into_iter().any(|perspective| {
+        let mut active = Vec::new();
+        features.active(pos, perspective, &mut active);
+        (0..n).any(|j| {
+            let sum: i32 = i32::from(biases[j]) + active.iter().map(|&f| i32::from(rows[f * n + j])).sum::<i32>();
+            !(i32::from(i16::MIN)..=i32::from(i16::MAX)).contains(&(sum * scale))
+        })
+    })
+}
+
 /// FENs, one per line (`#` lines are comments).
 pub fn read_fens(path: impl AsRef<Path>) -> Vec<nnue_runtime::Position> {
     let text = std::fs::read_to_string(path.as_ref()).expect("FEN file");

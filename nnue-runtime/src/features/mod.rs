@@ -24,7 +24,7 @@ impl FeatureSet {
         match arch {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
-            Architecture::Simple(s) => FeatureSet::Chess768(KingLayout::from_buckets(&s.kings)),
+            Architecture::Chess768(s) => FeatureSet::Chess768(KingLayout::from_buckets(&s.kings)),
         }
     }
 

@@ -5,13 +5,13 @@
 //! ([`nnue_format::layout`]); its methods are generic over the kernel set and instantiated per
 //! path under that path's `#[target_feature]`.
 
+mod chess768;
 mod halfkp;
 mod sfnn;
-mod simple;
 
+pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
 pub use sfnn::Sfnn;
-pub use simple::{Simple, SimpleConfig};
 
 use crate::features::FeatureSet;
 use crate::position::{Color, Position};

@@ -2,16 +2,17 @@
 
 use nnue_format::Dense;
 
-/// SFNNv5+ feature-transformer output: for each perspective (side to move first), the products
-/// of the clamped halves, `clamp(a, 0, 127) * clamp(b, 0, 127) / 128`.
+/// SFNNv5+ feature-transformer output from the doubled accumulators: for each perspective
+/// (side to move first), the products of the clamped halves, `clamp(a, 0, 254) *
+/// clamp(b, 0, 254) / 512` (Stockfish's `mulhi(a << 7, b)`).
 pub fn ft_pairwise(us: &[i16], them: &[i16]) -> Vec<u8> {
     let half = us.len() / 2;
     let mut out = Vec::with_capacity(us.len());
     for acc in [us, them] {
         for j in 0..half {
-            let a = i32::from(acc[j]).clamp(0, 127);
-            let b = i32::from(acc[j + half]).clamp(0, 127);
-            out.push((a * b / 128) as u8);
+            let a = i32::from(acc[j]).clamp(0, 254);
+            let b = i32::from(acc[j + half]).clamp(0, 254);
+            out.push((a * b / 512) as u8);
         }
     }
     out

@@ -39,11 +39,21 @@ impl<'a> Evaluator<'a> {
         self.features
     }
 
+    /// What the transformer's biases and weights are multiplied by before use: Stockfish
+    /// doubles SFNNv5+ transformers when it loads them (so that the activation's `a·b/128` is
+    /// one `mulhi`), and its int16 accumulators then hold, and wrap on, the doubled sums.
+    fn ft_scale(&self) -> i16 {
+        match self.net.params {
+            Params::Sfnn(_) => 2,
+            Params::HalfKp(_) | Params::Chess768(_) => 1,
+        }
+    }
+
     fn first_layer(&self) -> (&'a [i16], usize, &'a [i32], usize) {
         match &self.net.params {
             Params::Sfnn(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
             Params::HalfKp(p) => (&p.ft.biases, p.ft.l1(), &[], 0),
-            Params::Simple(p) => (&p.l0b, p.hidden(), &[], 0),
+            Params::Chess768(p) => (&p.l0b, p.hidden(), &[], 0),
         }
     }
 
@@ -51,26 +61,29 @@ impl<'a> Evaluator<'a> {
         match &self.net.params {
             Params::Sfnn(p) => p.ft.row(feature),
             Params::HalfKp(p) => p.ft.row(feature),
-            Params::Simple(p) => p.row(feature),
+            Params::Chess768(p) => p.row(feature),
         }
     }
 
     /// An accumulator holding only the biases.
     pub fn empty_accumulator(&self) -> GenericAccumulator {
         let (biases, _, _, buckets) = self.first_layer();
-        GenericAccumulator { values: [biases.to_vec(), biases.to_vec()], psqt: [vec![0; buckets], vec![0; buckets]] }
+        let biases: Vec<i16> = biases.iter().map(|b| b.wrapping_mul(self.ft_scale())).collect();
+        GenericAccumulator { values: [biases.clone(), biases], psqt: [vec![0; buckets], vec![0; buckets]] }
     }
 
-    /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish).
+    /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish;
+    /// SFNN rows count doubled, see [`Evaluator::ft_scale`]).
     pub fn update(&self, acc: &mut GenericAccumulator, perspective: Color, added: &[usize], removed: &[usize]) {
         let (_, _, psqt, buckets) = self.first_layer();
         let p = perspective.index();
-        for (&feature, sign) in added.iter().map(|f| (f, 1i16)).chain(removed.iter().map(|f| (f, -1i16))) {
+        let scale = self.ft_scale();
+        for (&feature, sign) in added.iter().map(|f| (f, scale)).chain(removed.iter().map(|f| (f, -scale))) {
             for (v, &w) in acc.values[p].iter_mut().zip(self.row(feature)) {
                 *v = v.wrapping_add(w.wrapping_mul(sign));
             }
             for (v, &w) in acc.psqt[p].iter_mut().zip(&psqt[feature * buckets..(feature + 1) * buckets]) {
-                *v = v.wrapping_add(w.wrapping_mul(i32::from(sign)));
+                *v = v.wrapping_add(w.wrapping_mul(i32::from(sign.signum())));
             }
         }
     }
@@ -129,8 +142,8 @@ impl<'a> Evaluator<'a> {
                 trace.activations = vec![fc1_in, fc2_in];
                 (Evaluation { bucket: 0, psqt: 0, positional }, trace)
             }
-            Params::Simple(p) => {
-                let Some((arch, _)) = self.net.simple() else { unreachable!() };
+            Params::Chess768(p) => {
+                let Some((arch, _)) = self.net.chess768() else { unreachable!() };
                 let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);
                 let weights = p.output_row(bucket);
                 let n = p.hidden();

@@ -226,14 +226,14 @@ pub(crate) unsafe trait Kernels {
     /// One int8 output: `bias + sum in[i] * w[i]`.
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32;
     /// Headerless output layer: `sum act(us) * w[0] + act(them) * w[1]` (wrapping int32),
-    /// with act = clamp(x, 0, qa) (CReLU) or its square (SCReLU). `lizard`: SCReLU may
+    /// with act = clamp(x, 0, qa) (CReLU) or its square (SCReLU). `screlu_in_i16`: SCReLU may
     /// compute `v * (v * w)` with `v * w` in int16, which the caller proved exact.
-    unsafe fn simple_output<const N: usize>(
+    unsafe fn chess768_output<const N: usize>(
         us: &[i16; N],
         them: &[i16; N],
         weights: &[[i16; N]; 2],
         qa: i16,
         screlu: bool,
-        lizard: bool,
+        screlu_in_i16: bool,
     ) -> i32;
 }

@@ -88,13 +88,13 @@ unsafe impl Kernels for Scalar {
     }
 
     #[inline(always)]
-    unsafe fn simple_output<const N: usize>(
+    unsafe fn chess768_output<const N: usize>(
         us: &[i16; N],
         them: &[i16; N],
         weights: &[[i16; N]; 2],
         qa: i16,
         screlu: bool,
-        _lizard: bool,
+        _screlu_in_i16: bool,
     ) -> i32 {
         let mut sum = 0i32;
         for (side, w) in [us, them].into_iter().zip(weights) {

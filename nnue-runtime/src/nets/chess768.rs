@@ -9,34 +9,34 @@ use crate::simd::Kernels;
 
 /// The scalars of a headerless net.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SimpleConfig {
+pub struct Chess768Config {
     pub screlu: bool,
     pub qa: i16,
     pub qb: i32,
     pub scale: i32,
     /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16.
-    pub lizard: bool,
+    pub screlu_in_i16: bool,
     pub kings: KingLayout,
 }
 
 /// A headerless net with `N` hidden neurons, `INPUTS` = 768 x king buckets, `B` output buckets.
 #[derive(Debug, Clone, Copy)]
-pub struct Simple<'a, const N: usize, const INPUTS: usize, const B: usize> {
+pub struct Chess768<'a, const N: usize, const INPUTS: usize, const B: usize> {
     pub l0_biases: &'a [i16; N],
     pub l0_weights: &'a [[i16; N]; INPUTS],
     pub l1_weights: &'a [[[i16; N]; 2]; B],
     pub l1_biases: &'a [i16; B],
-    pub config: SimpleConfig,
+    pub config: Chess768Config,
 }
 
-impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPUTS, B> {
+impl<'a, const N: usize, const INPUTS: usize, const B: usize> Chess768<'a, N, INPUTS, B> {
     /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
     pub const fn new(
         l0_biases: &'a [i16; N],
         l0_weights: &'a [[i16; N]; INPUTS],
         l1_weights: &'a [[[i16; N]; 2]; B],
         l1_biases: &'a [i16; B],
-        config: SimpleConfig,
+        config: Chess768Config,
     ) -> Self {
         const { assert!(N.is_multiple_of(32) && INPUTS.is_multiple_of(768) && B >= 1 && B <= 32) };
         Self { l0_biases, l0_weights, l1_weights, l1_biases, config }
@@ -54,7 +54,8 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
         let bucket = (pieces - 2) / 32usize.div_ceil(B);
         let (us, them) = (&acc.values[stm.index()], &acc.values[(!stm).index()]);
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let mut sum = unsafe { K::simple_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.lizard) };
+        let mut sum =
+            unsafe { K::chess768_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.screlu_in_i16) };
         if c.screlu {
             sum /= i32::from(c.qa);
         }
@@ -99,4 +100,4 @@ impl<'a, const N: usize, const INPUTS: usize, const B: usize> Simple<'a, N, INPU
     }
 }
 
-network_family!([const N: usize, const INPUTS: usize, const B: usize] Simple<'_, N, INPUTS, B>, Accumulator<N, 0>, |net| FeatureSet::Chess768(net.config.kings));
+network_family!([const N: usize, const INPUTS: usize, const B: usize] Chess768<'_, N, INPUTS, B>, Accumulator<N, 0>, |net| FeatureSet::Chess768(net.config.kings));
