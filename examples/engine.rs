@@ -240,8 +240,9 @@ impl Go {
 
     /// The time for this move of the side `stm` (0 white, 1 black), `overhead` ms kept back
     /// per move for communication: the remaining time over the moves to go (25 when not
-    /// given) plus three quarters of the increment as a target, and a hard limit of at most
-    /// a third of what remains (three quarters before a time control's last move).
+    /// given) plus three quarters of the increment as a target, and a hard limit of three
+    /// times that but at most a quarter of what remains (three quarters before a time
+    /// control's last move). `movetime` is used whole, less the overhead.
     fn plan(&self, stm: usize, overhead: u64) -> Plan {
         if let Some(t) = self.movetime {
             return Plan { soft_ms: None, hard_ms: Some(t.saturating_sub(overhead).max(t / 2)) };
@@ -250,8 +251,9 @@ impl Go {
         let avail = time.saturating_sub(overhead);
         let inc = self.inc[stm].min(avail);
         let mtg = self.movestogo.unwrap_or(25).clamp(1, 50);
-        let hard = if mtg == 1 { avail * 3 / 4 } else { (avail / 3).min((avail / mtg + inc) * 5) };
-        let soft = (avail / mtg + inc * 3 / 4).min(hard);
+        let target = avail / mtg + inc * 3 / 4;
+        let hard = if mtg == 1 { avail * 3 / 4 } else { (avail / 4).min(target * 3) };
+        let soft = target.min(hard);
         Plan { soft_ms: Some(soft), hard_ms: Some(hard) }
     }
 }
@@ -559,9 +561,9 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
         }
         s.root_first = lines.iter().map(|(_, pv)| pv[0]).collect();
         best = lines;
-        // The next iteration would take several times this one: don't start it past half
+        // The next iteration takes several times this one: don't start it past a third of
         // the target time.
-        if ctl.stopped() || ctl.elapsed_ms().saturating_mul(2) >= ctl.soft_ms.load(Ordering::Relaxed) {
+        if ctl.stopped() || ctl.elapsed_ms().saturating_mul(3) >= ctl.soft_ms.load(Ordering::Relaxed) {
             break;
         }
     }
@@ -749,11 +751,8 @@ fn main() {
             Some("go") => {
                 finish(&mut running);
                 let go = Go::parse(words);
-                let searchmoves = go
-                    .searchmoves
-                    .iter()
-                    .filter_map(|w| w.parse::<UciMove>().ok()?.to_move(&game.pos).ok())
-                    .collect();
+                let searchmoves =
+                    go.searchmoves.iter().filter_map(|w| w.parse::<UciMove>().ok()?.to_move(&game.pos).ok()).collect();
                 let mut limits = Limits { depth: go.depth, nodes: go.nodes, multipv, searchmoves };
                 let plan = go.plan(game.pos.turn().fold_wb(0, 1), overhead);
                 let timed = plan.hard_ms.is_some();
