@@ -90,8 +90,9 @@ fn self_play() {
         let best = loop {
             let mut line = String::new();
             assert!(stdout.read_line(&mut line).unwrap() > 0, "engine exited");
+            // `bestmove MOVE [ponder MOVE]`
             if let Some(m) = line.trim().strip_prefix("bestmove ") {
-                break m.to_string();
+                break m.split_whitespace().next().unwrap_or_default().to_string();
             }
         };
         let mv = best.parse::<UciMove>().unwrap().to_move(&game).unwrap_or_else(|e| panic!("illegal {best}: {e}"));
