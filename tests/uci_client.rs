@@ -214,6 +214,13 @@ fn uci_bad_input_is_answered_not_fatal() {
     e.until("uciok");
     e.send(b"\xff\xfe position \xc3\x28\nisready\n");
     assert_eq!(e.until("readyok"), ["readyok"]);
+    // Longer than the engine keeps (16 MiB): skipped with a message.
+    let mut long = b"position startpos moves ".to_vec();
+    long.resize(17 << 20, b'a');
+    long.extend_from_slice(b"\nisready\n");
+    e.send(&long);
+    let lines = e.until("readyok");
+    assert!(lines.len() == 2 && lines[0].starts_with("info string line longer than"), "{lines:?}");
     for bad in [
         "position startpos moves e2e4 e7e5 e1e3",
         "position startpos moves e2e4 zzzz",
@@ -269,13 +276,19 @@ fn uci_limits_infinite_no_moves_multipv() {
     let mut e = Engine::start();
     e.send(b"uci\nisready\n");
     e.until("readyok");
-    for (go, most) in [("go wtime 400 btime 400", 400), ("go movetime 300", 300), ("go btime 50 wtime 50 winc 10", 50)]
-    {
+    // (go, least, most): the engine may not use more than it has (less the move overhead),
+    // and with a generous clock it takes some time.
+    for (go, least, most) in [
+        ("go wtime 400 btime 400", 0, 400),
+        ("go movetime 300", 200, 400),
+        ("go btime 50 wtime 50 winc 10", 0, 50),
+        ("go wtime 20000 btime 20000 winc 200 binc 200", 200, 6000),
+    ] {
         e.send(format!("position startpos moves e2e4\n{go}\n").as_bytes());
         let t = Instant::now();
         e.until("bestmove");
         let took = t.elapsed();
-        assert!(took < Duration::from_millis(most), "{go}: {took:?}");
+        assert!(took >= Duration::from_millis(least) && took < Duration::from_millis(most), "{go}: {took:?}");
         eprintln!("{go}: bestmove after {took:?}");
     }
     e.send(b"position startpos\ngo nodes 3000\n");
