@@ -592,8 +592,12 @@ fn run_go(kind: Kind, game: Game, limits: Limits, ctl: &Control) {
     }
     send(&match best.as_slice() {
         [] if game.pos.legal_moves().is_empty() => "bestmove (none)".to_string(),
-        // Stopped before depth 1 finished: any legal move.
-        [] => format!("bestmove {}", uci(&game.pos.legal_moves()[0])),
+        // Stopped before a move of depth 1 was searched: the first in the search's order.
+        [] => {
+            let mut moves: Vec<Move> = game.pos.legal_moves().into_iter().collect();
+            order(&mut moves);
+            format!("bestmove {}", uci(&moves[0]))
+        }
         [mv] => format!("bestmove {}", uci(mv)),
         [mv, reply, ..] => format!("bestmove {} ponder {}", uci(mv), uci(reply)),
     });
@@ -758,6 +762,10 @@ fn main() {
                 let timed = plan.hard_ms.is_some();
                 if limits.depth.is_none() && limits.nodes.is_none() && !timed && !go.infinite && !go.ponder {
                     limits.depth = Some(DEFAULT_DEPTH);
+                }
+                // On the clock, a forced move is played at once.
+                if timed && !go.infinite && !go.ponder && game.pos.legal_moves().len() == 1 {
+                    limits.depth = Some(1);
                 }
                 let ctl = Arc::new(Control::new(go.infinite || go.ponder));
                 if !go.ponder && !go.infinite {
