@@ -40,8 +40,12 @@ fn engine_exe() -> &'static Path {
                 Some(PathBuf::from(rest[..rest.find('"')?].replace("\\\\", "\\")))
             })
             .expect("cargo names the engine executable");
-        let copy = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("uci-engine-{}", std::process::id()));
-        std::fs::copy(&built, &copy).expect("copy the engine");
+        // Copied, then renamed into place: an engine still running from an earlier copy keeps
+        // its file.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let (tmp, copy) = (dir.join(format!("uci-engine.{}.tmp", std::process::id())), dir.join("uci-engine"));
+        std::fs::copy(&built, &tmp).expect("copy the engine");
+        std::fs::rename(&tmp, &copy).expect("rename the engine copy");
         copy
     })
 }
