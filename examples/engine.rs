@@ -229,7 +229,10 @@ impl Go {
                             pending = Some(w);
                             break;
                         }
-                        go.searchmoves.push(w.to_string());
+                        // More than there can be legal moves are ignored (hostile input).
+                        if go.searchmoves.len() < 256 {
+                            go.searchmoves.push(w.to_string());
+                        }
                     }
                 }
                 _ => {}

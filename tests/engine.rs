@@ -1,6 +1,8 @@
 //! The example UCI engine: its `eval` along every game of `../shared/oracle/games.tsv`
 //! (incremental updates from the start position) reproduces Stockfish's values with both
-//! evaluators; it plays legal games against itself; `bench` reports nodes and speed.
+//! evaluators; its scores are the nets' outputs in centipawns; it plays legal games against
+//! itself; `bench` reports nodes and speed. (`tests/uci_client.rs`: the UCI protocol, clocks
+//! and hostile input.)
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
