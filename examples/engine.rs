@@ -79,12 +79,12 @@ struct Acc<N: Network> {
 
 impl<N: Network> Acc<N> {
     fn new(net: &N, root: &Chess) -> Self {
-        Acc { stack: AccumulatorStack::new(net, &nnue::chess::position(root)) }
+        Acc { stack: AccumulatorStack::new(net, &nnue_testkit::chess::position(root)) }
     }
 
     /// Make `mv` in `pos`.
     fn push(&mut self, pos: &Chess, mv: &Move) {
-        self.stack.push(nnue::chess::dirty(pos, mv));
+        self.stack.push(nnue_testkit::chess::dirty(pos, mv));
     }
 
     /// Unmake.
@@ -94,11 +94,11 @@ impl<N: Network> Acc<N> {
 
     /// Computes the current accumulators now (`pos`: the position the moves lead to).
     fn update(&mut self, net: &N, pos: &Chess) {
-        self.stack.current(net, None, &nnue::chess::position(pos));
+        self.stack.current(net, &nnue_testkit::chess::position(pos));
     }
 
     fn evaluate(&mut self, net: &N, pos: &Chess) -> Evaluation {
-        self.stack.evaluate(net, &nnue::chess::position(pos))
+        self.stack.evaluate(net, &nnue_testkit::chess::position(pos))
     }
 }
 
@@ -125,10 +125,10 @@ fn generic() -> &'static Evaluator<'static> {
     static GENERIC: std::sync::OnceLock<Evaluator<'static>> = std::sync::OnceLock::new();
     GENERIC.get_or_init(|| {
         let (file, arch) = match option_env!("EVALFILE").filter(|f| !f.is_empty()) {
-            Some(f) => (nnue::root().join(f), option_env!("EVALFILE_ARCH")),
-            None => (nnue::root().join("nets/default.nnue"), Some(generated::ARCHITECTURE)),
+            Some(f) => (nnue_testkit::root().join(f), option_env!("EVALFILE_ARCH")),
+            None => (nnue_testkit::root().join("nets/default.nnue"), Some(generated::ARCHITECTURE)),
         };
-        Evaluator::new(Box::leak(Box::new(nnue::read_net(file, arch))))
+        Evaluator::new(Box::leak(Box::new(nnue_testkit::read_net(file, arch))))
     })
 }
 

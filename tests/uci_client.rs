@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use nnue::root;
+use nnue_testkit::root;
 use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
@@ -156,7 +156,7 @@ fn uci_client_python_chess_games_infinite_ponder_mate_multipv() {
     let python = match python_chess() {
         Ok(p) => p,
         Err(reason) if std::env::var("CI").as_deref() != Ok("true") => {
-            eprintln!("SKIPPED uci client: {reason}");
+            nnue_testkit::skip("uci client", &reason, false);
             return;
         }
         Err(reason) => panic!("uci client: {reason} (CI=true: not skipped)"),
