@@ -7,12 +7,23 @@
 //! cargo run --release --example engine bench [depth] [generated|generic]
 //! ```
 //!
-//! Besides the UCI commands: `eval` prints the current position's evaluation (in the eval
-//! example's format), computed incrementally along the moves of the last `position` command;
-//! `bench [depth]` searches fixed positions and ends with `nodes N nps M`.
+//! UCI: `go` takes `wtime btime winc binc movestogo movetime depth nodes infinite ponder
+//! searchmoves` (a bare `go` searches to depth 6); `ponderhit` and `stop`; the options
+//! `Evaluator` (generated|generic), `MultiPV` and `Move Overhead`. Scores are in centipawns:
+//! Stockfish nets output internal units, converted as Stockfish 12-15 did (`v * 100 /
+//! PawnValueEg`, PawnValueEg = 208); headerless nets output centipawns already (their
+//! `scale`). Besides the UCI commands: `eval` prints the current position's evaluation (in
+//! the eval example's format), computed incrementally along the last moves of the last
+//! `position` command; `bench [depth]` searches fixed positions and ends with `nodes N nps M`.
+//!
+//! Hostile input: a `position` line costs memory bounded independently of its length (beyond
+//! the line itself): the engine keeps the current position, the hashes it needs for
+//! repetitions and at most [`EVAL_CHUNK`] moves for `eval`. Lines that are not UTF-8 are
+//! ignored, lines longer than [`MAX_LINE`] are skipped, errors in `position` are answered
+//! with `info string`, and the engine leaves quietly (status 0) when its stdout is closed.
 
-use std::io::BufRead;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::io::{BufRead, ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -33,6 +44,20 @@ nnue_runtime::nnue_net! {
 const MATE: i32 = 32_000;
 const INF: i32 = 32_767;
 const MAX_PLY: usize = 64;
+/// Scores at least this far from zero are mates; evaluations stay below it.
+const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// How many nodes between two looks at the clock and the node limit.
+const CHECK_EVERY: u64 = 256;
+/// `eval` replays at most this many moves incrementally (from a refresh before them).
+const EVAL_CHUNK: usize = 64;
+/// Game positions kept for repetitions: a repetition needs no irreversible move in between,
+/// and 100 reversible plies draw anyway.
+const REPETITION_WINDOW: usize = 100;
+/// Longer input lines are skipped (and not kept in memory).
+const MAX_LINE: usize = 16 << 20;
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+/// The depth of a `go` with neither limits nor a clock.
+const DEFAULT_DEPTH: usize = 6;
 
 const BENCH_FENS: [&str; 8] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -44,6 +69,49 @@ const BENCH_FENS: [&str; 8] = [
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
 ];
+
+// --- The engine's only contact with the nnue-runtime API (besides `nnue_net!` above). ---
+
+/// The accumulators along the moves from a root position.
+struct Acc<N: Network> {
+    stack: AccumulatorStack<N>,
+}
+
+impl<N: Network> Acc<N> {
+    fn new(net: &N, root: &Chess) -> Self {
+        Acc { stack: AccumulatorStack::new(net, &nnue_testkit::chess::position(root)) }
+    }
+
+    /// Make `mv` in `pos`.
+    fn push(&mut self, pos: &Chess, mv: &Move) {
+        self.stack.push(nnue_testkit::chess::dirty(pos, mv));
+    }
+
+    /// Unmake.
+    fn pop(&mut self) {
+        self.stack.pop();
+    }
+
+    /// Computes the current accumulators now (`pos`: the position the moves lead to).
+    fn update(&mut self, net: &N, pos: &Chess) {
+        self.stack.current(net, &nnue_testkit::chess::position(pos));
+    }
+
+    fn evaluate(&mut self, net: &N, pos: &Chess) -> Evaluation {
+        self.stack.evaluate(net, &nnue_testkit::chess::position(pos))
+    }
+}
+
+/// What the net's output calls a pawn: Stockfish's PawnValueEg (208) in internal units for
+/// Stockfish nets, 100 for headerless nets (whose output is centipawns).
+fn pawn_value<N: Network>(net: &N) -> i32 {
+    match net.feature_set() {
+        nnue_runtime::features::FeatureSet::Chess768(_) => 100,
+        _ => 208,
+    }
+}
+
+// --- End of the nnue-runtime API. ---
 
 /// Which evaluator the search uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -64,27 +132,228 @@ fn generic() -> &'static Evaluator<'static> {
     })
 }
 
-/// How a search ends.
-#[derive(Clone, Copy, Default)]
-struct Limits {
-    depth: Option<usize>,
-    movetime: Option<Duration>,
-    nodes: Option<u64>,
+/// Writes one line to stdout. When nobody reads any more (EPIPE: the GUI went away), the
+/// engine exits quietly with status 0; on any other write error with status 1.
+fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_all(line.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+    if let Err(e) = written {
+        drop(out);
+        std::process::exit(if e.kind() == ErrorKind::BrokenPipe { 0 } else { 1 });
+    }
 }
 
-struct Search<'a, N: Network> {
-    net: &'a N,
-    stack: AccumulatorStack<N>,
-    nodes: u64,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    /// When the clock and the node limit are looked at next.
-    next_check: u64,
-    pv: Vec<Vec<Move>>,
-    root_best: Option<Move>,
-    /// Hashes of the positions before the current one: the game's, then the search path's.
-    history: Vec<u64>,
+/// Shared between the UCI loop and a running search.
+struct Control {
+    start: Instant,
+    stop: AtomicBool,
+    /// `go infinite` or `go ponder` before `ponderhit`: no `bestmove` until this is cleared
+    /// or `stop` comes, even when the search has finished.
+    hold: AtomicBool,
+    /// After an iteration past this (ms from `start`), no new one starts (u64::MAX: none).
+    soft_ms: AtomicU64,
+    /// The search stops at this (ms from `start`), wherever it is (u64::MAX: none).
+    hard_ms: AtomicU64,
+}
+
+impl Control {
+    fn new(hold: bool) -> Control {
+        Control {
+            start: Instant::now(),
+            stop: AtomicBool::new(false),
+            hold: AtomicBool::new(hold),
+            soft_ms: AtomicU64::new(u64::MAX),
+            hard_ms: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Starts the clock of `plan` now.
+    fn set_deadlines(&self, plan: Plan) {
+        let now = self.elapsed_ms();
+        let at = |d: Option<u64>| d.map_or(u64::MAX, |d| now.saturating_add(d));
+        self.soft_ms.store(at(plan.soft_ms), Ordering::Relaxed);
+        self.hard_ms.store(at(plan.hard_ms), Ordering::Relaxed);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Time for one move, in ms from when the clock starts.
+#[derive(Clone, Copy, Default, Debug)]
+struct Plan {
+    soft_ms: Option<u64>,
+    hard_ms: Option<u64>,
+}
+
+/// The parameters of a `go` command.
+#[derive(Clone, Default, Debug)]
+struct Go {
+    depth: Option<usize>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    time: [Option<u64>; 2],
+    inc: [u64; 2],
+    movestogo: Option<u64>,
+    infinite: bool,
+    ponder: bool,
+    searchmoves: Vec<String>,
+}
+
+impl Go {
+    fn parse<'a>(mut words: impl Iterator<Item = &'a str>) -> Go {
+        let mut go = Go::default();
+        // Negative clock values (some GUIs send them when flagging) count as zero.
+        let number = |w: Option<&str>| w.and_then(|w| w.parse::<i64>().ok()).map(|n| n.max(0) as u64);
+        let mut pending = None;
+        while let Some(word) = pending.take().or_else(|| words.next()) {
+            match word {
+                "depth" => go.depth = number(words.next()).map(|d| d as usize),
+                "nodes" => go.nodes = number(words.next()),
+                "movetime" => go.movetime = number(words.next()),
+                "wtime" => go.time[0] = number(words.next()),
+                "btime" => go.time[1] = number(words.next()),
+                "winc" => go.inc[0] = number(words.next()).unwrap_or(0),
+                "binc" => go.inc[1] = number(words.next()).unwrap_or(0),
+                "movestogo" => go.movestogo = number(words.next()),
+                "infinite" => go.infinite = true,
+                "ponder" => go.ponder = true,
+                "searchmoves" => {
+                    for w in words.by_ref() {
+                        if w.parse::<UciMove>().is_err() {
+                            pending = Some(w);
+                            break;
+                        }
+                        // More than there can be legal moves are ignored (hostile input).
+                        if go.searchmoves.len() < 256 {
+                            go.searchmoves.push(w.to_string());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        go
+    }
+
+    /// The time for this move of the side `stm` (0 white, 1 black), `overhead` ms kept back
+    /// per move for communication: the remaining time over the moves to go (25 when not
+    /// given) plus three quarters of the increment as a target, and a hard limit of three
+    /// times that but at most a quarter of what remains (three quarters before a time
+    /// control's last move). `movetime` is used whole, less the overhead.
+    fn plan(&self, stm: usize, overhead: u64) -> Plan {
+        if let Some(t) = self.movetime {
+            return Plan { soft_ms: None, hard_ms: Some(t.saturating_sub(overhead).max(t / 2)) };
+        }
+        let Some(time) = self.time[stm] else { return Plan::default() };
+        let avail = time.saturating_sub(overhead);
+        let inc = self.inc[stm].min(avail);
+        let mtg = self.movestogo.unwrap_or(25).clamp(1, 50);
+        let target = avail / mtg + inc * 3 / 4;
+        let hard = if mtg == 1 { avail * 3 / 4 } else { (avail / 4).min(target * 3) };
+        let soft = target.min(hard);
+        Plan { soft_ms: Some(soft), hard_ms: Some(hard) }
+    }
+}
+
+/// How a search ends besides the clock.
+#[derive(Clone, Default)]
+struct Limits {
+    depth: Option<usize>,
+    nodes: Option<u64>,
+    multipv: usize,
+    /// Root moves to search (empty: all).
+    searchmoves: Vec<Move>,
+}
+
+/// The game as the engine keeps it: the current position, the hashes of the positions
+/// before it that a repetition can still reach, and the last moves for `eval`.
+#[derive(Clone)]
+struct Game {
+    /// Where `tail` starts.
+    base: Chess,
+    /// At most [`EVAL_CHUNK`] moves from `base` to `pos`.
+    tail: Vec<Move>,
+    pos: Chess,
+    /// Hashes of positions before `pos`, oldest first, since the last irreversible move (at
+    /// most the last 2 * [`REPETITION_WINDOW`]).
+    hashes: Vec<u64>,
+}
+
+impl Game {
+    fn new(pos: Chess) -> Game {
+        Game { base: pos.clone(), tail: Vec::new(), pos, hashes: Vec::new() }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.hashes.push(hash(&self.pos));
+        self.pos.play_unchecked(mv);
+        if self.pos.halfmoves() == 0 {
+            self.hashes.clear();
+        } else if self.hashes.len() >= 2 * REPETITION_WINDOW {
+            self.hashes.drain(..REPETITION_WINDOW);
+        }
+        if self.tail.len() == EVAL_CHUNK {
+            self.tail.clear();
+            self.base = self.pos.clone();
+        } else {
+            self.tail.push(mv);
+        }
+    }
+}
+
+/// At most 60 characters of `s`, for quoting input in messages.
+fn quote(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// `position startpos|fen <fen> [moves ...]` (the words after `position`).
+fn parse_position<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<Game, String> {
+    let mut after = None;
+    let start = match words.next() {
+        Some("startpos") => Chess::default(),
+        Some("fen") => {
+            let mut fields = Vec::new();
+            for w in words.by_ref() {
+                if w == "moves" {
+                    after = Some(w);
+                    break;
+                }
+                if fields.len() == 6 {
+                    return Err(format!("bad fen: more than 6 fields ({})", quote(w)));
+                }
+                fields.push(w);
+            }
+            let text = fields.join(" ");
+            let fen: Fen = text.parse().map_err(|e| format!("bad fen {}: {e}", quote(&text)))?;
+            fen.into_position(CastlingMode::Standard).map_err(|e| format!("bad fen {}: {e}", quote(&text)))?
+        }
+        Some(w) => return Err(format!("expected startpos or fen, not {}", quote(w))),
+        None => return Err("expected startpos or fen".to_string()),
+    };
+    let mut game = Game::new(start);
+    match after.or_else(|| words.next()) {
+        None => return Ok(game),
+        Some("moves") => {}
+        Some(w) => return Err(format!("expected moves, not {}", quote(w))),
+    }
+    for (ply, w) in words.enumerate() {
+        let mv = w
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&game.pos).ok())
+            .ok_or_else(|| format!("illegal move {} at ply {}", quote(w), ply + 1))?;
+        game.play(mv);
+    }
+    Ok(game)
 }
 
 fn hash(pos: &Chess) -> u64 {
@@ -106,41 +375,67 @@ fn order(moves: &mut [Move]) {
     });
 }
 
+fn uci(mv: &Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+struct Search<'a, N: Network> {
+    net: &'a N,
+    acc: Acc<N>,
+    nodes: u64,
+    ctl: &'a Control,
+    node_limit: Option<u64>,
+    /// When the clock and the node limit are looked at next.
+    next_check: u64,
+    pv: Vec<Vec<Move>>,
+    /// Root moves searched first, in this order (the previous iteration's lines).
+    root_first: Vec<Move>,
+    /// Root moves not searched: searchmoves' complement, the lines found so far (MultiPV).
+    root_skip: Vec<Move>,
+    /// Hashes of the positions before the current one: the game's, then the search path's.
+    history: Vec<u64>,
+}
+
 impl<N: Network> Search<'_, N> {
-    fn evaluate(&mut self, pos: &Chess) -> Evaluation {
-        self.stack.evaluate(self.net, &nnue_testkit::chess::position(pos))
+    fn evaluate(&mut self, pos: &Chess) -> i32 {
+        self.acc.evaluate(self.net, pos).total().clamp(1 - MATE_BOUND, MATE_BOUND - 1)
     }
 
     fn out_of_time(&mut self) -> bool {
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 1024;
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.next_check = self.nodes + CHECK_EVERY;
+            let late = self.ctl.elapsed_ms() >= self.ctl.hard_ms.load(Ordering::Relaxed);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
             if late || many {
-                self.stop.store(true, Ordering::Relaxed);
+                self.ctl.stop.store(true, Ordering::Relaxed);
             }
         }
-        self.stop.load(Ordering::Relaxed)
+        self.ctl.stopped()
     }
 
     fn make(&mut self, pos: &Chess, mv: &Move) -> Chess {
-        self.stack.push(nnue_testkit::chess::dirty(pos, mv));
-        pos.clone().play(*mv).expect("legal move")
+        self.acc.push(pos, mv);
+        let mut child = pos.clone();
+        child.play_unchecked(*mv);
+        child
     }
 
     fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        let stand_pat = self.evaluate(pos).total();
+        if self.out_of_time() {
+            return 0;
+        }
+        let stand_pat = self.evaluate(pos);
         if stand_pat >= beta {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let mut captures: Vec<Move> = pos.legal_moves().into_iter().filter(|m| m.is_capture()).collect();
+        let mut captures: Vec<Move> = pos.capture_moves().into_iter().collect();
         order(&mut captures);
         for mv in &captures {
             let child = self.make(pos, mv);
             let score = -self.quiescence(&child, -beta, -alpha);
-            self.stack.pop();
+            self.acc.pop();
             if score >= beta {
                 return score;
             }
@@ -179,21 +474,22 @@ impl<N: Network> Search<'_, N> {
         }
         self.nodes += 1;
         order(&mut moves);
-        // At the root, the previous iteration's best move first.
-        if let Some(i) = self.root_best.filter(|_| ply == 0).and_then(|b| moves.iter().position(|m| *m == b)) {
-            moves[..=i].rotate_right(1);
+        if ply == 0 {
+            moves.retain(|m| !self.root_skip.contains(m));
+            let first = &self.root_first;
+            moves.sort_by_key(|m| first.iter().position(|f| f == m).unwrap_or(usize::MAX));
         }
         let mut best = -INF;
         for mv in &moves {
             let child = self.make(pos, mv);
             let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-            self.stack.pop();
-            if self.stop.load(Ordering::Relaxed) {
+            self.acc.pop();
+            if self.ctl.stopped() {
                 return best.max(score);
             }
             if score > best {
                 best = score;
-                let tail = self.pv[ply + 1].clone();
+                let tail = std::mem::take(&mut self.pv[ply + 1]);
                 self.pv[ply] = std::iter::once(*mv).chain(tail).collect();
             }
             alpha = alpha.max(score);
@@ -205,123 +501,183 @@ impl<N: Network> Search<'_, N> {
     }
 }
 
-/// Iterative deepening from `root`; prints UCI `info` lines and returns the best move.
-/// `history`: hashes of the game's positions before `root`, for repetitions.
-fn search<N: Network>(
-    net: &N,
-    root: &Chess,
-    history: Vec<u64>,
-    limits: Limits,
-    stop: &AtomicBool,
-    quiet: bool,
-) -> (Option<Move>, u64) {
-    let start = Instant::now();
+/// `score cp N` or `score mate N` (moves, negative when mated).
+fn score_text(score: i32, pawn: i32) -> String {
+    if score.abs() >= MATE_BOUND {
+        let plies = MATE - score.abs();
+        format!("mate {}", score.signum() * (plies + 1) / 2)
+    } else {
+        format!("cp {}", score * 100 / pawn)
+    }
+}
+
+/// Iterative deepening from `game.pos`, `info` lines (MultiPV lines per depth) unless
+/// `quiet`. Returns the best line (empty when there is no legal move) and the nodes searched.
+fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quiet: bool) -> (Vec<Move>, u64) {
+    let root = &game.pos;
+    let legal: Vec<Move> = root.legal_moves().into_iter().collect();
+    let allowed: Vec<Move> = legal.iter().filter(|m| limits.searchmoves.contains(m)).copied().collect();
+    let allowed = if allowed.is_empty() { legal } else { allowed };
+    let skip_always: Vec<Move> = root.legal_moves().into_iter().filter(|m| !allowed.contains(m)).collect();
     let mut s = Search {
         net,
-        stack: AccumulatorStack::new(net, &nnue_testkit::chess::position(root)),
+        acc: Acc::new(net, root),
         nodes: 0,
-        stop,
-        deadline: limits.movetime.map(|t| start + t),
+        ctl,
         node_limit: limits.nodes,
         next_check: 0,
         pv: vec![Vec::new(); MAX_PLY + 1],
-        root_best: None,
-        history,
+        root_first: Vec::new(),
+        root_skip: skip_always.clone(),
+        history: game.hashes.clone(),
     };
-    let mut best = root.legal_moves().first().copied();
-    for depth in 1..=limits.depth.unwrap_or(MAX_PLY - 1) {
-        let score = s.negamax(root, depth, -INF, INF, 0);
-        if stop.load(Ordering::Relaxed) && depth > 1 {
+    let pawn = pawn_value(net);
+    let lines_wanted = limits.multipv.clamp(1, allowed.len().max(1));
+    let mut best: Vec<(i32, Vec<Move>)> = Vec::new();
+    for depth in 1..=limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1) {
+        let mut lines = Vec::new();
+        s.root_skip.clone_from(&skip_always);
+        while lines.len() < lines_wanted {
+            let score = s.negamax(root, depth, -INF, INF, 0);
+            if (ctl.stopped() && depth > 1) || s.pv[0].is_empty() {
+                break;
+            }
+            s.root_skip.push(s.pv[0][0]);
+            lines.push((score, s.pv[0].clone()));
+        }
+        if ctl.stopped() && (depth > 1 || lines.is_empty()) {
             break;
         }
-        if let Some(&mv) = s.pv[0].first() {
-            best = Some(mv);
-            s.root_best = Some(mv);
+        if !quiet {
+            let ms = ctl.elapsed_ms();
+            for (k, (score, pv)) in lines.iter().enumerate() {
+                let pv: Vec<String> = pv.iter().map(uci).collect();
+                send(&format!(
+                    "info depth {depth} multipv {} score {} nodes {} nps {} time {ms} pv {}",
+                    k + 1,
+                    score_text(*score, pawn),
+                    s.nodes,
+                    s.nodes * 1000 / ms.max(1),
+                    pv.join(" ")
+                ));
+            }
         }
-        if !quiet && !s.pv[0].is_empty() {
-            let elapsed = start.elapsed().as_secs_f64().max(1e-6);
-            let pv: Vec<String> = s.pv[0].iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
-            let score = if score.abs() > MATE - 1000 {
-                let plies = MATE - score.abs();
-                format!("mate {}", score.signum() * (plies + 1) / 2)
-            } else {
-                format!("cp {score}")
-            };
-            println!(
-                "info depth {depth} score {score} nodes {} nps {} time {} pv {}",
-                s.nodes,
-                (s.nodes as f64 / elapsed) as u64,
-                (elapsed * 1000.0) as u64,
-                pv.join(" ")
-            );
-        }
-        if stop.load(Ordering::Relaxed) {
+        s.root_first = lines.iter().map(|(_, pv)| pv[0]).collect();
+        best = lines;
+        // The next iteration takes several times this one: don't start it past a third of
+        // the target time.
+        if ctl.stopped() || ctl.elapsed_ms().saturating_mul(3) >= ctl.soft_ms.load(Ordering::Relaxed) {
             break;
         }
     }
-    (best, s.nodes)
+    (best.into_iter().next().map(|(_, pv)| pv).unwrap_or_default(), s.nodes)
 }
 
-fn search_with(
-    kind: Kind,
-    root: &Chess,
-    history: Vec<u64>,
-    limits: Limits,
-    stop: &AtomicBool,
-    quiet: bool,
-) -> (Option<Move>, u64) {
+fn search_with(kind: Kind, game: &Game, limits: &Limits, ctl: &Control, quiet: bool) -> (Vec<Move>, u64) {
     match kind {
-        Kind::Generated => search(&generated::NETWORK, root, history, limits, stop, quiet),
-        Kind::Generic => search(generic(), root, history, limits, stop, quiet),
+        Kind::Generated => search(&generated::NETWORK, game, limits, ctl, quiet),
+        Kind::Generic => search(generic(), game, limits, ctl, quiet),
     }
+}
+
+/// A `go` in the search thread: the search, then (after `stop` or `ponderhit` when held)
+/// `bestmove`.
+fn run_go(kind: Kind, game: Game, limits: Limits, ctl: &Control) {
+    let best = if game.pos.legal_moves().is_empty() {
+        let score = if game.pos.is_check() { "mate 0" } else { "cp 0" };
+        send(&format!("info depth 0 score {score}"));
+        Vec::new()
+    } else {
+        search_with(kind, &game, &limits, ctl, false).0
+    };
+    while ctl.hold.load(Ordering::Relaxed) && !ctl.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    send(&match best.as_slice() {
+        [] if game.pos.legal_moves().is_empty() => "bestmove (none)".to_string(),
+        // Stopped before a move of depth 1 was searched: the first in the search's order.
+        [] => {
+            let mut moves: Vec<Move> = game.pos.legal_moves().into_iter().collect();
+            order(&mut moves);
+            format!("bestmove {}", uci(&moves[0]))
+        }
+        [mv] => format!("bestmove {}", uci(mv)),
+        [mv, reply, ..] => format!("bestmove {} ponder {}", uci(mv), uci(reply)),
+    });
 }
 
 fn bench(depth: usize, kind: Kind) {
     let (start, mut nodes) = (Instant::now(), 0);
     for fen in BENCH_FENS {
         let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
-        let stop = AtomicBool::new(false);
-        nodes += search_with(kind, &pos, Vec::new(), Limits { depth: Some(depth), ..Limits::default() }, &stop, true).1;
+        let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
+        nodes += search_with(kind, &Game::new(pos), &limits, &Control::new(false), true).1;
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-6);
-    println!("nodes {nodes} nps {}", (nodes as f64 / elapsed) as u64);
+    send(&format!("nodes {nodes} nps {}", (nodes as f64 / elapsed) as u64));
 }
 
-/// `position startpos|fen <fen> [moves ...]`: the start position and the moves played from it.
-fn parse_position(words: &[&str]) -> Option<(Chess, Vec<Move>)> {
-    let (mut pos, rest) = match *words.first()? {
-        "startpos" => (Chess::default(), &words[1..]),
-        "fen" => {
-            let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
-            let fen: Fen = words[1..end].join(" ").parse().ok()?;
-            (fen.into_position(CastlingMode::Standard).ok()?, &words[end..])
-        }
-        _ => return None,
-    };
-    let start = pos.clone();
-    let mut moves = Vec::new();
-    if rest.first() == Some(&"moves") {
-        for uci in &rest[1..] {
-            let mv = uci.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
-            pos = pos.play(mv).ok()?;
-            moves.push(mv);
-        }
+/// The evaluation of `game.pos` through the accumulator stack: a refresh at `game.base`, then
+/// one push per move of `game.tail`, each ply's accumulator computed from the one below (left
+/// lazy, a long line of moves would end in a refresh, which is cheaper than that many
+/// updates but tests less).
+fn eval_incremental<N: Network>(net: &N, game: &Game) -> Evaluation {
+    let mut acc = Acc::new(net, &game.base);
+    let mut pos = game.base.clone();
+    for mv in &game.tail {
+        acc.push(&pos, mv);
+        pos.play_unchecked(*mv);
+        acc.update(net, &pos);
     }
-    Some((start, moves))
+    acc.evaluate(net, &pos)
 }
 
-/// The evaluation after `moves` from `start`, through the accumulator stack: one push per
-/// move, each ply's accumulator computed from the one below (left lazy, a long line of moves
-/// would end in a refresh, which is cheaper than that many updates but tests less).
-fn eval_incremental<N: Network>(net: &N, start: &Chess, moves: &[Move]) -> Evaluation {
-    let mut stack = AccumulatorStack::new(net, &nnue_testkit::chess::position(start));
-    let mut pos = start.clone();
-    for mv in moves {
-        stack.push(nnue_testkit::chess::dirty(&pos, mv));
-        pos = pos.play(*mv).expect("legal move");
-        stack.current(net, &nnue_testkit::chess::position(&pos));
+/// Reads one line into `buf` (without the newline). `None` at the end of the input;
+/// `Some(false)` for a line longer than [`MAX_LINE`], which is consumed but not kept.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<bool> {
+    buf.clear();
+    let (mut fits, mut any) = (true, false);
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            return any.then_some(fits);
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1),
+            None => (chunk, chunk.len()),
+        };
+        let newline = done > part.len();
+        if fits && buf.len() + part.len() <= MAX_LINE {
+            buf.extend_from_slice(part);
+        } else {
+            (fits, *buf) = (false, Vec::new());
+        }
+        input.consume(done);
+        if newline {
+            return Some(fits);
+        }
     }
-    stack.evaluate(net, &nnue_testkit::chess::position(&pos))
+}
+
+/// A search running in its thread.
+struct Running {
+    handle: JoinHandle<()>,
+    ctl: Arc<Control>,
+    /// The time plan to start on `ponderhit` (`go ponder` only).
+    ponder: Option<Plan>,
+}
+
+/// Stops the running search, if any, and waits for its `bestmove`.
+fn finish(running: &mut Option<Running>) {
+    if let Some(r) = running.take() {
+        r.ctl.stop.store(true, Ordering::Relaxed);
+        r.handle.join().expect("search thread");
+    }
 }
 
 fn main() {
@@ -335,87 +691,104 @@ fn main() {
         bench(depth, kind_arg(args.get(2)));
         return;
     }
-    let mut kind = Kind::Generated;
-    let (mut start, mut moves) = (Chess::default(), Vec::new());
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut running: Option<JoinHandle<()>> = None;
-    let finish = |running: &mut Option<JoinHandle<()>>, stop: &AtomicBool| {
-        if let Some(handle) = running.take() {
-            stop.store(true, Ordering::Relaxed);
-            handle.join().expect("search thread");
+    let (mut kind, mut multipv, mut overhead) = (Kind::Generated, 1usize, DEFAULT_OVERHEAD_MS);
+    let mut game = Game::new(Chess::default());
+    let mut running: Option<Running> = None;
+    let mut input = std::io::stdin().lock();
+    let mut buf = Vec::new();
+    while let Some(fits) = read_line(&mut input, &mut buf) {
+        if !fits {
+            send(&format!("info string line longer than {MAX_LINE} bytes ignored"));
+            continue;
         }
-    };
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
+        // Not UTF-8: ignored.
+        let Ok(line) = std::str::from_utf8(&buf) else { continue };
+        let mut words = line.split_ascii_whitespace();
+        match words.next() {
             Some("uci") => {
-                println!("id name nnue-example-engine");
-                println!("id author the nnue project");
-                println!("option name Evaluator type combo default generated var generated var generic");
-                println!("uciok");
+                send("id name nnue-example-engine");
+                send("id author the nnue project");
+                send("option name Evaluator type combo default generated var generated var generic");
+                send("option name MultiPV type spin default 1 min 1 max 256");
+                send(&format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"));
+                send("uciok");
             }
-            Some("isready") => println!("readyok"),
+            Some("isready") => send("readyok"),
             Some("ucinewgame") => {
-                finish(&mut running, &stop);
-                (start, moves) = (Chess::default(), Vec::new());
+                finish(&mut running);
+                game = Game::new(Chess::default());
             }
-            Some("setoption") => match words.iter().position(|w| *w == "value").map(|i| words.get(i + 1)) {
-                Some(Some(&"generic")) => kind = Kind::Generic,
-                Some(Some(&"generated")) => kind = Kind::Generated,
-                _ => println!("info string unknown option: {line}"),
-            },
+            Some("setoption") => {
+                // setoption name <name words> value <value>
+                let rest: Vec<&str> = words.take(64).collect();
+                let at = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
+                let name = rest.get(1..at).unwrap_or_default().join(" ").to_ascii_lowercase();
+                let value = rest.get(at + 1..).unwrap_or_default().join(" ");
+                let known = match (name.as_str(), value.as_str()) {
+                    ("evaluator", "generic") => {
+                        kind = Kind::Generic;
+                        true
+                    }
+                    ("evaluator", "generated") => {
+                        kind = Kind::Generated;
+                        true
+                    }
+                    ("multipv", v) => v.parse::<usize>().map(|n| multipv = n.clamp(1, 256)).is_ok(),
+                    ("move overhead", v) => v.parse::<u64>().map(|n| overhead = n.min(5000)).is_ok(),
+                    _ => false,
+                };
+                if !known {
+                    send(&format!("info string unknown option or value: {}", quote(line)));
+                }
+            }
             Some("position") => {
-                finish(&mut running, &stop);
-                match parse_position(&words[1..]) {
-                    Some(p) => (start, moves) = p,
-                    None => println!("info string bad position command: {line}"),
+                finish(&mut running);
+                match parse_position(words) {
+                    Ok(g) => game = g,
+                    Err(e) => send(&format!("info string {e}")),
                 }
             }
             Some("eval") => {
                 let e = match kind {
-                    Kind::Generated => eval_incremental(&generated::NETWORK, &start, &moves),
-                    Kind::Generic => eval_incremental(generic(), &start, &moves),
+                    Kind::Generated => eval_incremental(&generated::NETWORK, &game),
+                    Kind::Generic => eval_incremental(generic(), &game),
                 };
-                println!("{e}");
+                send(&e.to_string());
             }
             Some("go") => {
-                finish(&mut running, &stop);
-                let number = |key: &str| {
-                    words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)?.parse::<u64>().ok())
-                };
-                let mut limits = Limits {
-                    depth: number("depth").map(|d| d as usize),
-                    movetime: number("movetime").map(Duration::from_millis),
-                    nodes: number("nodes"),
-                };
-                if limits.depth.is_none()
-                    && limits.movetime.is_none()
-                    && limits.nodes.is_none()
-                    && !words.contains(&"infinite")
-                {
-                    limits.depth = Some(6);
+                finish(&mut running);
+                let go = Go::parse(words);
+                let searchmoves =
+                    go.searchmoves.iter().filter_map(|w| w.parse::<UciMove>().ok()?.to_move(&game.pos).ok()).collect();
+                let mut limits = Limits { depth: go.depth, nodes: go.nodes, multipv, searchmoves };
+                let plan = go.plan(game.pos.turn().fold_wb(0, 1), overhead);
+                let timed = plan.hard_ms.is_some();
+                if limits.depth.is_none() && limits.nodes.is_none() && !timed && !go.infinite && !go.ponder {
+                    limits.depth = Some(DEFAULT_DEPTH);
                 }
-                let (mut root, mut history) = (start.clone(), Vec::new());
-                for mv in &moves {
-                    history.push(hash(&root));
-                    root = root.play(*mv).expect("legal move");
+                // On the clock, a forced move is played at once.
+                if timed && !go.infinite && !go.ponder && game.pos.legal_moves().len() == 1 {
+                    limits.depth = Some(1);
                 }
-                stop.store(false, Ordering::Relaxed);
-                let stop = Arc::clone(&stop);
-                running = Some(std::thread::spawn(move || {
-                    let (best, _) = search_with(kind, &root, history, limits, &stop, false);
-                    match best {
-                        Some(mv) => println!("bestmove {}", mv.to_uci(CastlingMode::Standard)),
-                        None => println!("bestmove 0000"),
-                    }
-                }));
+                let ctl = Arc::new(Control::new(go.infinite || go.ponder));
+                if !go.ponder && !go.infinite {
+                    ctl.set_deadlines(plan);
+                }
+                let (g, c) = (game.clone(), Arc::clone(&ctl));
+                let handle = std::thread::spawn(move || run_go(kind, g, limits, &c));
+                running = Some(Running { handle, ctl, ponder: go.ponder.then_some(plan) });
             }
-            Some("stop") => finish(&mut running, &stop),
-            Some("bench") => bench(words.get(1).and_then(|d| d.parse().ok()).unwrap_or(5), kind),
+            Some("ponderhit") => {
+                if let Some((r, plan)) = running.as_mut().and_then(|r| Some((&r.ctl, r.ponder.take()?))) {
+                    r.set_deadlines(plan);
+                    r.hold.store(false, Ordering::Relaxed);
+                }
+            }
+            Some("stop") => finish(&mut running),
+            Some("bench") => bench(words.next().and_then(|d| d.parse().ok()).unwrap_or(5), kind),
             Some("quit") => break,
             _ => {}
         }
     }
-    finish(&mut running, &stop);
+    finish(&mut running);
 }

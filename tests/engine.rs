@@ -1,11 +1,13 @@
 //! The example UCI engine: its `eval` along every game of `../shared/oracle/games.tsv`
 //! (incremental updates from the start position) reproduces Stockfish's values with both
-//! evaluators; it plays legal games against itself; `bench` reports nodes and speed.
+//! evaluators; its scores are the nets' outputs in centipawns; it plays legal games against
+//! itself; `bench` reports nodes and speed. (`tests/uci_client.rs`: the UCI protocol, clocks
+//! and hostile input.)
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use nnue_testkit::{net_or_skip, oracle, root};
+use nnue_testkit::{net_or_skip, oracle_or_skip, root};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position as _};
 
@@ -30,7 +32,7 @@ fn engine(evalfile: Option<&std::path::Path>, args: &[&str], input: &str) -> Vec
 
 #[test]
 fn engine_eval_reproduces_stockfish_along_games_and_plays() {
-    if let Some(rows) = oracle("games.tsv") {
+    if let Some(rows) = oracle_or_skip("games.tsv", "engine eval along games.tsv") {
         for (file, which) in [
             (nnue_testkit::SF17_SMALL, "small"),
             (nnue_testkit::SF13_HALFKP, "halfkp"),
@@ -61,15 +63,53 @@ fn engine_eval_reproduces_stockfish_along_games_and_plays() {
                 let evaluator = if i < rows.len() { "generic" } else { "generated" };
                 assert_eq!(g, w, "{file} ({evaluator}) after {}", rows[i % rows.len()].moves.join(" "));
             }
+            // Stockfish's internal units: a pawn is PawnValueEg = 208.
+            score_in_centipawns(Some(&net), 208);
         }
-    } else {
-        eprintln!("SKIPPED engine eval along games.tsv: ../shared/oracle/ is missing");
     }
-    // Back to the committed default net.
+    // Back to the committed default net, whose output is in centipawns.
+    score_in_centipawns(None, 100);
     self_play();
     let bench = engine(None, &["bench", "2"], "");
     let last = bench.last().expect("bench prints");
     assert!(last.starts_with("nodes ") && last.contains(" nps "), "{last}");
+}
+
+/// The engine's `score cp` is the net's output converted with `pawn` units to the pawn: in
+/// a position with a single legal move after which the opponent has no capture, the depth-1
+/// score is minus the evaluation after that move, exactly.
+fn score_in_centipawns(evalfile: Option<&std::path::Path>, pawn: i32) {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(root()).args(["run", "--quiet", "--release", "--example", "engine"]);
+    match evalfile {
+        Some(f) => cmd.env("EVALFILE", f),
+        None => cmd.env_remove("EVALFILE"),
+    };
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // Black's king has a7 only; then White has nothing to capture.
+    let fen = "k7/8/8/8/8/8/8/1R5K b - - 0 1";
+    writeln!(stdin, "position fen {fen} moves a8a7\neval\nposition fen {fen}\ngo depth 1").unwrap();
+    let (mut total, mut score) = (None, None);
+    loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "engine exited");
+        if let Some(t) = line.trim().split(" total=").nth(1) {
+            total = Some(t.parse::<i32>().unwrap());
+        }
+        if let Some(s) = line.trim().strip_prefix("info depth 1 ").and_then(|l| l.split(" score ").nth(1)) {
+            score = Some(s.split(' ').take(2).collect::<Vec<_>>().join(" "));
+        }
+        if line.starts_with("bestmove") {
+            assert_eq!(line.trim(), "bestmove a8a7");
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    let total = total.expect("eval line");
+    assert_eq!(score.expect("info depth 1 line"), format!("cp {}", -total * 100 / pawn), "{evalfile:?}");
 }
 
 /// The engine plays itself for 40 plies at depth 2; every move must be legal.
@@ -94,8 +134,9 @@ fn self_play() {
         let best = loop {
             let mut line = String::new();
             assert!(stdout.read_line(&mut line).unwrap() > 0, "engine exited");
+            // `bestmove MOVE [ponder MOVE]`
             if let Some(m) = line.trim().strip_prefix("bestmove ") {
-                break m.to_string();
+                break m.split_whitespace().next().unwrap_or_default().to_string();
             }
         };
         let mv = best.parse::<UciMove>().unwrap().to_move(&game).unwrap_or_else(|e| panic!("illegal {best}: {e}"));

@@ -1,0 +1,348 @@
+//! The example engine driven as a UCI engine: by python-chess, a real UCI client
+//! (`tests/uci/play.py`: clocked games, `go infinite` + `stop`, `go ponder` + `ponderhit`,
+//! positions without moves, MultiPV), and with hostile input (a very long `position` line,
+//! a line that is not UTF-8, bad positions, a closed stdout).
+//!
+//! python-chess comes from PyPI into a venv under `target/tmp/`; without python3, venv or
+//! pip the client test says `SKIPPED uci client: <reason>` and passes, except under CI=true,
+//! where it fails.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use nnue_testkit::root;
+use shakmaty::uci::UciMove;
+use shakmaty::Chess;
+
+/// The engine with the committed default net, built once by cargo and copied out of cargo's
+/// way (tests/engine.rs rebuilds the same example with other nets).
+fn engine_exe() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .current_dir(root())
+            .args(["build", "--quiet", "--release", "--example", "engine", "--message-format=json"])
+            .env_remove("EVALFILE")
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("cargo runs");
+        assert!(out.status.success(), "cargo build --release --example engine failed");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let built = text
+            .lines()
+            .filter(|l| l.contains(r#""reason":"compiler-artifact""#) && l.contains(r#""name":"engine""#))
+            .find_map(|l| {
+                let rest = &l[l.find(r#""executable":""#)? + r#""executable":""#.len()..];
+                Some(PathBuf::from(rest[..rest.find('"')?].replace("\\\\", "\\")))
+            })
+            .expect("cargo names the engine executable");
+        // Copied, then renamed into place: an engine still running from an earlier copy keeps
+        // its file.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let (tmp, copy) = (dir.join(format!("uci-engine.{}.tmp", std::process::id())), dir.join("uci-engine"));
+        std::fs::copy(&built, &tmp).expect("copy the engine");
+        std::fs::rename(&tmp, &copy).expect("rename the engine copy");
+        copy
+    })
+}
+
+/// A running engine; its output lines arrive through a channel (so reads can time out).
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child =
+            Command::new(engine_exe()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("engine starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next output line within `timeout`, if any.
+    fn line(&self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => panic!("engine exited"),
+        }
+    }
+
+    /// Output lines up to and including the first that starts with `prefix` (60 s at most).
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line(Duration::from_secs(60)).unwrap_or_else(|| panic!("no {prefix} in {lines:?}"));
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Peak resident memory so far, in kB (Linux only).
+    fn peak_rss_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Closes stdin; returns the rest of the output and checks the exit status.
+    fn close(mut self) -> Vec<String> {
+        drop(self.stdin.take());
+        let rest = self.lines.iter().collect();
+        assert!(self.child.wait().unwrap().success(), "engine exit status");
+        rest
+    }
+
+    fn quit(mut self) {
+        self.send(b"quit\n");
+        self.close();
+    }
+}
+
+/// Why the client test cannot run here, or the venv's python with python-chess.
+fn python_chess() -> Result<PathBuf, String> {
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-venv");
+    let python = venv.join("bin/python");
+    let has_chess =
+        |py: &Path| Command::new(py).args(["-c", "import chess.engine"]).output().is_ok_and(|o| o.status.success());
+    if has_chess(&python) {
+        return Ok(python);
+    }
+    let run = |cmd: &mut Command, what: &str| match cmd.output() {
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(format!("{what} failed: {}", String::from_utf8_lossy(&o.stderr).trim())),
+        Err(e) => Err(format!("{what}: {e}")),
+    };
+    run(Command::new("python3").arg("--version"), "python3 --version")?;
+    run(Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv), "python3 -m venv")?;
+    run(
+        Command::new(venv.join("bin/pip")).args(["install", "--quiet", "--disable-pip-version-check", "chess==1.11.2"]),
+        "pip install chess (python-chess)",
+    )?;
+    if has_chess(&python) {
+        Ok(python)
+    } else {
+        Err("python-chess installed but `import chess.engine` fails".to_string())
+    }
+}
+
+#[test]
+fn uci_client_python_chess_games_infinite_ponder_mate_multipv() {
+    let python = match python_chess() {
+        Ok(p) => p,
+        Err(reason) if std::env::var("CI").as_deref() != Ok("true") => {
+            nnue_testkit::skip("uci client", &reason, false);
+            return;
+        }
+        Err(reason) => panic!("uci client: {reason} (CI=true: not skipped)"),
+    };
+    let start = Instant::now();
+    let out = Command::new(python)
+        .arg(root().join("tests/uci/play.py"))
+        .arg(engine_exe())
+        .args(["--games", "2", "--plies", "60", "--base", "3", "--inc", "0.05"])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    assert!(out.status.success(), "tests/uci/play.py failed:\n{stdout}");
+    assert!(stdout.contains("uci client: all checks passed"), "{stdout}");
+    eprintln!("uci client checks took {:.1} s", start.elapsed().as_secs_f64());
+}
+
+/// 100000 plies of knight moves on one line: memory must not grow with them (beyond the
+/// line itself), and the engine still evaluates and searches the position.
+#[test]
+fn uci_long_position_line_keeps_memory_bounded() {
+    let mut e = Engine::start();
+    e.send(b"uci\nposition startpos moves g1f3 g8f6\neval\ngo depth 2\n");
+    e.until("bestmove");
+    e.send(b"isready\n");
+    e.until("readyok");
+    let before = e.peak_rss_kb();
+    let shuffle = " g1f3 g8f6 f3g1 f6g8";
+    let plies = 100_000;
+    let line = format!("position startpos moves{}\n", shuffle.repeat(plies / 4));
+    let t = Instant::now();
+    e.send(line.as_bytes());
+    e.send(b"eval\ngo depth 3\n");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("bucket=")), "eval answers: {lines:?}");
+    // The start position again after the shuffles: a repetition, so a draw by the search.
+    e.send(b"isready\n");
+    e.until("readyok");
+    let took = t.elapsed();
+    if let (Some(before), Some(after)) = (before, e.peak_rss_kb()) {
+        eprintln!("{plies} plies ({} bytes): peak RSS {before} kB before, {after} kB after, {took:?}", line.len());
+        // The line is 500 kB; the old engine kept ~9 bytes a move and ~200 bytes an
+        // accumulator entry per ply (12 kB with Stockfish's big net).
+        assert!(after < before + 4096, "peak RSS grew from {before} kB to {after} kB");
+    } else {
+        eprintln!("no /proc/<pid>/status here: memory not measured");
+    }
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    e.quit();
+}
+
+/// Lines that are not UTF-8 are ignored; bad positions are answered with `info string`.
+#[test]
+fn uci_bad_input_is_answered_not_fatal() {
+    let mut e = Engine::start();
+    e.send(b"uci\n");
+    e.until("uciok");
+    e.send(b"\xff\xfe position \xc3\x28\nisready\n");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    // Longer than the engine keeps (16 MiB): skipped with a message.
+    let mut long = b"position startpos moves ".to_vec();
+    long.resize(17 << 20, b'a');
+    long.extend_from_slice(b"\nisready\n");
+    e.send(&long);
+    let lines = e.until("readyok");
+    assert!(lines.len() == 2 && lines[0].starts_with("info string line longer than"), "{lines:?}");
+    for bad in [
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 zzzz",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra words here",
+        "position fen not a fen",
+        "position sideways",
+        "position",
+    ] {
+        e.send(format!("{bad}\nisready\n").as_bytes());
+        let lines = e.until("readyok");
+        assert!(lines.len() == 2 && lines[0].starts_with("info string "), "{bad}: {lines:?}");
+    }
+    // Still the last good position (the start position): a legal move comes back.
+    e.send(b"go depth 1\n");
+    let best = e.until("bestmove").pop().unwrap();
+    let mv = best.strip_prefix("bestmove ").and_then(|m| m.split(' ').next()).unwrap();
+    let legal = mv.parse::<UciMove>().is_ok_and(|u| u.to_move(&Chess::default()).is_ok());
+    assert!(legal, "{best}");
+    // A line without a newline at the end of the input is still read.
+    e.send(b"isready");
+    assert_eq!(e.close(), ["readyok"]);
+}
+
+/// With nobody reading its answers (EPIPE on every write), the engine leaves with status 0
+/// and without a panic message.
+#[test]
+fn uci_closed_stdout_exits_cleanly() {
+    let mut child = Command::new(engine_exe())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    // The engine may be gone before all of this is written: ignore write errors.
+    let _ = stdin.write_all(b"uci\nisready\nposition startpos\ngo depth 4\n");
+    let _ = stdin.flush();
+    std::thread::sleep(Duration::from_millis(200));
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "exit status {:?}, stderr: {stderr}", out.status);
+}
+
+/// Without a client library: the clock and movetime are kept, `go infinite` waits for `stop`,
+/// positions without moves answer `bestmove (none)`, MultiPV gives N lines per depth.
+#[test]
+fn uci_limits_infinite_no_moves_multipv() {
+    let mut e = Engine::start();
+    e.send(b"uci\nisready\n");
+    e.until("readyok");
+    // (go, least, most): the engine may not use more than it has (less the move overhead),
+    // and with a generous clock it takes some time.
+    for (go, least, most) in [
+        ("go wtime 400 btime 400", 0, 400),
+        ("go movetime 300", 200, 400),
+        ("go btime 50 wtime 50 winc 10", 0, 50),
+        ("go wtime 20000 btime 20000 winc 200 binc 200", 200, 6000),
+    ] {
+        e.send(format!("position startpos moves e2e4\n{go}\n").as_bytes());
+        let t = Instant::now();
+        e.until("bestmove");
+        let took = t.elapsed();
+        assert!(took >= Duration::from_millis(least) && took < Duration::from_millis(most), "{go}: {took:?}");
+        eprintln!("{go}: bestmove after {took:?}");
+    }
+    e.send(b"position startpos\ngo nodes 3000\n");
+    let lines = e.until("bestmove");
+    let nodes: Vec<u64> =
+        lines.iter().filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok()).collect();
+    assert!(nodes.iter().all(|&n| n <= 3000 + 300), "{lines:?}");
+
+    // go infinite: nothing but info until stop, even when the search ends (a mate in 1 found
+    // at every depth, or no legal move at all).
+    for (pos, best) in [
+        ("startpos", None),
+        ("fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", Some("bestmove d1d8")),
+        ("fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", Some("bestmove (none)")),
+    ] {
+        e.send(format!("position {pos}\ngo infinite\n").as_bytes());
+        let until = Instant::now() + Duration::from_millis(700);
+        while let Some(line) = e.line(until.saturating_duration_since(Instant::now())) {
+            assert!(!line.starts_with("bestmove"), "{pos}: {line} before stop");
+        }
+        e.send(b"stop\n");
+        let last = e.until("bestmove").pop().unwrap();
+        if let Some(best) = best {
+            assert!(last.starts_with(best), "{pos}: {last}");
+        }
+    }
+
+    // Mated and stalemated sides.
+    for (fen, score) in [
+        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "mate 0"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "cp 0"),
+    ] {
+        e.send(format!("position fen {fen}\ngo wtime 1000 btime 1000\n").as_bytes());
+        assert_eq!(e.until("bestmove"), [format!("info depth 0 score {score}"), "bestmove (none)".to_string()]);
+    }
+
+    // A mate in one is reported as such.
+    e.send(b"position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 3\n");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" score mate 1 ")), "{lines:?}");
+
+    // MultiPV 3: three lines per depth, distinct first moves, best first.
+    e.send(b"setoption name MultiPV value 3\nposition startpos\ngo depth 3\n");
+    let lines = e.until("bestmove");
+    for depth in 1..=3 {
+        let at: Vec<&String> = lines.iter().filter(|l| l.starts_with(&format!("info depth {depth} "))).collect();
+        let k: Vec<&str> = at.iter().filter_map(|l| l.split(" multipv ").nth(1)?.split(' ').next()).collect();
+        assert_eq!(k, ["1", "2", "3"], "depth {depth}: {lines:?}");
+        let firsts: Vec<&str> = at.iter().filter_map(|l| l.split(" pv ").nth(1)?.split(' ').next()).collect();
+        assert!(firsts.len() == 3 && firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    }
+    e.quit();
+}
