@@ -1,4 +1,6 @@
-//! Evaluate NNUE nets: the runtime that `nnue_net!`-generated code and engines call.
+#![doc = include_str!("../README.md")]
+//!
+//! ## Modules
 //!
 //! - [`nnue_net!`]: compiles a net file into a module with a const-dimensioned `NETWORK`.
 //! - [`position`]: a board-agnostic position (pieces on squares, side to move).
@@ -10,6 +12,7 @@
 //! - [`simd`]: the kernel paths and the one place that picks among them.
 //! - [`reference`]: the generic evaluator, the bit-exact reference for every fast path.
 //! - [`loaded`]: the fast network types filled from a net read at run time.
+//! - `shakmaty` (feature `shakmaty`): positions and moves of the shakmaty crate as ours.
 
 pub mod accumulator;
 pub mod features;
@@ -18,6 +21,8 @@ pub mod nets;
 pub mod network;
 pub mod position;
 pub mod reference;
+#[cfg(feature = "shakmaty")]
+pub mod shakmaty;
 pub mod simd;
 
 pub use accumulator::{AccumulatorStack, Dirty, RefreshCache};

@@ -1,0 +1,84 @@
+//! A bridge from [shakmaty](https://docs.rs/shakmaty) (feature `shakmaty`): its positions and
+//! moves as this crate's [`Position`] and [`Dirty`]. What an engine on another board writes
+//! once for its own types; the constructors of [`Dirty`] do the rest.
+//!
+//! shakmaty is GPL-3.0: enabling this feature makes the binary you build a GPL-3.0 work. This
+//! crate's own code stays MIT OR Apache-2.0.
+//!
+//! ```
+//! use nnue_runtime::shakmaty::{dirty, position};
+//! use shakmaty::{Chess, Position as _};
+//!
+//! let game = Chess::default();
+//! let mv = game.legal_moves()[0];
+//! let change = dirty(&game, &mv); // before playing it
+//! let after = position(&game.play(mv).unwrap());
+//! assert_eq!(after.piece_count(), 32);
+//! # let _ = change;
+//! ```
+
+use shakmaty::{CastlingSide, Chess, Move, Position as _, Role};
+
+use crate::accumulator::Dirty;
+use crate::position::{Color, Piece, PieceType, Position, Square};
+
+/// shakmaty's color as ours.
+pub fn color(c: shakmaty::Color) -> Color {
+    match c {
+        shakmaty::Color::White => Color::White,
+        shakmaty::Color::Black => Color::Black,
+    }
+}
+
+/// shakmaty's role as our piece type.
+pub fn piece_type(role: Role) -> PieceType {
+    match role {
+        Role::Pawn => PieceType::Pawn,
+        Role::Knight => PieceType::Knight,
+        Role::Bishop => PieceType::Bishop,
+        Role::Rook => PieceType::Rook,
+        Role::Queen => PieceType::Queen,
+        Role::King => PieceType::King,
+    }
+}
+
+/// shakmaty's piece as ours.
+pub fn piece(p: shakmaty::Piece) -> Piece {
+    Piece::new(color(p.color), piece_type(p.role))
+}
+
+/// shakmaty's square as ours (both number a1 = 0 … h8 = 63).
+pub fn square(sq: shakmaty::Square) -> Square {
+    Square::from_file_rank(sq.file() as u8, sq.rank() as u8)
+}
+
+/// The position as the evaluator sees it.
+pub fn position(pos: &Chess) -> Position {
+    let pieces = pos.board().iter().map(|(sq, p)| (square(sq), piece(p)));
+    Position::new(color(pos.turn()), pieces).expect("a legal position has one king per side and at most 32 pieces")
+}
+
+/// What `mv` changes on the board of `pos` (before the move is played).
+pub fn dirty(pos: &Chess, mv: &Move) -> Dirty {
+    let us = color(pos.turn());
+    let captured = |role| Piece::new(!us, piece_type(role));
+    match *mv {
+        Move::Normal { role, from, capture, to, promotion: Some(promoted) } => {
+            debug_assert_eq!(role, Role::Pawn);
+            Dirty::promotion(us, square(from), square(to), piece_type(promoted), capture.map(captured))
+        }
+        Move::Normal { role, from, capture: Some(taken), to, promotion: None } => {
+            Dirty::capture(Piece::new(us, piece_type(role)), square(from), square(to), captured(taken))
+        }
+        Move::Normal { role, from, capture: None, to, promotion: None } => {
+            Dirty::quiet(Piece::new(us, piece_type(role)), square(from), square(to))
+        }
+        Move::EnPassant { from, to } => Dirty::en_passant(us, square(from), square(to)),
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_queen_side(rook < king);
+            let (king_to, rook_to) = (side.king_to(pos.turn()), side.rook_to(pos.turn()));
+            Dirty::castling(us, square(king), square(king_to), square(rook), square(rook_to))
+        }
+        Move::Put { .. } => unreachable!("no drops in standard chess"),
+    }
+}
