@@ -5,11 +5,12 @@
 //!
 //! - [`Architecture`]: what a net is, derived from a Stockfish header or parsed from text.
 //! - [`Net`]: the parameters in the canonical (file) order, read by [`Net::from_bytes`] and
-//!   written back byte-identically by [`Net::to_bytes`].
+//!   written back byte-identically by [`Net::to_bytes`]; [`read_file`] opens and reads a file.
 //! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
 
 mod arch;
 mod error;
+mod file;
 pub mod hash;
 pub mod layout;
 mod leb128;
@@ -20,6 +21,7 @@ mod write;
 
 pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch};
 pub use error::{ErrorKind, FormatError};
+pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
 
 /// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use nnue_format::{layout, Architecture, Net};
+use nnue_format::{layout, Architecture, FileErrorKind, Net};
 use syn::LitStr;
 
 use crate::cache::{self, Entry};
@@ -48,20 +48,21 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         }
     };
     let file = resolve(&manifest_dir, &shown);
-    let bytes = std::fs::read(&file).map_err(|e| {
-        syn::Error::new(
-            span,
-            format!(
-                "nnue_net!: can't read {shown}: {e} (paths are relative to the crate's manifest directory {})",
-                manifest_dir.display()
-            ),
-        )
-    })?;
     let arch_text = arch_lit.as_ref().map(LitStr::value);
     let given: Option<Architecture> = match (&arch_lit, &arch_text) {
         (Some(lit), Some(text)) => Some(text.parse().map_err(|e| err(lit, e))?),
         _ => None,
     };
+    let bytes = nnue_format::read_file_bytes(&file, given.as_ref()).map_err(|e| match e.kind {
+        FileErrorKind::Open(e) => syn::Error::new(
+            span,
+            format!(
+                "nnue_net!: can't read {shown}: {e} (paths are relative to the crate's manifest directory {})",
+                manifest_dir.display()
+            ),
+        ),
+        kind => err(&span, format!("{shown}: {kind}")),
+    })?;
     let key = cache::key(&bytes, arch_text.as_deref());
     let entry = match cache::lookup(&key) {
         Some(entry) => entry,
