@@ -248,7 +248,7 @@ impl fmt::Display for Architecture {
 
 /// A description that doesn't parse, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad architecture description {text:?}: {reason}")]
+#[error("bad architecture description {:?}{}: {reason}", crate::error::cut_text(text).0, if crate::error::cut_text(text).1 { format!("… ({} bytes)", text.len()) } else { String::new() })]
 pub struct ParseArchError {
     pub text: String,
     pub reason: String,
@@ -419,6 +419,14 @@ mod tests {
         let Architecture::Simple(s) = b else { panic!() };
         assert_eq!((s.kings.count(), s.inputs(), s.output_buckets), (4, 3072, 8));
         round_trip("(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+    }
+
+    #[test]
+    fn a_huge_bad_description_is_cut_in_the_message() {
+        let text = format!("HalfKA -> {}", "\u{1b}[2J".repeat(1_000_000));
+        let e = text.parse::<Architecture>().unwrap_err().to_string();
+        assert!(e.len() < 1000 && !e.contains('\u{1b}'), "{} bytes", e.len());
+        assert!(e.contains("… (4000010 bytes): expected"), "{e}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub mod synth;
 mod write;
 
 pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch};
-pub use error::{ErrorKind, FormatError};
+pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
 

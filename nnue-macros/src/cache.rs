@@ -103,7 +103,8 @@ pub fn store(key: &str, arch: String, description: &str, lizard: bool, blobs: Ve
     let tmp = root.join(format!("{key}.tmp-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp)?;
-    let description: String = description.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    // Escaped and cut: it only reaches the generated docs.
+    let description = nnue_format::shown(description);
     let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nlizard\t{lizard}\n");
     for b in &blobs {
         fs::write(tmp.join(format!("{}.bin", b.name)), &b.bytes)?;
