@@ -64,14 +64,25 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         kind => err(&span, format!("{shown}: {kind}")),
     })?;
     let key = cache::key(&bytes, arch_text.as_deref());
-    let entry = match cache::lookup(&key) {
+    let root = cache::dir();
+    let entry = match root.as_deref().and_then(|root| cache::lookup(root, &key)) {
         Some(entry) => entry,
         None => {
             let net = Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}: {e}")))?;
+            // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
+            // net, the fast layout (written to the cache one array at a time).
+            drop(bytes);
             layout::check(&net).map_err(|e| err(&span, format!("{shown}: {e}")))?;
             let lizard = net.simple().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
-            cache::store(&key, net.arch.to_string(), &net.description, lizard, layout::fast_layout(&net))
-                .map_err(|e| err(&span, format!("can't write the weight cache: {e} (set NNUE_CACHE_DIR)")))?
+            let (arch, description) = (net.arch.to_string(), net.description.clone());
+            let blobs = layout::fast_layout(&net);
+            drop(net);
+            match root {
+                Some(root) => cache::store(&root, &key, arch, &description, lizard, blobs).map_err(|e| {
+                    err(&span, format!("can't write the weight cache in {}: {e} (set NNUE_CACHE_DIR)", root.display()))
+                })?,
+                None => cache::in_memory(arch, &description, lizard, blobs),
+            }
         }
     };
     let arch = entry.arch.parse().map_err(|e| err(&span, format!("corrupt cache entry {key}: {e}")))?;
