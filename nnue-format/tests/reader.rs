@@ -105,7 +105,8 @@ fn message_shape() {
 #[test]
 fn a_hostile_description_is_shown_escaped_and_cut() {
     let mut net = synth::sfnn(64, 1, Encoding::Leb128);
-    net.description = format!("Features=HalfKAv2_hm(Friend)[22528->1024x2]\u{1b}]2;title\u{7}\n{}", "y".repeat(20 << 20));
+    net.description =
+        format!("Features=HalfKAv2_hm(Friend)[22528->1024x2]\u{1b}]2;title\u{7}\n{}", "y".repeat(20 << 20));
     let err = Net::from_bytes(&net.to_bytes(), None).unwrap_err();
     assert_eq!(err.kind.name(), "DescriptionMismatch");
     let text = err.to_string();

@@ -28,8 +28,8 @@ const LAYOUT_VERSION: u32 = 2;
 
 /// Where one array's bytes are.
 pub enum Source {
-    /// A checked cache file of exactly the array's size.
-    File(PathBuf),
+    /// A checked cache file of exactly the array's size, and the hash of its bytes.
+    File(PathBuf, String),
     /// No cache folder: the bytes themselves.
     Bytes(Vec<u8>),
 }
@@ -210,7 +210,12 @@ pub fn lookup(root: &Path, key: &str) -> Option<Entry> {
                 {
                     return None;
                 }
-                entry.blobs.push(BlobFile { name: name.to_string(), elem, dims, source: Source::File(path) });
+                entry.blobs.push(BlobFile {
+                    name: name.to_string(),
+                    elem,
+                    dims,
+                    source: Source::File(path, hash.to_string()),
+                });
             }
             _ => return None,
         }
@@ -293,7 +298,7 @@ mod tests {
             .blobs
             .iter()
             .map(|b| match &b.source {
-                Source::File(p) => fs::read(p).unwrap(),
+                Source::File(p, _) => fs::read(p).unwrap(),
                 Source::Bytes(v) => v.clone(),
             })
             .collect()

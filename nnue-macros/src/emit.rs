@@ -30,8 +30,8 @@ fn array_type(elem: Elem, dims: &[usize]) -> TokenStream {
 /// nor LLVM ever sees them, which keeps a 140 MB net to seconds of build time. Elsewhere the
 /// array is `include_bytes!` cast in a constant.
 fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
-    let path = match &blob.source {
-        Source::File(path) => path.to_string_lossy().into_owned(),
+    let (path, hash) = match &blob.source {
+        Source::File(path, hash) => (path.to_string_lossy().into_owned(), hash),
         Source::Bytes(bytes) => return weight_literal(blob, bytes),
     };
     let name = format_ident!("{}", blob.name);
@@ -49,7 +49,9 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
             format!("{prefix}{symbol}:"),
             // Exactly the array's size: more is cut off, and less makes the `.skip` below
             // negative, which the assembler refuses ("invalid number of bytes").
-            format!(".incbin \"{escaped}\", 0, {bytes}"),
+            // The hash makes the text differ whenever the bytes do, so incremental builds
+            // don't reuse an object assembled from other bytes at the same path.
+            format!(".incbin \"{escaped}\", 0, {bytes} /* content hash {hash} */"),
             format!("{prefix}{symbol}_end:"),
             format!(
                 ".skip {prefix}{symbol}_end - {prefix}{symbol} - {bytes} \
@@ -275,4 +277,32 @@ pub(crate) fn compilation_id(args: impl IntoIterator<Item = String>) -> String {
         h.update(&[0]);
     }
     h.finish()[..16].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A short cache file once linked (the missing bytes read past the array): the `.incbin`
+    /// takes exactly the array's size, and a `.skip` of (bytes included - size) is negative,
+    /// an assembler error, when the file is shorter.
+    #[test]
+    fn incbin_pins_the_length() {
+        let source = Source::File("/cache/k/FT_BIASES.bin".into(), "0123abcd".into());
+        let blob = BlobFile { name: "FT_BIASES".into(), elem: Elem::I16, dims: vec![4], source };
+        let text = weight_static(&blob, "nnue_x").to_string();
+        assert!(text.contains(r#".incbin \"/cache/k/FT_BIASES.bin\", 0, 8 /* content hash 0123abcd */"#), "{text}");
+        assert!(text.contains(".skip nnue_x_FT_BIASES_end - nnue_x_FT_BIASES - 8 "), "{text}");
+        assert!(text.contains(".skip _nnue_x_FT_BIASES_end - _nnue_x_FT_BIASES - 8 "), "{text}");
+    }
+
+    #[test]
+    fn the_compilation_id_tells_a_lib_from_a_bin() {
+        let args = |kind: &str, file: &str| {
+            ["rustc", "--crate-name", "two_nets", "--crate-type", kind, file].map(String::from).to_vec()
+        };
+        let lib = compilation_id(args("lib", "src/lib.rs"));
+        assert_eq!(lib, compilation_id(args("lib", "src/lib.rs")));
+        assert_ne!(lib, compilation_id(args("bin", "src/main.rs")));
+    }
 }
