@@ -51,7 +51,7 @@ pub struct Blob {
 fn blob<T: Copy>(name: &'static str, elem: Elem, dims: Vec<usize>, values: &[T], le: impl Fn(T) -> Vec<u8>) -> Blob {
     debug_assert_eq!(dims.iter().product::<usize>(), values.len());
     // Sized up front: collecting the flat_map would grow (and copy) the vector by doubling.
-    let mut bytes = Vec::with_capacity(values.len() * std::mem::size_of::<T>());
+    let mut bytes = Vec::with_capacity(std::mem::size_of_val(values));
     values.iter().for_each(|&v| bytes.extend_from_slice(&le(v)));
     Blob { name, elem, dims, bytes }
 }
