@@ -9,8 +9,9 @@
 //! that of the build running the macro: the nearest ancestor of rustc's `--out-dir` (cargo
 //! passes `<target>/<profile>/deps`) holding cargo's `CACHEDIR.TAG`, so `cargo clean` removes
 //! the cache. Proc macros see no `OUT_DIR`, and `CARGO_TARGET_DIR` only when the user set it.
-//! Without either (rustc run by hand, an IDE expanding the macro) nothing is cached: the
-//! weights are transformed in memory and emitted as literals. Never a shared temp folder.
+//! Else an absolute `$CARGO_TARGET_DIR/nnue-cache`. Without any (rustc run by hand, an IDE
+//! expanding the macro) nothing is cached: the weights are transformed in memory and emitted as
+//! literals. Never a shared temp folder.
 //!
 //! An entry is trusted only if it checks out: its manifest ends with a hash of its own text,
 //! and lists each array's length and a 128-bit hash of its bytes, which [`lookup`] compares
@@ -56,7 +57,9 @@ pub fn dir() -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("NNUE_CACHE_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(d));
     }
-    target_dir(std::env::args()).map(|t| t.join("nnue-cache"))
+    target_dir(std::env::args())
+        .or_else(|| std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).filter(|t| t.is_absolute()))
+        .map(|t| t.join("nnue-cache"))
 }
 
 /// The target directory of the rustc invocation whose arguments are `args`: the nearest
@@ -258,7 +261,12 @@ pub fn store(
     fs::write(tmp.join("manifest"), manifest)?;
     let folder = root.join(key);
     if fs::rename(&tmp, &folder).is_err() {
-        // Another build got there first, or an entry that didn't check out is in the way.
+        if let Some(entry) = lookup(root, key) {
+            // Another build got there first (and may be reading it): keep theirs.
+            let _ = fs::remove_dir_all(&tmp);
+            return Ok(entry);
+        }
+        // An entry that didn't check out is in the way.
         let _ = fs::remove_dir_all(&folder);
         if fs::rename(&tmp, &folder).is_err() {
             let _ = fs::remove_dir_all(&tmp);
