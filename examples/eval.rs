@@ -11,7 +11,7 @@
 //! default), on the fastest path or the one `--path scalar|avx2|avxvnni|avx512vnni` forces.
 use std::process::ExitCode;
 
-use nnue_runtime::{Architecture, Evaluation, Evaluator, Isa, Net, Network, Path, Position};
+use nnue_runtime::{Architecture, Evaluation, Evaluator, Isa, Net, Network, KernelPath, Position};
 
 nnue_runtime::nnue_net! {
     name = generated,
@@ -76,11 +76,11 @@ fn run() -> Result<bool, String> {
             return Err("--generated evaluates the net compiled in through EVALFILE; --net/--arch are for the generic evaluator".into());
         }
         let path = match args.path.as_deref() {
-            None => Path::best(),
+            None => KernelPath::best(),
             Some(name) => {
                 let isa =
                     Isa::from_name(name).ok_or(format!("unknown path {name}: scalar, avx2, avxvnni or avx512vnni"))?;
-                Path::new(isa).ok_or(format!("this CPU can't run the {name} path"))?
+                KernelPath::new(isa).ok_or(format!("this CPU can't run the {name} path"))?
             }
         };
         return Ok(print_all(&args.fens, |pos| generated::NETWORK.evaluate_on(path, pos)));

@@ -9,14 +9,14 @@ use nnue_runtime::format::{synth, Encoding};
 
 #[test]
 fn compile_errors() {
-    let dir = nnue::root().join("target/tests/nnue-corpus");
-    nnue::corpus::write_all(&dir).unwrap();
+    let dir = nnue_testkit::root().join("target/tests/nnue-corpus");
+    nnue_testkit::corpus::write_all(&dir).unwrap();
     let valid = synth::sfnn(64, 1, Encoding::Leb128).to_bytes();
     if std::fs::read(dir.join("valid.nnue")).ok() != Some(valid.clone()) {
         std::fs::write(dir.join("valid.nnue"), valid).unwrap();
     }
-    for case in nnue::corpus::cases() {
-        let ui = nnue::root().join(format!("tests/ui/corpus/{}.rs", case.name));
+    for case in nnue_testkit::corpus::cases() {
+        let ui = nnue_testkit::root().join(format!("tests/ui/corpus/{}.rs", case.name));
         assert!(ui.is_file(), "corpus case {} has no compile-fail case {}", case.name, ui.display());
     }
     let t = trybuild::TestCases::new();
@@ -29,7 +29,7 @@ fn compile_errors() {
 #[cfg(unix)]
 #[test]
 fn compile_errors_for_files_that_are_not_nets() {
-    let dir = nnue::root().join("target/tests/nnue-corpus");
+    let dir = nnue_testkit::root().join("target/tests/nnue-corpus");
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("fifo.nnue");
     if !std::fs::symlink_metadata(&fifo).is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type())) {

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use nnue::{net_or_skip, oracle, root};
+use nnue_testkit::{net_or_skip, oracle, root};
 
 fn cargo_eval(evalfile: Option<&std::path::Path>, args: &[&str]) -> String {
     let mut cmd = Command::new(env!("CARGO"));
@@ -27,7 +27,7 @@ fn eval_example_reproduces_stockfish() {
     std::fs::create_dir_all(fens_file.parent().unwrap()).unwrap();
     std::fs::write(&fens_file, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
     let fens = fens_file.to_str().unwrap();
-    let nets = [(nnue::SF17_BIG, "big"), (nnue::SF17_SMALL, "small"), (nnue::SF13_HALFKP, "halfkp")];
+    let nets = [(nnue_testkit::SF17_BIG, "big"), (nnue_testkit::SF17_SMALL, "small"), (nnue_testkit::SF13_HALFKP, "halfkp")];
     for (file, which) in nets {
         let Some(net) = net_or_skip(file, "eval example oracle test") else { continue };
         let want: String = rows
@@ -43,7 +43,7 @@ fn eval_example_reproduces_stockfish() {
             .collect();
         let generic = cargo_eval(None, &["--net", net.to_str().unwrap(), "--fens", fens]);
         assert!(generic == want, "generic eval of {file} differs from Stockfish");
-        for path in nnue_runtime::Path::all() {
+        for path in nnue_runtime::KernelPath::all() {
             let got = cargo_eval(Some(&net), &["--generated", "--path", path.isa().name(), "--fens", fens]);
             assert!(got == want, "generated eval of {file} on {path} differs from Stockfish");
         }
@@ -86,7 +86,7 @@ fn bad_input_is_reported() {
         "--net",
         "nets/default.nnue",
         "--arch",
-        nnue::default_net::ARCH,
+        nnue_testkit::default_net::ARCH,
         "8/8/8/8/8/8/8/8 w",
         "k7/8/8/8/8/8/8/K7 w",
     ]);

@@ -32,8 +32,8 @@ fn touch(file: &Path) {
 
 #[test]
 fn lib_and_bin_with_the_same_net_link_and_a_corrupt_cache_is_not_used() {
-    let fixture = nnue::root().join("tests/fixtures/two-nets");
-    let target = nnue::root().join("target/tests/two-nets");
+    let fixture = nnue_testkit::root().join("tests/fixtures/two-nets");
+    let target = nnue_testkit::root().join("target/tests/two-nets");
     let cache = target.join("nnue-cache");
     let _ = std::fs::remove_dir_all(&cache);
     let run = ["run", "--quiet", "--offline", "--locked"];

@@ -166,7 +166,7 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     if len == 0 {
         return Ok(());
     }
-    if let Some(Architecture::Simple(arch)) = given {
+    if let Some(Architecture::Chess768(arch)) = given {
         let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
         if len != exact && len != padded {
             return Err(FormatError::new(

@@ -19,10 +19,10 @@ mod read;
 pub mod synth;
 mod write;
 
-pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch};
+pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, Chess768Arch};
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
-pub use net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
+pub use net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Chess768Params, Stack};
 
 /// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;

@@ -118,8 +118,8 @@ fn a_headerless_file_of_the_wrong_size_is_refused_with_the_readers_error() {
     let e = read_file(&path, Some(&arch)).unwrap_err();
     let FileErrorKind::Format(f) = e.kind else { panic!() };
     assert_eq!(f, Net::from_bytes(&bytes, Some(&arch)).unwrap_err());
-    let nnue_format::Architecture::Simple(simple) = &arch else { panic!() };
-    let net = synth::simple(simple, 1);
+    let nnue_format::Architecture::Chess768(simple) = &arch else { panic!() };
+    let net = synth::chess768(simple, 1);
     std::fs::write(&path, net.to_bytes()).unwrap();
     assert_eq!(read_file(&path, Some(&arch)).unwrap(), net);
 }

@@ -2,10 +2,10 @@
 //! non-UTF-8 header descriptions, every short prefix of a net, and the shape of the message.
 
 use nnue_format::synth;
-use nnue_format::{Architecture, Encoding, ErrorKind, FormatError, KingBuckets, Net, SfnnArch, SimpleArch};
+use nnue_format::{Architecture, Encoding, ErrorKind, FormatError, KingBuckets, Net, SfnnArch, Chess768Arch};
 
 fn simple(hidden: usize, map: Option<Vec<u8>>) -> Architecture {
-    Architecture::Simple(SimpleArch {
+    Architecture::Chess768(Chess768Arch {
         kings: KingBuckets { mirrored: false, map },
         hidden,
         output_buckets: 1,

@@ -47,8 +47,8 @@ pub struct BlobFile {
 pub struct Entry {
     pub arch: String,
     pub description: String,
-    /// Headerless SCReLU nets whose `v * w` fits int16 (see `SimpleConfig::lizard`).
-    pub lizard: bool,
+    /// Headerless SCReLU nets whose `v * w` fits int16 (see `Chess768Config::screlu_in_i16`).
+    pub screlu_in_i16: bool,
     pub blobs: Vec<BlobFile>,
 }
 
@@ -195,13 +195,13 @@ pub fn lookup(root: &Path, key: &str) -> Option<Entry> {
     if check != format!("check\t{}", content_hash(format!("{body}\n").as_bytes())) {
         return None;
     }
-    let mut entry = Entry { arch: String::new(), description: String::new(), lizard: false, blobs: Vec::new() };
+    let mut entry = Entry { arch: String::new(), description: String::new(), screlu_in_i16: false, blobs: Vec::new() };
     for line in body.lines() {
         let mut f = line.split('\t');
         match (f.next()?, f.next()?) {
             ("arch", v) => entry.arch = v.to_string(),
             ("description", v) => entry.description = v.to_string(),
-            ("lizard", v) => entry.lizard = v == "true",
+            ("screlu_in_i16", v) => entry.screlu_in_i16 = v == "true",
             ("blob", name) => {
                 let elem = parse_elem(f.next()?)?;
                 let dims = f.next()?.split(',').map(|d| d.parse().ok()).collect::<Option<Vec<usize>>>()?;
@@ -241,7 +241,7 @@ pub fn store(
     key: &str,
     arch: String,
     description: &str,
-    lizard: bool,
+    screlu_in_i16: bool,
     blobs: Vec<Blob>,
 ) -> std::io::Result<Entry> {
     fs::create_dir_all(root)?;
@@ -250,7 +250,7 @@ pub fn store(
     fs::create_dir_all(&tmp)?;
     // Escaped and cut: it only reaches the generated docs.
     let description = nnue_format::shown(description);
-    let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nlizard\t{lizard}\n");
+    let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nlizard\t{screlu_in_i16}\n");
     for b in blobs {
         fs::write(tmp.join(format!("{}.bin", b.name)), &b.bytes)?;
         let dims: Vec<String> = b.dims.iter().map(usize::to_string).collect();
@@ -276,12 +276,12 @@ pub fn store(
 }
 
 /// An entry that lives only in memory (no cache folder).
-pub fn in_memory(arch: String, description: &str, lizard: bool, blobs: Vec<Blob>) -> Entry {
+pub fn in_memory(arch: String, description: &str, screlu_in_i16: bool, blobs: Vec<Blob>) -> Entry {
     let blobs = blobs
         .into_iter()
         .map(|b| BlobFile { name: b.name.to_string(), elem: b.elem, dims: b.dims, source: Source::Bytes(b.bytes) })
         .collect();
-    Entry { arch, description: nnue_format::shown(description), lizard, blobs }
+    Entry { arch, description: nnue_format::shown(description), screlu_in_i16, blobs }
 }
 
 #[cfg(test)]
@@ -318,7 +318,7 @@ mod tests {
         let e = store(&root, "k", "A".into(), "desc\u{1b}", true, blobs()).unwrap();
         assert_eq!(bytes_of(&e), blobs().into_iter().map(|b| b.bytes).collect::<Vec<_>>());
         let again = lookup(&root, "k").unwrap();
-        assert_eq!((again.arch.as_str(), again.description.as_str(), again.lizard), ("A", "desc\\u{1b}", true));
+        assert_eq!((again.arch.as_str(), again.description.as_str(), again.screlu_in_i16), ("A", "desc\\u{1b}", true));
         assert_eq!(bytes_of(&again), bytes_of(&e));
         fs::remove_dir_all(&root).unwrap();
     }

@@ -73,15 +73,15 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
             layout::check(&net).map_err(|e| err(&span, format!("{shown}: {e}")))?;
-            let lizard = net.simple().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
+            let screlu_in_i16 = net.chess768().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
             let (arch, description) = (net.arch.to_string(), net.description.clone());
             let blobs = layout::fast_layout(&net);
             drop(net);
             match root {
-                Some(root) => cache::store(&root, &key, arch, &description, lizard, blobs).map_err(|e| {
+                Some(root) => cache::store(&root, &key, arch, &description, screlu_in_i16, blobs).map_err(|e| {
                     err(&span, format!("can't write the weight cache in {}: {e} (set NNUE_CACHE_DIR)", root.display()))
                 })?,
-                None => cache::in_memory(arch, &description, lizard, blobs),
+                None => cache::in_memory(arch, &description, screlu_in_i16, blobs),
             }
         }
     };
