@@ -90,8 +90,7 @@ fn run() -> Result<bool, String> {
     }
     let file = args.net.ok_or(format!("--net FILE or --generated is required\n{USAGE}"))?;
     let arch: Option<Architecture> = args.arch.as_deref().map(str::parse).transpose().map_err(|e| format!("{e}"))?;
-    let bytes = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
-    let net = Net::from_bytes(&bytes, arch.as_ref()).map_err(|e| format!("{file}: {e}"))?;
+    let net = Net::from_file(&file, arch.as_ref()).map_err(|e| e.to_string())?;
     let eval = Evaluator::new(&net);
     Ok(print_all(&args.fens, |pos| eval.evaluate(pos)))
 }

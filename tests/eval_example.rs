@@ -62,6 +62,24 @@ fn bad_input_is_reported() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("Cargo.toml: header at offset 0: unknown version 0x726f775b"), "{stderr}");
+    // A FIFO once blocked the example forever, /dev/zero ate its memory.
+    #[cfg(unix)]
+    {
+        let fifo = root().join("target/tests/eval-example-fifo.nnue");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        for (net, found) in [(fifo.to_str().unwrap(), "a FIFO"), ("/dev/zero", "a character device")] {
+            let out = Command::new(env!("CARGO"))
+                .current_dir(root())
+                .args(["run", "--quiet", "--release", "--example", "eval", "--", "--net", net, "startpos"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let want = format!("error: {net}: not a net file: expected a regular file, found {found}");
+            assert!(stderr.contains(&want), "{stderr}");
+        }
+    }
     let out = cargo_eval_status(&[
         "--net",
         "nets/default.nnue",

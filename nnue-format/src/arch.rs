@@ -248,7 +248,7 @@ impl fmt::Display for Architecture {
 
 /// A description that doesn't parse, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad architecture description {text:?}: {reason}")]
+#[error("bad architecture description {:?}{}: {reason}", crate::error::cut_text(text).0, if crate::error::cut_text(text).1 { format!("… ({} bytes)", text.len()) } else { String::new() })]
 pub struct ParseArchError {
     pub text: String,
     pub reason: String,
@@ -316,9 +316,9 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         match opt.split_once('=') {
             None if opt == "crelu" => activation = Some(Activation::CReLU),
             None if opt == "screlu" => activation = Some(Activation::SCReLU),
-            Some(("qa", v)) => qa = Some(parse_num(v)? as i32),
-            Some(("qb", v)) => qb = Some(parse_num(v)? as i32),
-            Some(("scale", v)) => scale = Some(parse_num(v)? as i32),
+            Some(("qa", v)) => qa = Some(parse_i32("qa", v)?),
+            Some(("qb", v)) => qb = Some(parse_i32("qb", v)?),
+            Some(("scale", v)) => scale = Some(parse_i32("scale", v)?),
             Some(("kings", v)) => {
                 let list = v
                     .strip_prefix('[')
@@ -357,7 +357,16 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
 }
 
 fn parse_num(s: &str) -> Result<usize, String> {
-    s.parse().map_err(|_| format!("`{s}` is not a number"))
+    s.parse().map_err(|e: std::num::ParseIntError| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => format!("`{s}` is out of range: expected at most {}", usize::MAX),
+        _ => format!("`{s}` is not a number"),
+    })
+}
+
+/// A number that must fit an `i32` (qa, qb, scale): larger values are errors, not truncated.
+fn parse_i32(name: &str, s: &str) -> Result<i32, String> {
+    let n = parse_num(s)?;
+    i32::try_from(n).map_err(|_| format!("{name}={n} is out of range: expected at most {}", i32::MAX))
 }
 
 /// Splits at commas that are not inside brackets.
@@ -413,6 +422,14 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_bad_description_is_cut_in_the_message() {
+        let text = format!("HalfKA -> {}", "\u{1b}[2J".repeat(1_000_000));
+        let e = text.parse::<Architecture>().unwrap_err().to_string();
+        assert!(e.len() < 1000 && !e.contains('\u{1b}'), "{} bytes", e.len());
+        assert!(e.contains("… (4000010 bytes): expected"), "{e}");
+    }
+
+    #[test]
     fn bad_descriptions_say_why() {
         for (text, why) in [
             ("(768 -> 1024)x2 -> 1, qa=255, qb=64, scale=400", "activation"),
@@ -421,6 +438,14 @@ mod tests {
             ("HalfKAv2_hm -> 100x2 -> (15+1 -> 32 -> 1)x8", "multiple of 64"),
             ("HalfKA -> 512x2", "expected"),
             ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, foo=1", "unknown option"),
+            // 2^32 + 255 once read as 255 (truncated to 32 bits).
+            ("(768 -> 64)x2 -> 1, crelu, qa=4294967551, qb=64, scale=400", "qa=4294967551 is out of range"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=4294967360, scale=400", "qb=4294967360 is out of range"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=4294967696", "scale=4294967696 is out of range"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=2147483648", "scale=2147483648 is out of range"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=99999999999999999999999, qb=64, scale=400", "out of range"),
+            ("HalfKP -> 18446744073709551680x2 -> 32 -> 32 -> 1", "out of range"),
+            ("(768 -> 64)x2 -> 1x4294967297, crelu, qa=255, qb=64, scale=400", "output buckets"),
         ] {
             let e = text.parse::<Architecture>().unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");

@@ -11,6 +11,30 @@ pub struct FormatError {
     pub kind: ErrorKind,
 }
 
+/// How much of a text from a file (a net's description) a message shows.
+pub const SHOWN_TEXT_CHARS: usize = 200;
+
+/// A text from a file as messages show it: escaped (`escape_debug`: no terminal escape
+/// sequences, newlines or other control characters get through) and cut after
+/// [`SHOWN_TEXT_CHARS`] characters, with the full length in bytes: `abc… (20000000 bytes)`.
+pub fn shown(text: &str) -> String {
+    let (head, cut) = cut_text(text);
+    let escaped = head.escape_debug().to_string();
+    if cut {
+        format!("{escaped}… ({} bytes)", text.len())
+    } else {
+        escaped
+    }
+}
+
+/// The first [`SHOWN_TEXT_CHARS`] characters of `text`, and whether that is less than all.
+pub(crate) fn cut_text(text: &str) -> (&str, bool) {
+    match text.char_indices().nth(SHOWN_TEXT_CHARS) {
+        Some((end, _)) => (&text[..end], true),
+        None => (text, false),
+    }
+}
+
 impl FormatError {
     pub fn new(offset: usize, section: impl fmt::Display, kind: ErrorKind) -> Self {
         Self { offset, section: section.to_string(), kind }
@@ -48,7 +72,7 @@ pub enum ErrorKind {
     Unsupported { name: String },
     #[error("hash mismatch: expected {expected:#010x}, found {found:#010x}")]
     HashMismatch { expected: u32, found: u32 },
-    #[error("the description says {described}, but the hash is that of {actual}")]
+    #[error("the description says {}, but the hash is that of {actual}", shown(described))]
     DescriptionMismatch { described: String, actual: String },
     #[error("bad LEB128 data: {0}")]
     Leb128(String),
@@ -58,4 +82,29 @@ pub enum ErrorKind {
     SizeMismatch { arch: String, expected: usize, found: usize },
     #[error("{0}")]
     Invalid(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_text_is_escaped_and_cut() {
+        assert_eq!(shown("Features=HalfKP(Friend)[41024->256x2]"), "Features=HalfKP(Friend)[41024->256x2]");
+        assert_eq!(shown("a\x1b[2J\nb\u{7}"), "a\\u{1b}[2J\\nb\\u{7}");
+        let long = "é".repeat(10_000_000);
+        let s = shown(&long);
+        assert_eq!(s, format!("{}… (20000000 bytes)", "é".repeat(200)));
+    }
+
+    #[test]
+    fn a_description_mismatch_shows_the_description_escaped_and_cut() {
+        let described = format!("\x1b]0;pwned\x07{}", "x".repeat(20_000_000));
+        let e = FormatError::new(4, "header", ErrorKind::DescriptionMismatch { described, actual: "HalfKP".into() });
+        let text = e.to_string();
+        assert!(text.len() < 400, "{} bytes", text.len());
+        assert!(!text.chars().any(char::is_control), "{text}");
+        assert!(text.starts_with("header at offset 4: the description says \\u{1b}]0;pwned\\u{7}xxx"), "{text}");
+        assert!(text.ends_with("… (20000010 bytes), but the hash is that of HalfKP"), "{text}");
+    }
 }

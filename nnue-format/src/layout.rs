@@ -50,7 +50,10 @@ pub struct Blob {
 
 fn blob<T: Copy>(name: &'static str, elem: Elem, dims: Vec<usize>, values: &[T], le: impl Fn(T) -> Vec<u8>) -> Blob {
     debug_assert_eq!(dims.iter().product::<usize>(), values.len());
-    Blob { name, elem, dims, bytes: values.iter().flat_map(|&v| le(v)).collect() }
+    // Sized up front: collecting the flat_map would grow (and copy) the vector by doubling.
+    let mut bytes = Vec::with_capacity(std::mem::size_of_val(values));
+    values.iter().for_each(|&v| bytes.extend_from_slice(&le(v)));
+    Blob { name, elem, dims, bytes }
 }
 
 fn i8s(name: &'static str, dims: Vec<usize>, v: &[i8]) -> Blob {
@@ -77,11 +80,13 @@ fn ft_columns(row: &[i16], double: bool) -> Vec<i16> {
 fn ft_blobs(ft: &FeatureTransformer, double: bool) -> [Blob; 2] {
     let l1 = ft.l1();
     let inputs = ft.weights.len() / l1;
-    let mut weights = Vec::with_capacity(ft.weights.len());
+    // Straight to bytes, row by row: no second copy of the largest array.
+    let mut weights = Vec::with_capacity(ft.weights.len() * 2);
     for f in 0..inputs {
-        weights.extend(ft_columns(ft.row(f), double));
+        ft_columns(ft.row(f), double).iter().for_each(|v| weights.extend_from_slice(&v.to_le_bytes()));
     }
-    [i16s("FT_BIASES", vec![l1], &ft_columns(&ft.biases, double)), i16s("FT_WEIGHTS", vec![inputs, l1], &weights)]
+    let weights = Blob { name: "FT_WEIGHTS", elem: Elem::I16, dims: vec![inputs, l1], bytes: weights };
+    [i16s("FT_BIASES", vec![l1], &ft_columns(&ft.biases, double)), weights]
 }
 
 /// `[chunk][output][4]` over the padded inputs.

@@ -5,11 +5,12 @@
 //!
 //! - [`Architecture`]: what a net is, derived from a Stockfish header or parsed from text.
 //! - [`Net`]: the parameters in the canonical (file) order, read by [`Net::from_bytes`] and
-//!   written back byte-identically by [`Net::to_bytes`].
+//!   written back byte-identically by [`Net::to_bytes`]; [`read_file`] opens and reads a file.
 //! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
 
 mod arch;
 mod error;
+mod file;
 pub mod hash;
 pub mod layout;
 mod leb128;
@@ -19,7 +20,8 @@ pub mod synth;
 mod write;
 
 pub use arch::{Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, ParseArchError, SfnnArch};
-pub use error::{ErrorKind, FormatError};
+pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
+pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use net::{Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack};
 
 /// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.

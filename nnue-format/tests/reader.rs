@@ -99,3 +99,19 @@ fn message_shape() {
         "header at offset 4: unexpected end of file: expected the file hash (4 bytes) but only 1 bytes are left"
     );
 }
+
+/// A description reaches messages escaped and cut: no terminal escape sequences, no 20 MB
+/// messages.
+#[test]
+fn a_hostile_description_is_shown_escaped_and_cut() {
+    let mut net = synth::sfnn(64, 1, Encoding::Leb128);
+    net.description =
+        format!("Features=HalfKAv2_hm(Friend)[22528->1024x2]\u{1b}]2;title\u{7}\n{}", "y".repeat(20 << 20));
+    let err = Net::from_bytes(&net.to_bytes(), None).unwrap_err();
+    assert_eq!(err.kind.name(), "DescriptionMismatch");
+    let text = err.to_string();
+    assert!(text.len() < 500, "a {} byte message", text.len());
+    assert!(!text.chars().any(char::is_control), "{text}");
+    assert!(text.contains("[22528->1024x2]\\u{1b}]2;title\\u{7}\\nyyy"), "{text}");
+    assert!(text.contains(&format!("… ({} bytes), but the hash is that of", net.description.len())), "{text}");
+}

@@ -1,26 +1,46 @@
 //! The transformed weights, written once per distinct net to a cache folder and pulled into the
-//! crate with `include_bytes!` (rustc reads a file far faster than it lexes a literal).
+//! crate with `.incbin` or `include_bytes!` (rustc reads a file far faster than it lexes a
+//! literal).
 //!
 //! Entries are keyed by a 128-bit hash of the net's bytes, its architecture text and the layout
-//! version, so a rebuild that doesn't touch the net only hashes the file and reads a manifest.
+//! version, so a rebuild that doesn't touch the net only hashes the file and the entry.
 //!
-//! Folder: `$NNUE_CACHE_DIR`, else `$CARGO_TARGET_DIR/nnue-cache`, else `<temp>/nnue-macros-cache`.
+//! Folder: `$NNUE_CACHE_DIR`, else `<target dir>/nnue-cache`, where the target directory is
+//! that of the build running the macro: the nearest ancestor of rustc's `--out-dir` (cargo
+//! passes `<target>/<profile>/deps`) holding cargo's `CACHEDIR.TAG`, so `cargo clean` removes
+//! the cache. Proc macros see no `OUT_DIR`, and `CARGO_TARGET_DIR` only when the user set it.
+//! Else an absolute `$CARGO_TARGET_DIR/nnue-cache`. Without any (rustc run by hand, an IDE
+//! expanding the macro) nothing is cached: the weights are transformed in memory and emitted as
+//! literals. Never a shared temp folder.
+//!
+//! An entry is trusted only if it checks out: its manifest ends with a hash of its own text,
+//! and lists each array's length and a 128-bit hash of its bytes, which [`lookup`] compares
+//! with the files (a corrupt or truncated entry is transformed again and rewritten).
 
 use std::fs;
 use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use nnue_format::layout::{Blob, Elem};
 
-/// Bump when the fast layout changes, so stale entries are never used.
-const LAYOUT_VERSION: u32 = 1;
+/// Bump when the fast layout (or the entry format) changes, so stale entries are never used.
+const LAYOUT_VERSION: u32 = 2;
 
-/// One cached array: where its bytes are, and its shape.
+/// Where one array's bytes are.
+pub enum Source {
+    /// A checked cache file of exactly the array's size, and the hash of its bytes.
+    File(PathBuf, String),
+    /// No cache folder: the bytes themselves.
+    Bytes(Vec<u8>),
+}
+
+/// One array: its bytes (or their file) and its shape.
 pub struct BlobFile {
     pub name: String,
     pub elem: Elem,
     pub dims: Vec<usize>,
-    pub path: PathBuf,
+    pub source: Source,
 }
 
 /// A complete cache entry.
@@ -32,14 +52,31 @@ pub struct Entry {
     pub blobs: Vec<BlobFile>,
 }
 
-fn dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("NNUE_CACHE_DIR") {
-        return PathBuf::from(d);
+/// The cache folder for this build, if there is one (see the module docs).
+pub fn dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("NNUE_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
     }
-    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(t).join("nnue-cache");
+    target_dir(std::env::args())
+        .or_else(|| std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).filter(|t| t.is_absolute()))
+        .map(|t| t.join("nnue-cache"))
+}
+
+/// The target directory of the rustc invocation whose arguments are `args`: the nearest
+/// ancestor of `--out-dir` that holds cargo's `CACHEDIR.TAG`.
+pub fn target_dir(args: impl IntoIterator<Item = String>) -> Option<PathBuf> {
+    let mut args = args.into_iter();
+    let mut out_dir = None;
+    while let Some(a) = args.next() {
+        if a == "--out-dir" {
+            out_dir = args.next();
+        } else if let Some(d) = a.strip_prefix("--out-dir=") {
+            out_dir = Some(d.to_string());
+        }
     }
-    std::env::temp_dir().join("nnue-macros-cache")
+    let out_dir = PathBuf::from(out_dir?);
+    let out_dir = if out_dir.is_absolute() { out_dir } else { std::env::current_dir().ok()?.join(out_dir) };
+    out_dir.ancestors().find(|a| a.join("CACHEDIR.TAG").is_file()).map(Path::to_path_buf)
 }
 
 pub fn key(bytes: &[u8], arch: Option<&str>) -> String {
@@ -53,6 +90,94 @@ pub fn key(bytes: &[u8], arch: Option<&str>) -> String {
     format!("{:016x}{:016x}", half(1), half(2))
 }
 
+/// A 128-bit hash of a byte stream, to tell a cache file's bytes from corrupt ones: two
+/// 64-bit lanes, each step a bijection of the lane for a given input word, so any change
+/// confined to one 8-byte word always changes the hash.
+#[derive(Clone)]
+pub struct ContentHasher {
+    lanes: [u64; 2],
+    len: u64,
+    tail: Vec<u8>,
+}
+
+impl Default for ContentHasher {
+    fn default() -> Self {
+        Self { lanes: [0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b], len: 0, tail: Vec::new() }
+    }
+}
+
+impl ContentHasher {
+    const K: [u64; 2] = [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f];
+
+    fn word(&mut self, w: u64) {
+        let [a, b] = &mut self.lanes;
+        *a = (*a ^ w).wrapping_mul(Self::K[0]).rotate_left(29);
+        *b = (*b ^ w.rotate_left(32)).wrapping_mul(Self::K[1]).rotate_left(31);
+    }
+
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if !self.tail.is_empty() {
+            let need = (8 - self.tail.len()).min(bytes.len());
+            self.tail.extend_from_slice(&bytes[..need]);
+            bytes = &bytes[need..];
+            if self.tail.len() < 8 {
+                return;
+            }
+            let w = u64::from_le_bytes(self.tail[..].try_into().unwrap());
+            self.tail.clear();
+            self.word(w);
+        }
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.word(u64::from_le_bytes(w.try_into().unwrap()));
+        }
+        self.tail.extend_from_slice(words.remainder());
+    }
+
+    pub fn finish(mut self) -> String {
+        let mut last = [0u8; 8];
+        last[..self.tail.len()].copy_from_slice(&self.tail);
+        let tail = std::mem::take(&mut self.tail);
+        if !tail.is_empty() {
+            self.word(u64::from_le_bytes(last));
+        }
+        self.word(self.len);
+        let mix = |mut x: u64| {
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+            x ^ (x >> 33)
+        };
+        let [a, b] = self.lanes;
+        format!("{:016x}{:016x}", mix(a ^ b.rotate_left(17)), mix(b ^ a.rotate_left(41)))
+    }
+}
+
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h = ContentHasher::default();
+    h.update(bytes);
+    h.finish()
+}
+
+/// The length and hash of a file's bytes, read in pieces.
+fn file_hash(path: &Path) -> Option<(u64, String)> {
+    let mut file = fs::File::open(path).ok()?;
+    let mut h = ContentHasher::default();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    let len = h.len;
+    Some((len, h.finish()))
+}
+
 fn elem_name(e: Elem) -> &'static str {
     e.rust_name()
 }
@@ -61,12 +186,17 @@ fn parse_elem(s: &str) -> Option<Elem> {
     [Elem::I8, Elem::I16, Elem::I32].into_iter().find(|e| e.rust_name() == s)
 }
 
-/// The entry for `key`, if a complete one is cached.
-pub fn lookup(key: &str) -> Option<Entry> {
-    let folder = dir().join(key);
+/// The entry for `key` in the folder `root`, if a complete one is cached and every byte of it
+/// checks out.
+pub fn lookup(root: &Path, key: &str) -> Option<Entry> {
+    let folder = root.join(key);
     let text = fs::read_to_string(folder.join("manifest")).ok()?;
+    let (body, check) = text.strip_suffix('\n')?.rsplit_once('\n')?;
+    if check != format!("check\t{}", content_hash(format!("{body}\n").as_bytes())) {
+        return None;
+    }
     let mut entry = Entry { arch: String::new(), description: String::new(), screlu_in_i16: false, blobs: Vec::new() };
-    for line in text.lines() {
+    for line in body.lines() {
         let mut f = line.split('\t');
         match (f.next()?, f.next()?) {
             ("arch", v) => entry.arch = v.to_string(),
@@ -75,12 +205,20 @@ pub fn lookup(key: &str) -> Option<Entry> {
             ("blob", name) => {
                 let elem = parse_elem(f.next()?)?;
                 let dims = f.next()?.split(',').map(|d| d.parse().ok()).collect::<Option<Vec<usize>>>()?;
+                let hash = f.next()?;
                 let path = folder.join(format!("{name}.bin"));
-                let size = dims.iter().product::<usize>() * elem_size(elem);
-                if fs::metadata(&path).ok()?.len() != size as u64 {
+                let size = dims.iter().try_fold(elem_size(elem), |n, &d| n.checked_mul(d))?;
+                if fs::metadata(&path).ok()?.len() != size as u64
+                    || file_hash(&path)? != (size as u64, hash.to_string())
+                {
                     return None;
                 }
-                entry.blobs.push(BlobFile { name: name.to_string(), elem, dims, path });
+                entry.blobs.push(BlobFile {
+                    name: name.to_string(),
+                    elem,
+                    dims,
+                    source: Source::File(path, hash.to_string()),
+                });
             }
             _ => return None,
         }
@@ -96,34 +234,160 @@ fn elem_size(e: Elem) -> usize {
     }
 }
 
-/// Writes an entry (atomically: a complete folder is renamed into place) and returns it.
+/// Writes an entry to the folder `root` (atomically: a complete folder is renamed into place,
+/// replacing one that didn't check out) and returns it. Each array is dropped once written.
 pub fn store(
+    root: &Path,
     key: &str,
     arch: String,
     description: &str,
     screlu_in_i16: bool,
     blobs: Vec<Blob>,
 ) -> std::io::Result<Entry> {
-    let root = dir();
-    fs::create_dir_all(&root)?;
+    fs::create_dir_all(root)?;
     let tmp = root.join(format!("{key}.tmp-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp)?;
-    let description: String = description.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    // Escaped and cut: it only reaches the generated docs.
+    let description = nnue_format::shown(description);
     let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nscrelu_in_i16\t{screlu_in_i16}\n");
-    for b in &blobs {
+    for b in blobs {
         fs::write(tmp.join(format!("{}.bin", b.name)), &b.bytes)?;
         let dims: Vec<String> = b.dims.iter().map(usize::to_string).collect();
-        manifest += &format!("blob\t{}\t{}\t{}\n", b.name, elem_name(b.elem), dims.join(","));
+        let hash = content_hash(&b.bytes);
+        manifest += &format!("blob\t{}\t{}\t{}\t{hash}\n", b.name, elem_name(b.elem), dims.join(","));
     }
+    manifest += &format!("check\t{}\n", content_hash(manifest.as_bytes()));
     fs::write(tmp.join("manifest"), manifest)?;
     let folder = root.join(key);
     if fs::rename(&tmp, &folder).is_err() {
-        // Another build got there first (or a stale incomplete entry is in the way).
+        if let Some(entry) = lookup(root, key) {
+            // Another build got there first (and may be reading it): keep theirs.
+            let _ = fs::remove_dir_all(&tmp);
+            return Ok(entry);
+        }
+        // An entry that didn't check out is in the way.
         let _ = fs::remove_dir_all(&folder);
         if fs::rename(&tmp, &folder).is_err() {
             let _ = fs::remove_dir_all(&tmp);
         }
     }
-    lookup(key).ok_or_else(|| std::io::Error::other(format!("cache entry {} is unreadable", folder.display())))
+    lookup(root, key).ok_or_else(|| std::io::Error::other(format!("cache entry {} is unreadable", folder.display())))
+}
+
+/// An entry that lives only in memory (no cache folder).
+pub fn in_memory(arch: String, description: &str, screlu_in_i16: bool, blobs: Vec<Blob>) -> Entry {
+    let blobs = blobs
+        .into_iter()
+        .map(|b| BlobFile { name: b.name.to_string(), elem: b.elem, dims: b.dims, source: Source::Bytes(b.bytes) })
+        .collect();
+    Entry { arch, description: nnue_format::shown(description), screlu_in_i16, blobs }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("nnue-macros-cache-test-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    fn blobs() -> Vec<Blob> {
+        vec![
+            Blob { name: "FT_BIASES", elem: Elem::I16, dims: vec![4], bytes: (1..=8).collect() },
+            Blob { name: "FT_WEIGHTS", elem: Elem::I8, dims: vec![3, 7], bytes: (0..21).map(|i| i * 3).collect() },
+        ]
+    }
+
+    fn bytes_of(entry: &Entry) -> Vec<Vec<u8>> {
+        entry
+            .blobs
+            .iter()
+            .map(|b| match &b.source {
+                Source::File(p, _) => fs::read(p).unwrap(),
+                Source::Bytes(v) => v.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stored_entry_is_found_with_its_bytes() {
+        let root = scratch("stored");
+        let e = store(&root, "k", "A".into(), "desc\u{1b}", true, blobs()).unwrap();
+        assert_eq!(bytes_of(&e), blobs().into_iter().map(|b| b.bytes).collect::<Vec<_>>());
+        let again = lookup(&root, "k").unwrap();
+        assert_eq!((again.arch.as_str(), again.description.as_str(), again.screlu_in_i16), ("A", "desc\\u{1b}", true));
+        assert_eq!(bytes_of(&again), bytes_of(&e));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A cache file corrupted without changing its size was once used as is.
+    #[test]
+    fn a_corrupt_entry_of_the_same_size_is_not_used() {
+        let root = scratch("corrupt");
+        store(&root, "k", "A".into(), "", false, blobs()).unwrap();
+        let file = root.join("k/FT_WEIGHTS.bin");
+        let mut bytes = fs::read(&file).unwrap();
+        bytes[20] ^= 1;
+        fs::write(&file, &bytes).unwrap();
+        assert!(lookup(&root, "k").is_none());
+        // Rewritten over the corrupt one.
+        let e = store(&root, "k", "A".into(), "", false, blobs()).unwrap();
+        assert_eq!(bytes_of(&e)[1], blobs()[1].bytes);
+        assert!(lookup(&root, "k").is_some());
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_short_or_tampered_entry_is_not_used() {
+        let root = scratch("short");
+        store(&root, "k", "A".into(), "", false, blobs()).unwrap();
+        let file = root.join("k/FT_BIASES.bin");
+        fs::write(&file, [1u8, 2, 3]).unwrap();
+        assert!(lookup(&root, "k").is_none());
+        store(&root, "k", "A".into(), "", false, blobs()).unwrap();
+        let manifest = root.join("k/manifest");
+        let text = fs::read_to_string(&manifest).unwrap();
+        fs::write(&manifest, text.replace("arch\tA", "arch\tB")).unwrap();
+        assert!(lookup(&root, "k").is_none());
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_hash_sees_every_byte_and_ignores_how_it_is_fed() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
+        let whole = content_hash(&data);
+        let mut pieces = ContentHasher::default();
+        for chunk in data.chunks(13) {
+            pieces.update(chunk);
+        }
+        assert_eq!(pieces.finish(), whole);
+        for i in [0, 7, 8, 500, 999] {
+            let mut d = data.clone();
+            d[i] ^= 0x80;
+            assert_ne!(content_hash(&d), whole, "byte {i}");
+        }
+        assert_ne!(content_hash(&data[..999]), whole);
+        assert_ne!(content_hash(&[0]), content_hash(&[0, 0]));
+    }
+
+    #[test]
+    fn the_target_dir_is_found_from_rustcs_out_dir() {
+        let target = scratch("target");
+        fs::create_dir_all(target.join("release/deps")).unwrap();
+        fs::write(target.join("CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55").unwrap();
+        let out = target.join("release/deps").to_string_lossy().into_owned();
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            target_dir(args(&["rustc", "--crate-name", "x", "--out-dir", &out, "-C", "opt-level=3"])),
+            Some(target.clone())
+        );
+        assert_eq!(target_dir(args(&["rustc", &format!("--out-dir={out}")])), Some(target.clone()));
+        // No --out-dir (an IDE, rustc by hand) or no cargo target dir above it: no cache.
+        assert_eq!(target_dir(args(&["rust-analyzer-proc-macro-srv"])), None);
+        assert_eq!(target_dir(args(&["rustc", "--out-dir", "/"])), None);
+        fs::remove_dir_all(&target).unwrap();
+    }
 }

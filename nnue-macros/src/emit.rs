@@ -6,7 +6,7 @@ use nnue_format::{Activation, Architecture, SfnnArch};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::cache::BlobFile;
+use crate::cache::{BlobFile, Source};
 use crate::input::NetInput;
 use crate::load::Loaded;
 
@@ -30,20 +30,33 @@ fn array_type(elem: Elem, dims: &[usize]) -> TokenStream {
 /// nor LLVM ever sees them, which keeps a 140 MB net to seconds of build time. Elsewhere the
 /// array is `include_bytes!` cast in a constant.
 fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
+    let (path, hash) = match &blob.source {
+        Source::File(path, hash) => (path.to_string_lossy().into_owned(), hash),
+        Source::Bytes(bytes) => return weight_literal(blob, bytes),
+    };
     let name = format_ident!("{}", blob.name);
     let raw = format_ident!("{}_BYTES", blob.name);
     let ty = array_type(blob.elem, &blob.dims);
-    let path = blob.path.to_string_lossy().into_owned();
     let bytes = blob.dims.iter().product::<usize>() * elem_bytes(blob.elem);
     let symbol = format!("{symbol_prefix}_{}", blob.name);
     let incbin = |section: &str, prefix: &str| {
         let escaped = path.replace('\\', "\\\\").replace('"', "\\\"");
+        let shown = path.replace("*/", "* /");
         vec![
             format!(".pushsection {section}"),
             ".balign 64".to_string(),
             format!(".globl {prefix}{symbol}"),
             format!("{prefix}{symbol}:"),
-            format!(".incbin \"{escaped}\""),
+            // Exactly the array's size: more is cut off, and less makes the `.skip` below
+            // negative, which the assembler refuses ("invalid number of bytes").
+            // The hash makes the text differ whenever the bytes do, so incremental builds
+            // don't reuse an object assembled from other bytes at the same path.
+            format!(".incbin \"{escaped}\", 0, {bytes} /* content hash {hash} */"),
+            format!("{prefix}{symbol}_end:"),
+            format!(
+                ".skip {prefix}{symbol}_end - {prefix}{symbol} - {bytes} \
+                 /* nnue_net!: the weight file {shown} must have {bytes} bytes: rebuild to rewrite it */"
+            ),
             ".popsection".to_string(),
         ]
     };
@@ -51,8 +64,8 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
         (incbin(".rodata.nnue,\"a\"", ""), incbin("__DATA,__const", "_"), incbin(".rdata,\"dr\"", ""));
     let doc = format!(" `{}`: {bytes} bytes, little-endian, in the kernels' layout.", blob.name);
     // Comments don't survive into the expansion; the reasoning behind each `unsafe` does, here.
-    let safety_incbin = " SAFETY: the symbol is the cache file's bytes (whose length the cache checked to be \
-                         exactly the array's size), 64-byte aligned; any bits are valid integers.";
+    let safety_incbin = " SAFETY: the symbol is exactly the array's size of the cache file's bytes (the \
+                         assembler fails on a shorter file), 64-byte aligned; any bits are valid integers.";
     let safety_include = " SAFETY: a zero-copy cast of exactly the array's size in bytes (rustc checks the \
                           sizes agree); any bits are valid integers.";
     let incbin = quote!(all(
@@ -87,6 +100,22 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
         #[doc = #safety_include]
         #[cfg(not(#incbin))]
         static #name: &#ty = &rt::Aligned(unsafe { ::core::mem::transmute(*include_bytes!(#path)) }).0;
+    }
+}
+
+/// The array as a byte-string literal, when there is no cache folder to hold its file.
+fn weight_literal(blob: &BlobFile, bytes: &[u8]) -> TokenStream {
+    let name = format_ident!("{}", blob.name);
+    let ty = array_type(blob.elem, &blob.dims);
+    let doc = format!(" `{}`: {} bytes, little-endian, in the kernels' layout.", blob.name, bytes.len());
+    let safety = " SAFETY: a zero-copy cast of exactly the array's size in bytes (rustc checks the sizes \
+                  agree); any bits are valid integers.";
+    let literal = Literal::byte_string(bytes);
+    quote! {
+        #[doc = #doc]
+        #[doc = ""]
+        #[doc = #safety]
+        static #name: &#ty = &rt::Aligned(unsafe { ::core::mem::transmute(*#literal) }).0;
     }
 }
 
@@ -220,7 +249,8 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     }
 }
 
-/// Symbols must be unique in the final link: the crate, the net's cache key and a count of the
+/// Symbols must be unique in the final link: the crate, a hash of this compilation (a
+/// package's lib and bin have the same crate name), the net's cache key and a count of the
 /// expansions in this compilation (the same net may be compiled in twice).
 fn symbol_prefix(key: &str) -> String {
     static EXPANSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -230,5 +260,49 @@ fn symbol_prefix(key: &str) -> String {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    format!("nnue_{krate}_{}_{n}", &key[..16])
+    format!("nnue_{krate}_{}_{}_{n}", compilation_id(std::env::args()), &key[..16])
+}
+
+/// Tells crates compiled with the same name apart (a package's lib and bin, its tests): a hash
+/// of rustc's command line, which names the source file, the crate type and cargo's
+/// `-C metadata=…` hash of the unit, and of the variables cargo sets per target.
+pub(crate) fn compilation_id(args: impl IntoIterator<Item = String>) -> String {
+    let mut h = crate::cache::ContentHasher::default();
+    for a in args {
+        h.update(a.as_bytes());
+        h.update(&[0]);
+    }
+    for var in ["CARGO_CRATE_NAME", "CARGO_BIN_NAME", "CARGO_MANIFEST_DIR", "CARGO_PKG_NAME"] {
+        h.update(std::env::var(var).unwrap_or_default().as_bytes());
+        h.update(&[0]);
+    }
+    h.finish()[..16].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A short cache file once linked (the missing bytes read past the array): the `.incbin`
+    /// takes exactly the array's size, and a `.skip` of (bytes included - size) is negative,
+    /// an assembler error, when the file is shorter.
+    #[test]
+    fn incbin_pins_the_length() {
+        let source = Source::File("/cache/k/FT_BIASES.bin".into(), "0123abcd".into());
+        let blob = BlobFile { name: "FT_BIASES".into(), elem: Elem::I16, dims: vec![4], source };
+        let text = weight_static(&blob, "nnue_x").to_string();
+        assert!(text.contains(r#".incbin \"/cache/k/FT_BIASES.bin\", 0, 8 /* content hash 0123abcd */"#), "{text}");
+        assert!(text.contains(".skip nnue_x_FT_BIASES_end - nnue_x_FT_BIASES - 8 "), "{text}");
+        assert!(text.contains(".skip _nnue_x_FT_BIASES_end - _nnue_x_FT_BIASES - 8 "), "{text}");
+    }
+
+    #[test]
+    fn the_compilation_id_tells_a_lib_from_a_bin() {
+        let args = |kind: &str, file: &str| {
+            ["rustc", "--crate-name", "two_nets", "--crate-type", kind, file].map(String::from).to_vec()
+        };
+        let lib = compilation_id(args("lib", "src/lib.rs"));
+        assert_eq!(lib, compilation_id(args("lib", "src/lib.rs")));
+        assert_ne!(lib, compilation_id(args("bin", "src/main.rs")));
+    }
 }

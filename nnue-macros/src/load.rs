@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use nnue_format::{layout, Architecture, Net};
+use nnue_format::{layout, Architecture, FileErrorKind, Net};
 use syn::LitStr;
 
 use crate::cache::{self, Entry};
@@ -48,29 +48,41 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         }
     };
     let file = resolve(&manifest_dir, &shown);
-    let bytes = std::fs::read(&file).map_err(|e| {
-        syn::Error::new(
-            span,
-            format!(
-                "nnue_net!: can't read {shown}: {e} (paths are relative to the crate's manifest directory {})",
-                manifest_dir.display()
-            ),
-        )
-    })?;
     let arch_text = arch_lit.as_ref().map(LitStr::value);
     let given: Option<Architecture> = match (&arch_lit, &arch_text) {
         (Some(lit), Some(text)) => Some(text.parse().map_err(|e| err(lit, e))?),
         _ => None,
     };
+    let bytes = nnue_format::read_file_bytes(&file, given.as_ref()).map_err(|e| match e.kind {
+        FileErrorKind::Open(e) => syn::Error::new(
+            span,
+            format!(
+                "nnue_net!: can't read {shown}: {e} (paths are relative to the crate's manifest directory {})",
+                manifest_dir.display()
+            ),
+        ),
+        kind => err(&span, format!("{shown}: {kind}")),
+    })?;
     let key = cache::key(&bytes, arch_text.as_deref());
-    let entry = match cache::lookup(&key) {
+    let root = cache::dir();
+    let entry = match root.as_deref().and_then(|root| cache::lookup(root, &key)) {
         Some(entry) => entry,
         None => {
             let net = Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}: {e}")))?;
+            // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
+            // net, the fast layout (written to the cache one array at a time).
+            drop(bytes);
             layout::check(&net).map_err(|e| err(&span, format!("{shown}: {e}")))?;
             let screlu_in_i16 = net.chess768().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
-            cache::store(&key, net.arch.to_string(), &net.description, screlu_in_i16, layout::fast_layout(&net))
-                .map_err(|e| err(&span, format!("can't write the weight cache: {e} (set NNUE_CACHE_DIR)")))?
+            let (arch, description) = (net.arch.to_string(), net.description.clone());
+            let blobs = layout::fast_layout(&net);
+            drop(net);
+            match root {
+                Some(root) => cache::store(&root, &key, arch, &description, screlu_in_i16, blobs).map_err(|e| {
+                    err(&span, format!("can't write the weight cache in {}: {e} (set NNUE_CACHE_DIR)", root.display()))
+                })?,
+                None => cache::in_memory(arch, &description, screlu_in_i16, blobs),
+            }
         }
     };
     let arch = entry.arch.parse().map_err(|e| err(&span, format!("corrupt cache entry {key}: {e}")))?;

@@ -32,3 +32,20 @@ fn compile_errors() {
     );
     trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
 }
+
+/// Files that are not nets (a FIFO once blocked the build forever, /dev/zero ate memory, a
+/// 2 GB file was read whole): each is an error at once, naming the file.
+#[cfg(unix)]
+#[test]
+fn compile_errors_for_files_that_are_not_nets() {
+    let dir = root().join("target/tests/nnue-corpus");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.nnue");
+    if !std::fs::symlink_metadata(&fifo).is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type())) {
+        let _ = std::fs::remove_file(&fifo);
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    }
+    let huge = std::fs::File::create(dir.join("huge-sparse.nnue")).unwrap();
+    huge.set_len(2 << 30).unwrap();
+    trybuild::TestCases::new().compile_fail("tests/ui/unix/*.rs");
+}

@@ -142,8 +142,7 @@ pub fn assert_matches_reference<N: nnue_runtime::Network>(
 pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net {
     let path = path.as_ref();
     let arch: Option<nnue_runtime::Architecture> = arch.map(|a| a.parse().expect("architecture description"));
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    nnue_runtime::Net::from_bytes(&bytes, arch.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    nnue_runtime::Net::from_file(path, arch.as_ref()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Whether some first-layer sum of `pos` leaves int16 (and so wraps) in Stockfish's arithmetic:

@@ -1,0 +1,197 @@
+//! Opening net files: only regular files of a sane size are read, and a Stockfish header is
+//! checked (version, description length) before the rest of the file is read.
+//!
+//! A FIFO would block the reader (and the build) forever, `/dev/zero` never ends, and a 2 GB
+//! file would be read whole before its 4-byte version is looked at; each is a [`FileError`]
+//! naming the path, at once.
+
+use std::fmt;
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::arch::Architecture;
+use crate::error::{ErrorKind, FormatError};
+use crate::net::Net;
+use crate::{VERSION_HALFKP, VERSION_SFNN};
+
+/// The largest net file read: the largest real nets are a few hundred MB.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Version, file hash and description length.
+const HEADER_BYTES: usize = 12;
+
+/// A net file that can't be used, naming the path.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {kind}", path.display())]
+pub struct FileError {
+    pub path: PathBuf,
+    pub kind: FileErrorKind,
+}
+
+/// What is wrong with the file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileErrorKind {
+    #[error("can't open: {0}")]
+    Open(std::io::Error),
+    #[error("not a net file: expected a regular file, found {0}")]
+    NotAFile(FileKind),
+    #[error("the file has {found} bytes: expected at most {max}")]
+    TooLarge { found: u64, max: u64 },
+    #[error("can't read: {0}")]
+    Read(std::io::Error),
+    /// The bytes are not a valid net (the same errors as [`Net::from_bytes`]).
+    #[error(transparent)]
+    Format(FormatError),
+}
+
+/// The kind of a file system entry that is not a regular file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Directory,
+    Fifo,
+    CharDevice,
+    BlockDevice,
+    Socket,
+    Other,
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileKind::Directory => "a directory",
+            FileKind::Fifo => "a FIFO (named pipe)",
+            FileKind::CharDevice => "a character device",
+            FileKind::BlockDevice => "a block device",
+            FileKind::Socket => "a socket",
+            FileKind::Other => "something else",
+        })
+    }
+}
+
+fn kind_of(meta: &Metadata) -> Option<FileKind> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some(FileKind::Directory);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some(FileKind::Fifo);
+        }
+        if t.is_char_device() {
+            return Some(FileKind::CharDevice);
+        }
+        if t.is_block_device() {
+            return Some(FileKind::BlockDevice);
+        }
+        if t.is_socket() {
+            return Some(FileKind::Socket);
+        }
+    }
+    Some(FileKind::Other)
+}
+
+/// Opens without blocking (a FIFO with no writer would block `open` itself).
+fn open(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// The bytes of the net file at `path`, checked to be a regular file of at most
+/// [`MAX_FILE_BYTES`] whose header (or, for a headerless `arch`, size) can be that of a net.
+/// The bytes still have to go through [`Net::from_bytes`].
+pub fn read_file_bytes(path: impl AsRef<Path>, arch: Option<&Architecture>) -> Result<Vec<u8>, FileError> {
+    let path = path.as_ref();
+    let fail = |kind| FileError { path: path.to_path_buf(), kind };
+    // Checked before opening too, so that a FIFO is never opened at all.
+    if let Some(kind) = std::fs::metadata(path).ok().as_ref().and_then(kind_of) {
+        return Err(fail(FileErrorKind::NotAFile(kind)));
+    }
+    let file = open(path).map_err(|e| fail(FileErrorKind::Open(e)))?;
+    // The opened handle is what is read: check it, not the path (which may have changed).
+    let meta = file.metadata().map_err(|e| fail(FileErrorKind::Read(e)))?;
+    if let Some(kind) = kind_of(&meta) {
+        return Err(fail(FileErrorKind::NotAFile(kind)));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(FileErrorKind::TooLarge { found: meta.len(), max: MAX_FILE_BYTES }));
+    }
+    let len = meta.len() as usize;
+    // Bounded even if the file grows (or, like those in /proc, has no size).
+    let mut reader = file.take(MAX_FILE_BYTES + 1);
+    let mut bytes = Vec::with_capacity(len);
+    (&mut reader).take(HEADER_BYTES as u64).read_to_end(&mut bytes).map_err(|e| fail(FileErrorKind::Read(e)))?;
+    check_start(&bytes, len, arch).map_err(|e| fail(FileErrorKind::Format(e)))?;
+    reader.read_to_end(&mut bytes).map_err(|e| fail(FileErrorKind::Read(e)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(FileErrorKind::TooLarge { found: bytes.len() as u64, max: MAX_FILE_BYTES }));
+    }
+    Ok(bytes)
+}
+
+/// Reads and checks the net file at `path` (see [`read_file_bytes`] and [`Net::from_bytes`]).
+pub fn read_file(path: impl AsRef<Path>, arch: Option<&Architecture>) -> Result<Net, FileError> {
+    let path = path.as_ref();
+    let bytes = read_file_bytes(path, arch)?;
+    Net::from_bytes(&bytes, arch).map_err(|e| FileError { path: path.to_path_buf(), kind: FileErrorKind::Format(e) })
+}
+
+impl Net {
+    /// Reads a net file: [`read_file`].
+    pub fn from_file(path: impl AsRef<Path>, arch: Option<&Architecture>) -> Result<Net, FileError> {
+        read_file(path, arch)
+    }
+}
+
+/// What can be checked from the first bytes and the size, with the reader's own errors: the
+/// version and the description length of a Stockfish header, the size of a headerless net.
+/// Anything else (or a file too short to tell) is left to the reader.
+fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<(), FormatError> {
+    if let Some(given) = given {
+        if given.validate().is_err() {
+            return Ok(());
+        }
+    }
+    if len == 0 {
+        return Ok(());
+    }
+    if let Some(Architecture::Chess768(arch)) = given {
+        let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
+        if len != exact && len != padded {
+            return Err(FormatError::new(
+                0,
+                "headerless net",
+                ErrorKind::SizeMismatch { arch: given.unwrap().to_string(), expected: padded, found: len },
+            ));
+        }
+        return Ok(());
+    }
+    let word = |i: usize| head.get(i..i + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+    if let Some(version) = word(0) {
+        if version != VERSION_SFNN && version != VERSION_HALFKP {
+            return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version }));
+        }
+    }
+    if let Some(desc_len) = word(8) {
+        let available = len.saturating_sub(HEADER_BYTES);
+        if desc_len as usize > available {
+            return Err(FormatError::new(
+                HEADER_BYTES,
+                "header",
+                ErrorKind::Truncated { expected: "the description".into(), needed: desc_len as usize, available },
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,4 @@
+// A FIFO once blocked the build forever.
+nnue_runtime::nnue_net!("../../nnue-corpus/fifo.nnue");
+
+fn main() {}
