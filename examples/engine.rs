@@ -124,11 +124,8 @@ enum Kind {
 fn generic() -> &'static Evaluator<'static> {
     static GENERIC: std::sync::OnceLock<Evaluator<'static>> = std::sync::OnceLock::new();
     GENERIC.get_or_init(|| {
-        let (file, arch) = match option_env!("EVALFILE").filter(|f| !f.is_empty()) {
-            Some(f) => (nnue_testkit::root().join(f), option_env!("EVALFILE_ARCH")),
-            None => (nnue_testkit::root().join("nets/default.nnue"), Some(generated::ARCHITECTURE)),
-        };
-        Evaluator::new(Box::leak(Box::new(nnue_testkit::read_net(file, arch))))
+        let net = nnue_testkit::read_net(generated::PATH, Some(generated::ARCHITECTURE));
+        Evaluator::new(Box::leak(Box::new(net)))
     })
 }
 
