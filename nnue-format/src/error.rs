@@ -54,6 +54,7 @@ impl ErrorKind {
             ErrorKind::Leb128(_) => "Leb128",
             ErrorKind::Trailing { .. } => "Trailing",
             ErrorKind::SizeMismatch { .. } => "SizeMismatch",
+            ErrorKind::HeaderWithArchitecture { .. } => "HeaderWithArchitecture",
             ErrorKind::Invalid(_) => "Invalid",
         }
     }
@@ -80,8 +81,24 @@ pub enum ErrorKind {
     Trailing { count: usize },
     #[error("the file has {found} bytes but the description {arch} needs {expected}")]
     SizeMismatch { arch: String, expected: usize, found: usize },
+    /// A headerless architecture was given for a file that starts with a Stockfish header.
+    #[error("the file starts with a Stockfish header (version {version:#010x}), which describes the net: give no architecture description for it (the description {arch} is for headerless nets)")]
+    HeaderWithArchitecture { version: u32, arch: String },
     #[error("{0}")]
     Invalid(String),
+}
+
+/// The error for a headerless net of `len` bytes that `arch` (needing `expected`, or
+/// `expected` with its padding) doesn't fit; `head` is the file's start: when it is a
+/// Stockfish header, the user gave an architecture for a file that has its own.
+pub(crate) fn headerless_size_error(head: &[u8], len: usize, arch: String, expected: usize) -> FormatError {
+    let version = head.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    match version {
+        Some(version) if version == crate::VERSION_SFNN || version == crate::VERSION_HALFKP => {
+            FormatError::new(0, "header", ErrorKind::HeaderWithArchitecture { version, arch })
+        }
+        _ => FormatError::new(0, "headerless net", ErrorKind::SizeMismatch { arch, expected, found: len }),
+    }
 }
 
 #[cfg(test)]

@@ -169,11 +169,7 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     if let Some(Architecture::Chess768(arch)) = given {
         let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
         if len != exact && len != padded {
-            return Err(FormatError::new(
-                0,
-                "headerless net",
-                ErrorKind::SizeMismatch { arch: given.unwrap().to_string(), expected: padded, found: len },
-            ));
+            return Err(crate::error::headerless_size_error(head, len, given.unwrap().to_string(), padded));
         }
         return Ok(());
     }

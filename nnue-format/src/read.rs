@@ -257,11 +257,7 @@ fn described_l1(description: &str) -> Option<usize> {
 fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Result<Net, FormatError> {
     let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
     if data.len() != exact && data.len() != padded {
-        return Err(FormatError::new(
-            0,
-            "headerless net",
-            ErrorKind::SizeMismatch { arch: full.to_string(), expected: padded, found: data.len() },
-        ));
+        return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
     }
     if let Some(at) = data[exact..].iter().position(|&b| b != 0) {
         return Err(FormatError::new(

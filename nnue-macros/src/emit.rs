@@ -222,6 +222,9 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
 
             /// The architecture, in the form `nnue_runtime::Architecture` parses.
             pub const ARCHITECTURE: &str = #arch;
+            /// The net file compiled in, as the macro resolved it (after `env`/`default`, made
+            /// absolute): to read the same net at run time, e.g. for the generic evaluator.
+            pub const PATH: &str = #net_file;
             /// Accumulator width per perspective.
             pub const L1: usize = #l1;
 

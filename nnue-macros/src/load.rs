@@ -48,6 +48,12 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         }
     };
     let file = resolve(&manifest_dir, &shown);
+    // Where the path came from, for messages: the user may not know an environment variable
+    // chose it.
+    let origin = match &env_var {
+        Some(var) if std::env::var(var).is_ok_and(|v| !v.is_empty()) => format!(" (named by ${var})"),
+        _ => String::new(),
+    };
     let arch_text = arch_lit.as_ref().map(LitStr::value);
     let given: Option<Architecture> = match (&arch_lit, &arch_text) {
         (Some(lit), Some(text)) => Some(text.parse().map_err(|e| err(lit, e))?),
@@ -57,22 +63,23 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         FileErrorKind::Open(e) => syn::Error::new(
             span,
             format!(
-                "nnue_net!: can't read {shown}: {e} (paths are relative to the crate's manifest directory {})",
+                "nnue_net!: can't read {shown}{origin}: {e} (paths are relative to the crate's manifest directory {})",
                 manifest_dir.display()
             ),
         ),
-        kind => err(&span, format!("{shown}: {kind}")),
+        kind => err(&span, format!("{shown}{origin}: {kind}")),
     })?;
     let key = cache::key(&bytes, arch_text.as_deref());
     let root = cache::dir();
     let entry = match root.as_deref().and_then(|root| cache::lookup(root, &key)) {
         Some(entry) => entry,
         None => {
-            let net = Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}: {e}")))?;
+            let net =
+                Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
-            layout::check(&net).map_err(|e| err(&span, format!("{shown}: {e}")))?;
+            layout::check(&net).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
             let screlu_in_i16 = net.chess768().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
             let (arch, description) = (net.arch.to_string(), net.description.clone());
             let blobs = layout::fast_layout(&net);

@@ -30,6 +30,9 @@ fn compile_errors() {
         "{} is not what the corpus manifest generates: rerun with NNUE_UI_REGENERATE=1",
         ui.display()
     );
+    // For `env_missing_file.rs`: a path from the environment that names no file. (Edition 2021:
+    // setting a variable is safe; no other thread of this binary reads it.)
+    std::env::set_var("NNUE_TEST_NET_FROM_ENV", "/nonexistent/net.nnue");
     trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
 }
 
