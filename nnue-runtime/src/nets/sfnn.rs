@@ -65,13 +65,15 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let (us, them) = (stm.index(), (!stm).index());
         let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
 
-        let (mut ft_out, mut nnz) = ([[0u8; HALF]; 2], [0u16; CHUNKS]);
-        let count = K::ft_pairwise_both(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz);
-        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
+        // Scratch the kernel fills completely (ft_out) or up to what it returns (nnz): not cleared.
+        let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
+        let (ft_out, nnz) =
+            K::ft_pairwise_both::<L1, HALF, CHUNKS>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz);
+        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
 
         let mut fc0 = [0i32; 16];
         let (weights, biases) = (&self.fc0_weights[bucket], &self.fc0_biases[bucket]);
-        K::affine_sparse_listed(chunks, weights, biases, &mut fc0, &nnz[..count]);
+        K::affine_sparse_listed(chunks, weights, biases, &mut fc0, nnz);
         // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
         let mut fc1_in = [0u8; 32];
         for i in 0..15 {
@@ -95,7 +97,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let positional = fc2.wrapping_add(forward);
 
         if let Some(t) = trace {
-            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(&ft_out).to_vec();
+            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
             t.activations = vec![fc1_in[..30].to_vec(), fc2_in.to_vec()];
         }

@@ -1,6 +1,8 @@
 //! The portable path, and the plain loops the x86 paths reuse where the compiler vectorises
 //! them as well as intrinsics would (small activations, accumulator adds).
 
+use std::mem::MaybeUninit;
+
 use super::Kernels;
 use nnue_format::layout::pack_slot;
 
@@ -9,12 +11,13 @@ pub(crate) struct Scalar;
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
         us: &[i16; L1],
         them: &[i16; L1],
-        out: &mut [[u8; HALF]; 2],
-        nnz: &mut [u16; CHUNKS],
-    ) -> usize {
+        out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+        nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+    ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
+        let (out, nnz) = (out.write([[0; HALF]; 2]), nnz.write([0; CHUNKS]));
         for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
             for j in 0..HALF {
                 let a = i32::from(acc[j]).clamp(0, 254);
@@ -30,7 +33,7 @@ unsafe impl Kernels for Scalar {
                 count += 1;
             }
         }
-        count
+        (out, &nnz[..count])
     }
 
     #[inline(always)]

@@ -7,6 +7,7 @@
 
 use std::arch::x86_64::*;
 use std::marker::PhantomData;
+use std::mem::MaybeUninit;
 
 use super::Kernels;
 
@@ -86,9 +87,10 @@ unsafe fn hsum(v: __m256i) -> i32 {
     _mm_cvtsi128_si32(s)
 }
 
-/// Appends the indices of non-zero int32 lanes, 8 lanes (one register) at a time.
+/// Appends the indices of non-zero int32 lanes, 8 lanes (one register) at a time, to a list
+/// of N slots that need not be initialised: slots below `count` are.
 struct NonZero<'a, const N: usize> {
-    list: &'a mut [u16; N],
+    list: &'a mut MaybeUninit<[u16; N]>,
     count: usize,
     /// Index of the next group's first lane, in all 8 lanes.
     base: __m128i,
@@ -96,7 +98,7 @@ struct NonZero<'a, const N: usize> {
 
 impl<'a, const N: usize> NonZero<'a, N> {
     #[inline(always)]
-    unsafe fn new(list: &'a mut [u16; N]) -> Self {
+    unsafe fn new(list: &'a mut MaybeUninit<[u16; N]>) -> Self {
         NonZero { list, count: 0, base: _mm_setzero_si128() }
     }
 
@@ -108,9 +110,17 @@ impl<'a, const N: usize> NonZero<'a, N> {
         let is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
         let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
         let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
-        _mm_storeu_si128(self.list.as_mut_ptr().add(self.count) as *mut __m128i, _mm_add_epi16(lanes, self.base));
+        let slot = (self.list.as_mut_ptr() as *mut u16).add(self.count);
+        _mm_storeu_si128(slot as *mut __m128i, _mm_add_epi16(lanes, self.base));
         self.count += mask.count_ones() as usize;
         self.base = _mm_add_epi16(self.base, _mm_set1_epi16(8));
+    }
+
+    /// The listed indices.
+    #[inline(always)]
+    fn indices(self) -> &'a [u16] {
+        // SAFETY: push_group initialised every slot below `count` (<= N).
+        unsafe { std::slice::from_raw_parts(self.list.as_ptr() as *const u16, self.count) }
     }
 }
 
@@ -137,17 +147,18 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
         us: &[i16; L1],
         them: &[i16; L1],
-        out: &mut [[u8; HALF]; 2],
-        nnz: &mut [u16; CHUNKS],
-    ) -> usize {
+        out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+        nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+    ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
         const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
         let mut list = NonZero::new(nnz);
-        for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
-            let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
+        let out_base = out.as_mut_ptr() as *mut __m256i;
+        for (p, acc) in [us, them].into_iter().enumerate() {
+            let (a, o) = (acc.as_ptr() as *const __m256i, out_base.add(p * HALF / 32));
             for k in 0..HALF / 32 {
                 // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
                 let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
@@ -162,7 +173,8 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 list.push_group(packed);
             }
         }
-        list.count
+        // SAFETY: the loops stored all 2 * HALF / 32 registers of `out`.
+        (out.assume_init_ref(), list.indices())
     }
 
     #[inline(always)]
@@ -184,14 +196,13 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         out: &mut [i32; OUT],
     ) {
         const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536 && OUT.is_multiple_of(8) && OUT <= 32) };
-        let mut nnz = [0u16; CHUNKS];
+        let mut nnz = MaybeUninit::<[u16; CHUNKS]>::uninit();
         let mut list = NonZero::new(&mut nnz);
         let chunks = input.as_ptr() as *const __m256i;
         for g in 0..CHUNKS / 8 {
             list.push_group(load(chunks.add(g)));
         }
-        let count = list.count;
-        Self::affine_sparse_listed(input, weights, biases, out, &nnz[..count]);
+        Self::affine_sparse_listed(input, weights, biases, out, list.indices());
     }
 
     #[inline(always)]
