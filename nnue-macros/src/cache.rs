@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use nnue_format::layout::{Blob, Elem};
 
 /// Bump when the fast layout changes, so stale entries are never used.
-const LAYOUT_VERSION: u32 = 1;
+const LAYOUT_VERSION: u32 = 2;
 
 /// One cached array: where its bytes are, and its shape.
 pub struct BlobFile {

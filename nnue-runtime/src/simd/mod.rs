@@ -148,6 +148,13 @@ pub(crate) unsafe trait Kernels {
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
         nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
     ) -> (&'o [[u8; HALF]; 2], &'o [u16]);
+    /// SFNNv5+ fc_0 -> fc_1 activations: SqrClippedReLU (`min(127, x * x >> 19)`) and
+    /// ClippedReLU (`clamp(x >> 6, 0, 127)`) of each of the 16 outputs, in the byte order of
+    /// [`nnue_format::layout::sfnn_fc0_act_source`] (which fc_1's stored weights follow).
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32];
+    /// SFNNv5+ fc_1 -> fc_2: ClippedReLU of the 32 outputs, in the byte order of
+    /// [`nnue_format::layout::sfnn_fc1_act_source`] (which fc_2's stored weights follow).
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32];
     /// HalfKP activation of one perspective: `clamp(x, 0, 127)`, pack-ordered.
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]);
     /// int8 affine layer over `[chunk][output][4]` weights, skipping all-zero input chunks.

@@ -4,7 +4,7 @@
 use std::mem::MaybeUninit;
 
 use super::Kernels;
-use nnue_format::layout::pack_slot;
+use nnue_format::layout::{pack_slot, sfnn_fc0_act_source, sfnn_fc1_act_source};
 
 pub(crate) struct Scalar;
 
@@ -34,6 +34,19 @@ unsafe impl Kernels for Scalar {
             }
         }
         (out, &nnz[..count])
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
+        std::array::from_fn(|s| match sfnn_fc0_act_source(s) {
+            (i, true) => sqr_clipped_relu(fc0[i]),
+            (i, false) => clipped_relu(fc0[i]),
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32] {
+        std::array::from_fn(|s| clipped_relu(fc1[sfnn_fc1_act_source(s)]))
     }
 
     #[inline(always)]

@@ -79,6 +79,14 @@ fn bias() -> impl Strategy<Value = i32> {
     prop_oneof![any::<i32>(), -(1 << 20)..(1 << 20)]
 }
 
+/// int32 layer outputs around every edge the (Sqr)ClippedReLU kernels saturate at: the int16
+/// pack, 127 << 6, the square's 127 << 19 (x near 8128 and 32767), and anywhere.
+fn act_input() -> impl Strategy<Value = i32> {
+    let edges =
+        [i32::MIN, i32::MAX, -32769, -32768, -32767, 32766, 32767, 32768, 8127, 8128, 8191, 8192, -64, -1, 0, 63, 64];
+    prop_oneof![any::<i32>(), prop::sample::select(edges.to_vec()), -70000i32..70000, -200i32..9000,]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -98,6 +106,16 @@ proptest! {
             let (out, nnz) = K::ft_pairwise_both::<256, 128, 64>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, same);
+    }
+
+    #[test]
+    fn sfnn_fc0_act(x in array::<i32, 16>(act_input())) {
+        each_path!(|K| K::sfnn_fc0_act(&x), same);
+    }
+
+    #[test]
+    fn sfnn_fc1_act(x in array::<i32, 32>(act_input())) {
+        each_path!(|K| K::sfnn_fc1_act(&x), same);
     }
 
     #[test]

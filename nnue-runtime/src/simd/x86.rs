@@ -178,6 +178,28 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     }
 
     #[inline(always)]
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
+        let x = fc0.as_ptr() as *const __m256i;
+        // Saturated to int16: any value it changes squares (or shifts) past 127 anyway.
+        let words = _mm256_packs_epi32(load(x), load(x.add(1)));
+        // x * x >> 19 = (x * x >> 16) >> 3, the square being non-negative.
+        let sqr = _mm256_srli_epi16::<3>(_mm256_mulhi_epi16(words, words));
+        let plain = _mm256_srai_epi16::<6>(words);
+        // packs clamps to 127 from above; the max to 0 from below (only `plain` can be negative).
+        let bytes = _mm256_max_epi8(_mm256_packs_epi16(sqr, plain), _mm256_setzero_si256());
+        std::mem::transmute::<__m256i, [u8; 32]>(bytes)
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32] {
+        let x = fc1.as_ptr() as *const __m256i;
+        let w0 = _mm256_srai_epi16::<6>(_mm256_packs_epi32(load(x), load(x.add(1))));
+        let w1 = _mm256_srai_epi16::<6>(_mm256_packs_epi32(load(x.add(2)), load(x.add(3))));
+        let bytes = _mm256_max_epi8(_mm256_packs_epi16(w0, w1), _mm256_setzero_si256());
+        std::mem::transmute::<__m256i, [u8; 32]>(bytes)
+    }
+
+    #[inline(always)]
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
         const { assert!(L1.is_multiple_of(32)) };
         let zero = _mm256_setzero_si256();
