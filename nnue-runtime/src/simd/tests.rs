@@ -129,6 +129,16 @@ proptest! {
     }
 
     #[test]
+    fn affine_sparse_16_wide(
+        input in prop_oneof![chunks::<768>(), Just([[127u8; 4]; 768])],
+        w in prop_oneof![weights::<768, 16>(), Just(Box::new([[[-128i8; 4]; 16]; 768])), Just(Box::new([[[127i8; 4]; 16]; 768]))],
+        b in array::<i32, 16>(bias()),
+    ) {
+        // As wide as Stockfish's big net: the most chunks any one sum collects.
+        each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<768, 16>(&input, &w, &b, &mut out); out }, same);
+    }
+
+    #[test]
     fn affine_sparse_32(input in chunks::<32>(), w in weights::<32, 32>(), b in array::<i32, 32>(bias())) {
         each_path!(|K| { let mut out = [0i32; 32]; K::affine_sparse::<32, 32>(&input, &w, &b, &mut out); out }, same);
     }

@@ -18,6 +18,10 @@ use super::Kernels;
 /// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
 /// every input here is (activations clamp to 127; the transformer output tops at 126).
 pub(crate) unsafe trait Dot {
+    /// Whether `dpbusd` is `maddubs` + `madd`: the 16-output sparse layer then widens half of
+    /// its products without the `madd` ([`affine_sparse16_maddubs`]).
+    const MADDUBS: bool = false;
+
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i;
 }
 
@@ -27,6 +31,8 @@ pub(crate) struct VnniEvex;
 
 // SAFETY: AVX2 instructions only; callers run under `target_feature(enable = "avx2")`.
 unsafe impl Dot for Maddubs {
+    const MADDUBS: bool = true;
+
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
         let pairs = _mm256_maddubs_epi16(u8s, i8s);
@@ -88,7 +94,8 @@ unsafe fn hsum(v: __m256i) -> i32 {
 }
 
 /// Appends the indices of non-zero int32 lanes, 8 lanes (one register) at a time, to a list
-/// of N slots that need not be initialised: slots below `count` are.
+/// of N slots that need not be initialised: slots below `count` are. The lanes are 4-byte
+/// chunks of activations, each byte at most 127.
 struct NonZero<'a, const N: usize> {
     list: &'a mut MaybeUninit<[u16; N]>,
     count: usize,
@@ -107,8 +114,9 @@ impl<'a, const N: usize> NonZero<'a, N> {
     #[inline(always)]
     unsafe fn push_group(&mut self, v: __m256i) {
         debug_assert!(self.count + 8 <= N);
-        let is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
-        let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
+        // Every byte is at most 127, so a chunk is non-zero exactly when it is > 0 as an int32.
+        let positive = _mm256_cmpgt_epi32(v, _mm256_setzero_si256());
+        let mask = _mm256_movemask_ps(_mm256_castsi256_ps(positive)) as usize;
         let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
         let slot = (self.list.as_mut_ptr() as *mut u16).add(self.count);
         _mm_storeu_si128(slot as *mut __m128i, _mm_add_epi16(lanes, self.base));
@@ -132,6 +140,53 @@ unsafe fn accumulate<D: Dot, const OUT: usize>(acc: &mut [__m256i; 4], x: *const
     for r in 0..OUT / 8 {
         acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
     }
+}
+
+/// The 16-output sparse layer on AVX2, with one multiply less per chunk: outputs 0..8 take
+/// `maddubs` + `madd` as [`Dot::dpbusd`] does; for outputs 8..16 the int16 pair sums `p` of
+/// `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
+/// instead, which run beside the multiplies rather than on their port. Flipping bit 15 makes
+/// the lane `hi * 65536 + lo + 32768` as an int32, so over n chunks the lanes sum to
+/// `R = 65536 H + L + 32768 n` (mod 2^32), and with `H` (the sum of `p >> 16`) alongside,
+/// `H + L = R + H - (H << 16) - 32768 n`: the wrapping sum `dpbusd` would give.
+#[inline(always)]
+unsafe fn affine_sparse16_maddubs(
+    x: *const i32,
+    w: *const __m256i,
+    biases: &[i32; 16],
+    out: &mut [i32; 16],
+    nnz: &[u16],
+) {
+    let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
+    let b = biases.as_ptr() as *const __m256i;
+    // Two chains of each kind; the exact ones start from the biases.
+    let (mut exact, mut raw, mut high) = ([load(b), zero], [zero, zero], [zero, zero]);
+    // A macro, not a closure: closures don't inherit the caller's target features.
+    macro_rules! step {
+        ($k:expr, $i:expr) => {{
+            let i = $i as usize;
+            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+            let p0 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i)));
+            let p1 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i + 1)));
+            exact[$k] = _mm256_add_epi32(exact[$k], _mm256_madd_epi16(p0, ones));
+            raw[$k] = _mm256_add_epi32(raw[$k], _mm256_xor_si256(p1, flip));
+            high[$k] = _mm256_add_epi32(high[$k], _mm256_srai_epi32::<16>(p1));
+        }};
+    }
+    let mut pairs = nnz.chunks_exact(2);
+    for g in &mut pairs {
+        step!(0, g[0]);
+        step!(1, g[1]);
+    }
+    for &i in pairs.remainder() {
+        step!(0, i);
+    }
+    let (r, h) = (_mm256_add_epi32(raw[0], raw[1]), _mm256_add_epi32(high[0], high[1]));
+    let n32768 = _mm256_set1_epi32((nnz.len() as i32).wrapping_mul(32768));
+    let split = _mm256_sub_epi32(_mm256_add_epi32(r, h), _mm256_add_epi32(_mm256_slli_epi32::<16>(h), n32768));
+    let o = out.as_mut_ptr() as *mut __m256i;
+    _mm256_storeu_si256(o, _mm256_add_epi32(exact[0], exact[1]));
+    _mm256_storeu_si256(o.add(1), _mm256_add_epi32(split, load(b.add(1))));
 }
 
 /// `out = biases + acc`, eight int32 lanes per register.
@@ -236,10 +291,21 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         nnz: &[u16],
     ) {
         const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
+        if D::MADDUBS && OUT == 16 {
+            let (b, o) = (biases.as_ptr() as *const [i32; 16], out.as_mut_ptr() as *mut [i32; 16]);
+            // SAFETY: OUT is 16, so these are the same arrays; weights are two registers a chunk.
+            let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
+            return affine_sparse16_maddubs(x, w, &*b, &mut *o, nnz);
+        }
         // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
         // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
-        // Four sets while they fit the registers (OUT <= 16), else two.
+        // Four sets while they fit the registers (OUT <= 16), else two; the first starts from
+        // the biases.
         let mut acc = [[_mm256_setzero_si256(); 4]; 4];
+        let b = biases.as_ptr() as *const __m256i;
+        for r in 0..OUT / 8 {
+            acc[0][r] = load(b.add(r));
+        }
         let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
         let rest = if OUT <= 16 {
             let mut groups = nnz.chunks_exact(4);
@@ -263,10 +329,8 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         }
         for r in 0..OUT / 8 {
             let pairs = [_mm256_add_epi32(acc[0][r], acc[1][r]), _mm256_add_epi32(acc[2][r], acc[3][r])];
-            acc[0][r] = _mm256_add_epi32(pairs[0], pairs[1]);
+            _mm256_storeu_si256((out.as_mut_ptr() as *mut __m256i).add(r), _mm256_add_epi32(pairs[0], pairs[1]));
         }
-        let acc = acc[0];
-        store_with_biases(&acc, biases, out);
     }
 
     #[inline(always)]
