@@ -189,6 +189,49 @@ unsafe fn affine_sparse16_maddubs(
     _mm256_storeu_si256(o.add(1), _mm256_add_epi32(split, load(b.add(1))));
 }
 
+/// The dense layer on AVX2 with the widening of [`affine_sparse16_maddubs`]: even registers
+/// of outputs take `maddubs` + `madd`, odd ones `maddubs` + shift + xor, which halves the
+/// `madd`s that share the multiply port with `maddubs`.
+#[inline(always)]
+unsafe fn affine_dense_maddubs<const CHUNKS: usize, const OUT: usize>(
+    x: *const i32,
+    w: *const __m256i,
+    biases: &[i32; OUT],
+    out: &mut [i32; OUT],
+) {
+    let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
+    let (b, o) = (biases.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
+    let (mut exact, mut raw, mut high) = ([zero; 4], [zero; 4], [zero; 4]);
+    for r in 0..OUT / 8 {
+        exact[r] = load(b.add(r));
+    }
+    for i in 0..CHUNKS {
+        let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+        for r in 0..OUT / 8 {
+            let p = _mm256_maddubs_epi16(chunk, load(w.add(i * OUT / 8 + r)));
+            if r % 2 == 0 {
+                exact[r] = _mm256_add_epi32(exact[r], _mm256_madd_epi16(p, ones));
+            } else {
+                raw[r] = _mm256_add_epi32(raw[r], _mm256_xor_si256(p, flip));
+                high[r] = _mm256_add_epi32(high[r], _mm256_srai_epi32::<16>(p));
+            }
+        }
+    }
+    let n32768 = _mm256_set1_epi32((CHUNKS as i32).wrapping_mul(32768));
+    for r in 0..OUT / 8 {
+        let v = if r % 2 == 0 {
+            exact[r]
+        } else {
+            let split = _mm256_sub_epi32(
+                _mm256_add_epi32(raw[r], high[r]),
+                _mm256_add_epi32(_mm256_slli_epi32::<16>(high[r]), n32768),
+            );
+            _mm256_add_epi32(exact[r], split)
+        };
+        _mm256_storeu_si256(o.add(r), v);
+    }
+}
+
 /// `out = biases + acc`, eight int32 lanes per register.
 #[inline(always)]
 unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32; OUT], out: &mut [i32; OUT]) {
@@ -341,6 +384,10 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         out: &mut [i32; OUT],
     ) {
         const { assert!(OUT.is_multiple_of(8) && OUT <= 32 && CHUNKS.is_multiple_of(2)) };
+        if D::MADDUBS {
+            let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
+            return affine_dense_maddubs::<CHUNKS, OUT>(x, w, biases, out);
+        }
         // Two accumulator sets (even and odd chunks) halve the dependency chains.
         let mut acc = [[_mm256_setzero_si256(); 4]; 2];
         let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
