@@ -194,7 +194,7 @@ pub(crate) use network_family;
 
 /// Accumulator work shared by the families: fused updates and tiled refreshes of int16 rows.
 pub(crate) mod rows {
-    use crate::simd::scalar::{fused_update, refresh_rows};
+    use crate::simd::scalar::{fused_update, refresh_rows, update_rows};
 
     /// `dst = src + rows[added] - rows[removed]`, fused for the move shapes that occur.
     #[inline(always)]
@@ -211,14 +211,7 @@ pub(crate) mod rows {
             (&[a1, a2], &[s1, s2]) => fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]]),
             (&[a], &[]) => fused_update(src, dst, [&rows[a]], []),
             (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
-            _ => {
-                *dst = *src;
-                for (&f, sign) in added.iter().map(|f| (f, 1)).chain(removed.iter().map(|f| (f, -1))) {
-                    for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                        *d = d.wrapping_add(w.wrapping_mul(sign));
-                    }
-                }
-            }
+            _ => update_rows(src, rows, added, removed, dst),
         }
     }
 
