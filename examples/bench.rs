@@ -30,7 +30,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use nnue_runtime::{AccumulatorStack, Color, Evaluator, Network, Path, Piece, PieceType, Position, Square};
+use nnue_runtime::{AccumulatorStack, Color, Evaluator, Network, KernelPath, Piece, PieceType, Position, Square};
 
 nnue_runtime::nnue_net! {
     name = net,
@@ -51,7 +51,7 @@ fn rate(positions: usize, mut f: impl FnMut(usize)) -> f64 {
     ops as f64 / start.elapsed().as_secs_f64()
 }
 
-fn variant<N: Network>(name: &str, net: &N, path: Path, positions: &[Position]) {
+fn variant<N: Network>(name: &str, net: &N, path: KernelPath, positions: &[Position]) {
     let accs: Vec<N::Accumulator> = positions
         .iter()
         .map(|p| {
@@ -137,7 +137,7 @@ fn medians(v: Vec<(f64, f64)>) -> (f64, f64) {
 
 /// Median over positions of the median (of 15 repetitions) per-call forward time, wall and
 /// thread CPU.
-fn forward_ns<N: Network>(net: &N, path: Path, positions: &[Position]) -> (f64, f64) {
+fn forward_ns<N: Network>(net: &N, path: KernelPath, positions: &[Position]) -> (f64, f64) {
     let per_position = positions
         .iter()
         .map(|pos| {
@@ -171,8 +171,8 @@ fn read_games(file: &str) -> Vec<Vec<String>> {
 
 /// Median (of 15 repetitions over all games) per-ply time: push the move, evaluate. Wall and
 /// thread CPU.
-fn ply_ns<N: Network>(net: &N, path: Path, games: &[Vec<(nnue_runtime::Dirty, Position)>]) -> (f64, f64) {
-    let start_pos = nnue::chess::position(&shakmaty::Chess::default());
+fn ply_ns<N: Network>(net: &N, path: KernelPath, games: &[Vec<(nnue_runtime::Dirty, Position)>]) -> (f64, f64) {
+    let start_pos = nnue_testkit::chess::position(&shakmaty::Chess::default());
     let mut stack = AccumulatorStack::new(net, &start_pos);
     let plies: usize = games.iter().map(Vec::len).sum();
     let reps = (0..REPS)
@@ -196,14 +196,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
     // `--path NAME` (repeatable): only these paths in the --forward and --ply modes.
-    let mut only: Vec<Path> = Vec::new();
+    let mut only: Vec<KernelPath> = Vec::new();
     while let Some(i) = args.iter().position(|a| *a == "--path") {
         let name = args.get(i + 1).copied().unwrap_or("");
         let isa = nnue_runtime::Isa::from_name(name).unwrap_or_else(|| panic!("unknown path {name:?}"));
-        only.push(Path::new(isa).unwrap_or_else(|| panic!("this CPU has no {name} path")));
+        only.push(KernelPath::new(isa).unwrap_or_else(|| panic!("this CPU has no {name} path")));
         args.drain(i..i + 2);
     }
-    let paths = if only.is_empty() { Path::all() } else { only };
+    let paths = if only.is_empty() { KernelPath::all() } else { only };
     let usage = || -> ! {
         eprintln!(
             "usage: EVALFILE=FILE cargo run --release --example bench \
@@ -232,9 +232,9 @@ fn main() {
                         .map(|uci| {
                             let mv =
                                 uci.parse::<shakmaty::uci::UciMove>().expect("UCI move").to_move(&pos).expect("legal");
-                            let dirty = nnue::chess::dirty(&pos, &mv);
+                            let dirty = nnue_testkit::chess::dirty(&pos, &mv);
                             pos = shakmaty::Position::play(pos.clone(), mv).expect("legal move");
-                            (dirty, nnue::chess::position(&pos))
+                            (dirty, nnue_testkit::chess::position(&pos))
                         })
                         .collect()
                 })
@@ -251,20 +251,20 @@ fn main() {
     }
     let fens = match args[..] {
         ["--fens", file] => file.into(),
-        [] => nnue::root().join("benches/positions.txt"),
+        [] => nnue_testkit::root().join("data/positions.txt"),
         _ => usage(),
     };
-    let positions = nnue::read_fens(fens);
+    let positions = nnue_testkit::read_fens(fens);
     // The generic evaluator reads the same file the macro compiled in.
     let file = option_env!("EVALFILE").filter(|f| !f.is_empty());
     let (file, arch) = match file {
-        Some(f) => (nnue::root().join(f), option_env!("EVALFILE_ARCH")),
-        None => (nnue::root().join("nets/default.nnue"), Some(net::ARCHITECTURE)),
+        Some(f) => (nnue_testkit::root().join(f), option_env!("EVALFILE_ARCH")),
+        None => (nnue_testkit::root().join("nets/default.nnue"), Some(net::ARCHITECTURE)),
     };
-    let generic_net = nnue::read_net(&file, arch);
+    let generic_net = nnue_testkit::read_net(&file, arch);
     eprintln!("{}: {} ({} positions)", file.display(), net::ARCHITECTURE, positions.len());
-    variant("generic", &Evaluator::new(&generic_net), Path::SCALAR, &positions);
-    for path in Path::all() {
+    variant("generic", &Evaluator::new(&generic_net), KernelPath::SCALAR, &positions);
+    for path in KernelPath::all() {
         variant(path.isa().name(), &net::NETWORK, path, &positions);
     }
 }

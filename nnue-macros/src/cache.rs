@@ -27,8 +27,8 @@ pub struct BlobFile {
 pub struct Entry {
     pub arch: String,
     pub description: String,
-    /// Headerless SCReLU nets whose `v * w` fits int16 (see `SimpleConfig::lizard`).
-    pub lizard: bool,
+    /// Headerless SCReLU nets whose `v * w` fits int16 (see `Chess768Config::screlu_in_i16`).
+    pub screlu_in_i16: bool,
     pub blobs: Vec<BlobFile>,
 }
 
@@ -65,13 +65,13 @@ fn parse_elem(s: &str) -> Option<Elem> {
 pub fn lookup(key: &str) -> Option<Entry> {
     let folder = dir().join(key);
     let text = fs::read_to_string(folder.join("manifest")).ok()?;
-    let mut entry = Entry { arch: String::new(), description: String::new(), lizard: false, blobs: Vec::new() };
+    let mut entry = Entry { arch: String::new(), description: String::new(), screlu_in_i16: false, blobs: Vec::new() };
     for line in text.lines() {
         let mut f = line.split('\t');
         match (f.next()?, f.next()?) {
             ("arch", v) => entry.arch = v.to_string(),
             ("description", v) => entry.description = v.to_string(),
-            ("lizard", v) => entry.lizard = v == "true",
+            ("screlu_in_i16", v) => entry.screlu_in_i16 = v == "true",
             ("blob", name) => {
                 let elem = parse_elem(f.next()?)?;
                 let dims = f.next()?.split(',').map(|d| d.parse().ok()).collect::<Option<Vec<usize>>>()?;
@@ -97,14 +97,14 @@ fn elem_size(e: Elem) -> usize {
 }
 
 /// Writes an entry (atomically: a complete folder is renamed into place) and returns it.
-pub fn store(key: &str, arch: String, description: &str, lizard: bool, blobs: Vec<Blob>) -> std::io::Result<Entry> {
+pub fn store(key: &str, arch: String, description: &str, screlu_in_i16: bool, blobs: Vec<Blob>) -> std::io::Result<Entry> {
     let root = dir();
     fs::create_dir_all(&root)?;
     let tmp = root.join(format!("{key}.tmp-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp)?;
     let description: String = description.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nlizard\t{lizard}\n");
+    let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nlizard\t{screlu_in_i16}\n");
     for b in &blobs {
         fs::write(tmp.join(format!("{}.bin", b.name)), &b.bytes)?;
         let dims: Vec<String> = b.dims.iter().map(usize::to_string).collect();

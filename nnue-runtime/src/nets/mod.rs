@@ -11,12 +11,12 @@ mod simple;
 
 pub use halfkp::HalfKp;
 pub use sfnn::Sfnn;
-pub use simple::{Simple, SimpleConfig};
+pub use simple::{Chess768, Chess768Config};
 
 use crate::features::FeatureSet;
 use crate::position::{Color, Position};
 use crate::reference::{Evaluation, Trace};
-use crate::simd::Path;
+use crate::simd::KernelPath;
 
 /// First-layer pre-activations of both perspectives (`values[color]`), in the fast layout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,12 +42,12 @@ pub trait Network {
     fn new_accumulator(&self) -> Self::Accumulator;
 
     /// Recomputes `perspective`'s half of `acc` from the position.
-    fn refresh_on(&self, path: Path, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
+    fn refresh_on(&self, path: KernelPath, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
 
     /// `dst[perspective] = src[perspective] + added rows - removed rows`, in one pass.
     fn update_on(
         &self,
-        path: Path,
+        path: KernelPath,
         src: &Self::Accumulator,
         dst: &mut Self::Accumulator,
         perspective: Color,
@@ -56,13 +56,13 @@ pub trait Network {
     );
 
     /// The layers after the accumulator.
-    fn forward_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation;
+    fn forward_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation;
 
     /// Like [`Network::forward_on`], recording every layer's output.
-    fn trace_on(&self, path: Path, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
+    fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
     fn refresh(&self, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
-        self.refresh_on(Path::best(), pos, perspective, acc)
+        self.refresh_on(KernelPath::best(), pos, perspective, acc)
     }
 
     fn update(
@@ -73,15 +73,15 @@ pub trait Network {
         added: &[usize],
         removed: &[usize],
     ) {
-        self.update_on(Path::best(), src, dst, perspective, added, removed)
+        self.update_on(KernelPath::best(), src, dst, perspective, added, removed)
     }
 
     fn forward(&self, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_on(Path::best(), acc, stm, pieces)
+        self.forward_on(KernelPath::best(), acc, stm, pieces)
     }
 
     /// Refresh of both perspectives, then the forward pass.
-    fn evaluate_on(&self, path: Path, pos: &Position) -> Evaluation {
+    fn evaluate_on(&self, path: KernelPath, pos: &Position) -> Evaluation {
         let mut acc = self.new_accumulator();
         for perspective in Color::BOTH {
             self.refresh_on(path, pos, perspective, &mut acc);
@@ -90,7 +90,7 @@ pub trait Network {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        self.evaluate_on(Path::best(), pos)
+        self.evaluate_on(KernelPath::best(), pos)
     }
 }
 
@@ -102,24 +102,24 @@ macro_rules! dispatch {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,popcnt")]
         unsafe fn $avx2(&self $(, $arg: $ty)*) $(-> $ret)? {
-            // SAFETY: only reached through a Path proving AVX2.
+            // SAFETY: only reached through a KernelPath proving AVX2.
             unsafe { self.$generic::<crate::simd::x86::Avx2>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,popcnt,avxvnni")]
         unsafe fn $avxvnni(&self $(, $arg: $ty)*) $(-> $ret)? {
-            // SAFETY: only reached through a Path proving AVX2 and AVX-VNNI.
+            // SAFETY: only reached through a KernelPath proving AVX2 and AVX-VNNI.
             unsafe { self.$generic::<crate::simd::x86::AvxVnni>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,popcnt,avx512vnni,avx512vl")]
         unsafe fn $avx512(&self $(, $arg: $ty)*) $(-> $ret)? {
-            // SAFETY: only reached through a Path proving AVX2, AVX512-VNNI and AVX512-VL.
+            // SAFETY: only reached through a KernelPath proving AVX2, AVX512-VNNI and AVX512-VL.
             unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }
         }
         $(#[$meta])*
         #[inline]
-        $vis fn $public(&self, path: crate::simd::Path $(, $arg: $ty)*) $(-> $ret)? {
+        $vis fn $public(&self, path: crate::simd::KernelPath $(, $arg: $ty)*) $(-> $ret)? {
             match path.isa() {
                 // SAFETY: the portable kernels need no target features.
                 crate::simd::Isa::Scalar => unsafe { self.$generic::<crate::simd::scalar::Scalar>($($arg),*) },
@@ -175,16 +175,16 @@ macro_rules! network_family {
             fn new_accumulator(&self) -> $acc {
                 Default::default()
             }
-            fn refresh_on(&self, path: crate::Path, pos: &Position, perspective: Color, acc: &mut $acc) {
+            fn refresh_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
                 self.refresh_path(path, pos, perspective, acc)
             }
-            fn update_on(&self, path: crate::Path, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
+            fn update_on(&self, path: crate::KernelPath, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
                 self.update_path(path, src, dst, perspective, added, removed)
             }
-            fn forward_on(&self, path: crate::Path, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
+            fn forward_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
                 self.forward_path(path, acc, stm, pieces)
             }
-            fn trace_on(&self, path: crate::Path, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+            fn trace_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
                 self.trace_path(path, acc, stm, pieces)
             }
         }

@@ -2,7 +2,7 @@
 //!
 //! Every kernel is written once: [`scalar`] portably, and [`x86`] over a [`x86::Dot`] that is
 //! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL). The CPU is
-//! probed once; a [`Path`] value is the proof that its instructions are available.
+//! probed once; a [`KernelPath`] value is the proof that its instructions are available.
 
 pub(crate) mod scalar;
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -95,29 +95,29 @@ fn probe() -> u8 {
 
 /// A path this CPU is known to run: holding one is what makes the dispatch sound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Path(Isa);
+pub struct KernelPath(Isa);
 
-impl Path {
+impl KernelPath {
     /// The portable path, available everywhere.
-    pub const SCALAR: Path = Path(Isa::Scalar);
+    pub const SCALAR: KernelPath = KernelPath(Isa::Scalar);
 
     /// `Some` if this CPU has `isa`.
-    pub fn new(isa: Isa) -> Option<Path> {
-        isa.is_available().then_some(Path(isa))
+    pub fn new(isa: Isa) -> Option<KernelPath> {
+        isa.is_available().then_some(KernelPath(isa))
     }
 
     /// The fastest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2, then scalar.
     #[inline]
-    pub fn best() -> Path {
+    pub fn best() -> KernelPath {
         let bits = available();
         let isa =
             [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2].into_iter().find(|i| bits & i.bit() != 0).unwrap_or(Isa::Scalar);
-        Path(isa)
+        KernelPath(isa)
     }
 
     /// Every path this CPU has, scalar first.
-    pub fn all() -> Vec<Path> {
-        Isa::ALL.into_iter().filter_map(Path::new).collect()
+    pub fn all() -> Vec<KernelPath> {
+        Isa::ALL.into_iter().filter_map(KernelPath::new).collect()
     }
 
     pub fn isa(self) -> Isa {
@@ -125,7 +125,7 @@ impl Path {
     }
 }
 
-impl fmt::Display for Path {
+impl fmt::Display for KernelPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }
@@ -135,7 +135,7 @@ impl fmt::Display for Path {
 /// over it and each path's entry point is instantiated under its `#[target_feature]`.
 ///
 /// # Safety
-/// Implementations may use instructions of their path: callers must hold the [`Path`].
+/// Implementations may use instructions of their path: callers must hold the [`KernelPath`].
 pub(crate) unsafe trait Kernels {
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b. Also
@@ -183,14 +183,14 @@ pub(crate) unsafe trait Kernels {
     /// One int8 output: `bias + sum in[i] * w[i]`.
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32;
     /// Headerless output layer: `sum act(us) * w[0] + act(them) * w[1]` (wrapping int32),
-    /// with act = clamp(x, 0, qa) (CReLU) or its square (SCReLU). `lizard`: SCReLU may
+    /// with act = clamp(x, 0, qa) (CReLU) or its square (SCReLU). `screlu_in_i16`: SCReLU may
     /// compute `v * (v * w)` with `v * w` in int16, which the caller proved exact.
-    unsafe fn simple_output<const N: usize>(
+    unsafe fn chess768_output<const N: usize>(
         us: &[i16; N],
         them: &[i16; N],
         weights: &[[i16; N]; 2],
         qa: i16,
         screlu: bool,
-        lizard: bool,
+        screlu_in_i16: bool,
     ) -> i32;
 }

@@ -104,7 +104,7 @@ unsafe impl Kernels for Scalar {
     }
 
     #[inline(always)]
-    unsafe fn simple_output<const N: usize>(
+    unsafe fn chess768_output<const N: usize>(
         us: &[i16; N],
         them: &[i16; N],
         weights: &[[i16; N]; 2],

@@ -154,7 +154,7 @@ proptest! {
     }
 
     #[test]
-    fn simple_output(
+    fn chess768_output(
         us in array::<i16, 64>(any::<i16>()),
         them in array::<i16, 64>(any::<i16>()),
         w in array::<i16, 128>(any::<i16>()),
@@ -164,8 +164,8 @@ proptest! {
         let mut weights = [[0i16; 64]; 2];
         weights[0].copy_from_slice(&w[..64]);
         weights[1].copy_from_slice(&w[64..]);
-        // `lizard` is what the loader proves: qa * max |w| fits int16.
-        let lizard = w.iter().all(|&x| i32::from(x).abs() * i32::from(qa) <= 32767);
-        each_path!(|K| K::simple_output::<64>(&us, &them, &weights, qa, screlu, lizard), same);
+        // `screlu_in_i16` is what the loader proves: qa * max |w| fits int16.
+        let screlu_in_i16 = w.iter().all(|&x| i32::from(x).abs() * i32::from(qa) <= 32767);
+        each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, screlu, screlu_in_i16), same);
     }
 }

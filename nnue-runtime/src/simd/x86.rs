@@ -14,7 +14,7 @@ use super::Kernels;
 /// `acc + sum of four u8 * i8 products per int32 lane`.
 ///
 /// # Safety
-/// Callers must be compiled with (or hold a `Path` proving) the implementation's features.
+/// Callers must be compiled with (or hold a `KernelPath` proving) the implementation's features.
 /// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
 /// every input here is (activations clamp to 127; the transformer output tops at 126).
 pub(crate) unsafe trait Dot {
@@ -413,18 +413,18 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     }
 
     #[inline(always)]
-    unsafe fn simple_output<const N: usize>(
+    unsafe fn chess768_output<const N: usize>(
         us: &[i16; N],
         them: &[i16; N],
         weights: &[[i16; N]; 2],
         qa: i16,
         screlu: bool,
-        lizard: bool,
+        screlu_in_i16: bool,
     ) -> i32 {
         const { assert!(N.is_multiple_of(16)) };
-        if screlu && !lizard {
+        if screlu && !screlu_in_i16 {
             // v * w may overflow int16 for this net: take the exact portable form.
-            return super::scalar::Scalar::simple_output(us, them, weights, qa, screlu, lizard);
+            return super::scalar::Scalar::chess768_output(us, them, weights, qa, screlu, screlu_in_i16);
         }
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
         let mut sum = _mm256_setzero_si256();
