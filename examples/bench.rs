@@ -9,11 +9,28 @@
 //! the generic evaluator and the generated net on every path this CPU has. `refresh+eval`:
 //! refresh of both perspectives, then the forward pass; `eval`: the forward pass from ready
 //! accumulators; `update`: a quiet-move update of both perspectives.
+//!
+//! Per-call latency of the generated net, for side-by-side runs against Stockfish:
+//!
+//! ```text
+//! EVALFILE=FILE cargo run --release --example bench -- --forward --fens FILE
+//! forward <path> median_ns=<ns> cpu_ns=<ns>
+//! EVALFILE=FILE cargo run --release --example bench -- --ply --games FILE
+//! ply <path> median_ns=<ns> cpu_ns=<ns>
+//! ```
+//!
+//! `--forward`: per position (one FEN a line, or the `fen` column of a TSV with a header),
+//! refresh, then 15 repetitions of 20000 forward passes; the median per-call time of the 15,
+//! then the median over positions. `--ply`: the games of a TSV whose `moves` column holds UCI
+//! moves from the start position (rows that are prefixes of the next row are skipped), each
+//! ply pushed and evaluated through an `AccumulatorStack`; 15 repetitions over all games, the
+//! median per-ply time. `median_ns` is wall time; `cpu_ns` the same medians of this thread's
+//! CPU time, which a busy machine inflates less. Either takes `--path NAME` (repeatable) to measure only those paths.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use nnue_runtime::{Color, Evaluator, KernelPath, Network, Piece, PieceType, Position, Square};
+use nnue_runtime::{AccumulatorStack, Color, Evaluator, KernelPath, Network, Piece, PieceType, Position, Square};
 
 nnue_runtime::nnue_net! {
     name = net,
@@ -70,15 +87,172 @@ fn variant<N: Network>(name: &str, net: &N, path: KernelPath, positions: &[Posit
     println!("{name} refresh+eval={refresh_eval:.0} eval={eval:.0} update={update:.0}");
 }
 
+const REPS: usize = 15;
+const CALLS: u64 = 20_000;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The lines of a FEN file, or the `fen` column of a TSV whose header has one.
+fn read_fen_lines(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).peekable();
+    let header: Vec<&str> = lines.peek().map(|l| l.split('\t').collect()).unwrap_or_default();
+    match header.iter().position(|h| *h == "fen") {
+        Some(col) => lines.skip(1).map(|l| l.split('\t').nth(col).expect("fen column").to_string()).collect(),
+        None => lines.map(str::to_string).collect(),
+    }
+}
+
+/// This thread's CPU time: unlike the wall clock, it doesn't count time spent descheduled.
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for clock_gettime to fill.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Wall and thread-CPU time per call of `f`, run `calls` times.
+fn time_calls(calls: u64, mut f: impl FnMut()) -> (f64, f64) {
+    let (wall, cpu) = (Instant::now(), thread_cpu());
+    for _ in 0..calls {
+        f();
+    }
+    let (wall, cpu) = (wall.elapsed(), thread_cpu() - cpu);
+    (wall.as_nanos() as f64 / calls as f64, cpu.as_nanos() as f64 / calls as f64)
+}
+
+/// Medians of the wall and CPU times.
+fn medians(v: Vec<(f64, f64)>) -> (f64, f64) {
+    (median(v.iter().map(|t| t.0).collect()), median(v.iter().map(|t| t.1).collect()))
+}
+
+/// Median over positions of the median (of 15 repetitions) per-call forward time, wall and
+/// thread CPU.
+fn forward_ns<N: Network>(net: &N, path: KernelPath, positions: &[Position]) -> (f64, f64) {
+    let per_position = positions
+        .iter()
+        .map(|pos| {
+            let mut acc = net.new_accumulator();
+            Color::BOTH.iter().for_each(|&c| net.refresh_on(path, pos, c, &mut acc));
+            let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
+            medians(
+                (0..REPS)
+                    .map(|_| time_calls(CALLS, || _ = black_box(net.forward_on(path, black_box(&acc), stm, pieces))))
+                    .collect(),
+            )
+        })
+        .collect();
+    medians(per_position)
+}
+
+/// The complete games of a `moves` TSV (UCI from the start position).
+fn read_games(file: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut lines = text.lines().filter(|l| !l.is_empty());
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = header.iter().position(|h| *h == "moves").expect("a moves column");
+    let rows: Vec<Vec<String>> =
+        lines.map(|l| l.split('\t').nth(col).unwrap_or("").split_whitespace().map(str::to_string).collect()).collect();
+    let extends = |a: &Vec<String>, b: &Vec<String>| b.len() > a.len() && b.starts_with(a);
+    (0..rows.len())
+        .filter(|&i| rows.get(i + 1).is_none_or(|next| !extends(&rows[i], next)))
+        .map(|i| rows[i].clone())
+        .collect()
+}
+
+/// Median (of 15 repetitions over all games) per-ply time: push the move, evaluate. Wall and
+/// thread CPU.
+fn ply_ns<N: Network>(net: &N, path: KernelPath, games: &[Vec<(nnue_runtime::Dirty, Position)>]) -> (f64, f64) {
+    let start_pos = nnue_testkit::chess::position(&shakmaty::Chess::default());
+    let mut stack = AccumulatorStack::with_path(net, &start_pos, path);
+    let plies: usize = games.iter().map(Vec::len).sum();
+    let reps = (0..REPS)
+        .map(|_| {
+            let (wall, cpu) = time_calls(1, || {
+                for game in games {
+                    stack.reset(net, &start_pos);
+                    for (dirty, pos) in game {
+                        stack.push(*dirty);
+                        black_box(stack.evaluate(net, pos));
+                    }
+                }
+            });
+            (wall / plies as f64, cpu / plies as f64)
+        })
+        .collect();
+    medians(reps)
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let fens = match (args.next().as_deref(), args.next()) {
-        (Some("--fens"), Some(file)) => file.into(),
-        (None, _) => nnue_testkit::root().join("data/positions.txt"),
-        _ => {
-            eprintln!("usage: EVALFILE=FILE cargo run --release --example bench [-- --fens FILE]");
-            std::process::exit(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // `--path NAME` (repeatable): only these paths in the --forward and --ply modes.
+    let mut only: Vec<KernelPath> = Vec::new();
+    while let Some(i) = args.iter().position(|a| *a == "--path") {
+        let name = args.get(i + 1).copied().unwrap_or("");
+        let isa = nnue_runtime::Isa::from_name(name).unwrap_or_else(|| panic!("unknown path {name:?}"));
+        only.push(KernelPath::new(isa).unwrap_or_else(|| panic!("this CPU has no {name} path")));
+        args.drain(i..i + 2);
+    }
+    let paths = if only.is_empty() { KernelPath::all() } else { only };
+    let usage = || -> ! {
+        eprintln!(
+            "usage: EVALFILE=FILE cargo run --release --example bench \
+             [-- --fens FILE | --forward --fens FILE | --ply --games FILE] [--path NAME]"
+        );
+        std::process::exit(2);
+    };
+    match args[..] {
+        ["--forward", "--fens", file] => {
+            let positions: Vec<Position> =
+                read_fen_lines(file).iter().map(|f| Position::from_fen(f).expect("FEN")).collect();
+            eprintln!("{} ({} positions)", net::ARCHITECTURE, positions.len());
+            for &path in &paths {
+                let (wall, cpu) = forward_ns(&net::NETWORK, path, &positions);
+                println!("forward {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
+            }
+            return;
         }
+        ["--ply", "--games", file] => {
+            let games: Vec<Vec<(nnue_runtime::Dirty, Position)>> = read_games(file)
+                .iter()
+                .map(|moves| {
+                    let mut pos = shakmaty::Chess::default();
+                    moves
+                        .iter()
+                        .map(|uci| {
+                            let mv =
+                                uci.parse::<shakmaty::uci::UciMove>().expect("UCI move").to_move(&pos).expect("legal");
+                            let dirty = nnue_testkit::chess::dirty(&pos, &mv);
+                            pos = shakmaty::Position::play(pos.clone(), mv).expect("legal move");
+                            (dirty, nnue_testkit::chess::position(&pos))
+                        })
+                        .collect()
+                })
+                .collect();
+            let plies: usize = games.iter().map(Vec::len).sum();
+            eprintln!("{} ({} games, {plies} plies)", net::ARCHITECTURE, games.len());
+            for &path in &paths {
+                let (wall, cpu) = ply_ns(&net::NETWORK, path, &games);
+                println!("ply {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
+            }
+            return;
+        }
+        _ => {}
+    }
+    let fens = match args[..] {
+        ["--fens", file] => file.into(),
+        [] => nnue_testkit::root().join("data/positions.txt"),
+        _ => usage(),
     };
     let positions = nnue_testkit::read_fens(fens);
     // The generic evaluator reads the same file the macro compiled in.

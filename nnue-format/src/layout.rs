@@ -7,6 +7,9 @@
 //!   activation then computes `a * b / 128` as one `mulhi` of `(2a << 7)` and `2b`.
 //! - int8 layers are stored `[input chunk of 4][output][4]`, so one broadcast input chunk
 //!   multiplies a contiguous run of weights (Stockfish's `get_weight_index`).
+//! - SFNNv5+ fc_1 and fc_2 take their inputs in the byte order that 256-bit `packs` leave the
+//!   (Sqr)ClippedReLU activations in ([`sfnn_fc0_act_source`], [`sfnn_fc1_act_source`]): their
+//!   weight columns are permuted to match, so the activations need no permute at run time.
 
 use crate::net::{Dense, FeatureTransformer, Net, Params};
 
@@ -18,6 +21,32 @@ pub const fn pack_slot(j: usize) -> usize {
         2 => j - 8,
         _ => j,
     }
+}
+
+/// The fc_0 output and activation (`true`: SqrClippedReLU, `false`: ClippedReLU) that stored
+/// fc_1 input byte `s` (0..32) holds: the order of `packs_epi16(sqr, plain)` over
+/// `packs_epi32(fc0[0..8], fc0[8..16])`. Output 15 appears too; its fc_1 weights are 0.
+pub const fn sfnn_fc0_act_source(s: usize) -> (usize, bool) {
+    let (lane, t) = (s / 16, s % 16);
+    let u = t % 8;
+    (4 * lane + u % 4 + 8 * (u / 4), t < 8)
+}
+
+/// The canonical fc_1 input (0..15 squared, 15..30 plain) of stored fc_1 input byte `s`, or
+/// `None` for the two bytes of fc_0's output 15, which only skips ahead to the output.
+pub const fn sfnn_fc1_input(s: usize) -> Option<usize> {
+    match sfnn_fc0_act_source(s) {
+        (15, _) => None,
+        (i, true) => Some(i),
+        (i, false) => Some(15 + i),
+    }
+}
+
+/// The fc_1 output whose ClippedReLU stored fc_2 input byte `s` (0..32) holds: the order of
+/// `packs_epi16` over `packs_epi32` of fc_1's four registers of 8.
+pub const fn sfnn_fc1_act_source(s: usize) -> usize {
+    let (lane, t) = (s / 16, s % 16);
+    8 * (t / 4) + 4 * lane + t % 4
 }
 
 /// Element type of a [`Blob`].
@@ -126,6 +155,20 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
             let psqt = i32s("PSQT_WEIGHTS", vec![p.ft.weights.len() / p.ft.l1(), 8], &p.ft.psqt);
             let pick = |f: fn(&crate::Stack) -> &Dense| p.stacks.iter().map(f).collect::<Vec<_>>();
             let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
+            // fc_1 and fc_2 read their inputs in the activations' pack order.
+            let permuted = |d: &Dense, source: &dyn Fn(usize) -> Option<usize>| {
+                let mut out = d.clone();
+                for o in 0..d.outputs {
+                    for s in 0..d.padded_inputs {
+                        out.weights[o * d.padded_inputs + s] =
+                            source(s).map_or(0, |i| d.weights[o * d.padded_inputs + i]);
+                    }
+                }
+                out
+            };
+            let fc1: Vec<Dense> = fc1.iter().map(|d| permuted(d, &|s| sfnn_fc1_input(s))).collect();
+            let fc2: Vec<Dense> = fc2.iter().map(|d| permuted(d, &|s| Some(sfnn_fc1_act_source(s)))).collect();
+            let (fc1, fc2): (Vec<&Dense>, Vec<&Dense>) = (fc1.iter().collect(), fc2.iter().collect());
             vec![
                 b,
                 w,
@@ -201,6 +244,25 @@ mod tests {
             assert_eq!(pack_slot(j) / 32, j / 32);
         }
         assert_eq!((pack_slot(8), pack_slot(16), pack_slot(31)), (16, 8, 31));
+    }
+
+    #[test]
+    fn sfnn_act_orders_are_permutations() {
+        let mut fc1: Vec<_> = (0..32).filter_map(sfnn_fc1_input).collect();
+        fc1.sort();
+        assert_eq!(fc1, (0..30).collect::<Vec<_>>());
+        let mut fc0: Vec<_> = (0..32).map(sfnn_fc0_act_source).collect();
+        fc0.sort();
+        assert_eq!(fc0, (0..16).flat_map(|i| [(i, false), (i, true)]).collect::<Vec<_>>());
+        let mut fc2: Vec<_> = (0..32).map(sfnn_fc1_act_source).collect();
+        fc2.sort();
+        assert_eq!(fc2, (0..32).collect::<Vec<_>>());
+        // packs keep the first 4 of each register's lane together.
+        assert_eq!(
+            [sfnn_fc0_act_source(0), sfnn_fc0_act_source(4), sfnn_fc0_act_source(8)],
+            [(0, true), (8, true), (0, false)]
+        );
+        assert_eq!([sfnn_fc1_act_source(4), sfnn_fc1_act_source(16)], [8, 4]);
     }
 
     #[test]

@@ -4,8 +4,8 @@ use super::{active_features, network_family};
 use crate::features::{halfka_v2_hm, FeatureSet};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable::{self, clipped_relu, sqr_clipped_relu};
-use crate::simd::Kernels;
+use crate::simd::{portable, Kernels};
+use nnue_format::layout::{sfnn_fc1_act_source, sfnn_fc1_input};
 
 const INPUTS: usize = halfka_v2_hm::INPUTS;
 const BUCKETS: usize = 8;
@@ -65,21 +65,21 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let (us, them) = (stm.index(), (!stm).index());
         let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
 
-        let (mut ft_out, mut nnz) = ([[0u8; HALF]; 2], [0u16; CHUNKS]);
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let count = unsafe { K::ft_pairwise_both(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
-        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
+        // Scratch the kernel fills completely (ft_out) or up to what it returns (nnz): not cleared.
+        let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
+        let (ft_out, nnz) =
+            // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+            unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
+        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
 
         let mut fc0 = [0i32; 16];
         let (weights, biases) = (&self.fc0_weights[bucket], &self.fc0_biases[bucket]);
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, &nnz[..count]) };
-        // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
-        let mut fc1_in = [0u8; 32];
-        for i in 0..15 {
-            fc1_in[i] = sqr_clipped_relu(fc0[i]);
-            fc1_in[15 + i] = clipped_relu(fc0[i]);
-        }
+        unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, nnz) };
+        // 15 squared then 15 plain activations, in pack order (fc_1's weights follow it); the
+        // two bytes of fc0[15], which skips ahead to the output, meet zero weights.
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let fc1_in = unsafe { K::sfnn_fc0_act(&fc0) };
         let mut fc1 = [0i32; 32];
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
         unsafe {
@@ -90,10 +90,8 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
                 &mut fc1,
             )
         };
-        let mut fc2_in = [0u8; 32];
-        for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
-            *a = clipped_relu(x);
-        }
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        let fc2_in = unsafe { K::sfnn_fc1_act(&fc1) };
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
         let fc2 = unsafe { K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]) };
         // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
@@ -101,9 +99,17 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         let positional = fc2.wrapping_add(forward);
 
         if let Some(t) = trace {
-            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(&ft_out).to_vec();
+            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-            t.activations = vec![fc1_in[..30].to_vec(), fc2_in.to_vec()];
+            // Back in the canonical order.
+            let (mut act0, mut act1) = (vec![0u8; 30], vec![0u8; 32]);
+            for s in 0..32 {
+                if let Some(i) = sfnn_fc1_input(s) {
+                    act0[i] = fc1_in[s];
+                }
+                act1[sfnn_fc1_act_source(s)] = fc2_in[s];
+            }
+            t.activations = vec![act0, act1];
         }
         Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
     }

@@ -14,6 +14,7 @@ mod tests;
 pub(crate) mod x86;
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// An instruction-set path, whether or not this CPU has it.
@@ -190,14 +191,22 @@ pub(crate) use on_path;
 pub(crate) unsafe trait Kernels {
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b. Also
-    /// lists the non-zero 4-byte chunks of `out` (as one `[[u8; 4]; CHUNKS]`) in `nnz`,
-    /// returning how many there are, for [`Kernels::affine_sparse_listed`].
-    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    /// lists the non-zero 4-byte chunks of `out` (as one `[[u8; 4]; CHUNKS]`) in `nnz`, for
+    /// [`Kernels::affine_sparse_listed`]. Neither buffer needs clearing: the kernel writes all
+    /// of `out` and returns it with the initialised front of `nnz`.
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
         us: &[i16; L1],
         them: &[i16; L1],
-        out: &mut [[u8; HALF]; 2],
-        nnz: &mut [u16; CHUNKS],
-    ) -> usize;
+        out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+        nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+    ) -> (&'o [[u8; HALF]; 2], &'o [u16]);
+    /// SFNNv5+ fc_0 -> fc_1 activations: SqrClippedReLU (`min(127, x * x >> 19)`) and
+    /// ClippedReLU (`clamp(x >> 6, 0, 127)`) of each of the 16 outputs, in the byte order of
+    /// [`nnue_format::layout::sfnn_fc0_act_source`] (which fc_1's stored weights follow).
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32];
+    /// SFNNv5+ fc_1 -> fc_2: ClippedReLU of the 32 outputs, in the byte order of
+    /// [`nnue_format::layout::sfnn_fc1_act_source`] (which fc_2's stored weights follow).
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32];
     /// HalfKP activation of one perspective: `clamp(x, 0, 127)`, pack-ordered.
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]);
     /// int8 affine layer over `[chunk][output][4]` weights, skipping all-zero input chunks.

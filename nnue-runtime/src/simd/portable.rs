@@ -35,6 +35,50 @@ pub(crate) fn fused_update<const L1: usize, const A: usize, const S: usize>(
     }
 }
 
+/// `dst = src + sum of rows[added] - sum of rows[removed]` for any number of rows (a refresh
+/// from a cached accumulator), tile by tile like [`refresh_rows`] so that `dst` is written
+/// once instead of once per row (wrapping int16: the order of the terms doesn't matter).
+#[inline(always)]
+fn update_rows_tiled<const L1: usize>(
+    src: &[i16; L1],
+    rows: &[[i16; L1]],
+    added: &[usize],
+    removed: &[usize],
+    dst: &mut [i16; L1],
+) {
+    if !L1.is_multiple_of(TILE) {
+        *dst = *src;
+        for &f in added {
+            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
+                *d = d.wrapping_add(w);
+            }
+        }
+        for &f in removed {
+            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
+                *d = d.wrapping_sub(w);
+            }
+        }
+        return;
+    }
+    for t in (0..L1).step_by(TILE) {
+        let mut tile = [0i16; TILE];
+        tile.copy_from_slice(&src[t..t + TILE]);
+        for &f in added {
+            let row = &rows[f][t..t + TILE];
+            for i in 0..TILE {
+                tile[i] = tile[i].wrapping_add(row[i]);
+            }
+        }
+        for &f in removed {
+            let row = &rows[f][t..t + TILE];
+            for i in 0..TILE {
+                tile[i] = tile[i].wrapping_sub(row[i]);
+            }
+        }
+        dst[t..t + TILE].copy_from_slice(&tile);
+    }
+}
+
 /// Register tile of a refresh: big enough to amortise the row loop, small enough to stay in
 /// vector registers.
 const TILE: usize = 128;
@@ -85,14 +129,7 @@ pub(crate) fn update_rows<const L1: usize>(
         (&[a1, a2], &[s1, s2]) => fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]]),
         (&[a], &[]) => fused_update(src, dst, [&rows[a]], []),
         (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
-        _ => {
-            *dst = *src;
-            for (&f, sign) in added.iter().map(|f| (f, 1)).chain(removed.iter().map(|f| (f, -1))) {
-                for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                    *d = d.wrapping_add(w.wrapping_mul(sign));
-                }
-            }
-        }
+        _ => update_rows_tiled(src, rows, added, removed, dst),
     }
 }
 

@@ -1,20 +1,24 @@
 //! The portable path: every kernel in plain Rust, for CPUs without the x86 paths' features
 //! and as the readable statement of what each kernel computes.
 
+use std::mem::MaybeUninit;
+
+use super::portable::{clipped_relu, sqr_clipped_relu};
 use super::Kernels;
-use nnue_format::layout::pack_slot;
+use nnue_format::layout::{pack_slot, sfnn_fc0_act_source, sfnn_fc1_act_source};
 
 pub(crate) struct Scalar;
 
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
         us: &[i16; L1],
         them: &[i16; L1],
-        out: &mut [[u8; HALF]; 2],
-        nnz: &mut [u16; CHUNKS],
-    ) -> usize {
+        out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+        nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+    ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
+        let (out, nnz) = (out.write([[0; HALF]; 2]), nnz.write([0; CHUNKS]));
         for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
             for j in 0..HALF {
                 let a = i32::from(acc[j]).clamp(0, 254);
@@ -30,7 +34,20 @@ unsafe impl Kernels for Scalar {
                 count += 1;
             }
         }
-        count
+        (out, &nnz[..count])
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
+        std::array::from_fn(|s| match sfnn_fc0_act_source(s) {
+            (i, true) => sqr_clipped_relu(fc0[i]),
+            (i, false) => clipped_relu(fc0[i]),
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32] {
+        std::array::from_fn(|s| clipped_relu(fc1[sfnn_fc1_act_source(s)]))
     }
 
     #[inline(always)]

@@ -2,6 +2,8 @@
 //! accumulators over the whole int16 range (every clamp and saturation), the full int8 weight
 //! range, sparse and dense activations, int32 biases near the wrapping edge.
 
+use std::mem::MaybeUninit;
+
 use proptest::prelude::*;
 
 use super::scalar::Scalar;
@@ -77,25 +79,43 @@ fn bias() -> impl Strategy<Value = i32> {
     prop_oneof![any::<i32>(), -(1 << 20)..(1 << 20)]
 }
 
+/// int32 layer outputs around every edge the (Sqr)ClippedReLU kernels saturate at: the int16
+/// pack, 127 << 6, the square's 127 << 19 (x near 8128 and 32767), and anywhere.
+fn act_input() -> impl Strategy<Value = i32> {
+    let edges =
+        [i32::MIN, i32::MAX, -32769, -32768, -32767, 32766, 32767, 32768, 8127, 8128, 8191, 8192, -64, -1, 0, 63, 64];
+    prop_oneof![any::<i32>(), prop::sample::select(edges.to_vec()), -70000i32..70000, -200i32..9000,]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn ft_pairwise(us in array::<i16, 128>(any::<i16>()), them in array::<i16, 128>(any::<i16>())) {
         each_path!(|K| {
-            let (mut out, mut nnz) = ([[0u8; 64]; 2], [0u16; 32]);
-            let n = K::ft_pairwise_both::<128, 64, 32>(&us, &them, &mut out, &mut nnz);
-            (out, nnz[..n].to_vec())
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32>(&us, &them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
         }, same);
     }
 
     #[test]
     fn ft_pairwise_near_the_window(us in array::<i16, 256>(-300i16..600), them in array::<i16, 256>(-300i16..600)) {
         each_path!(|K| {
-            let (mut out, mut nnz) = ([[0u8; 128]; 2], [0u16; 64]);
-            let n = K::ft_pairwise_both::<256, 128, 64>(&us, &them, &mut out, &mut nnz);
-            (out, nnz[..n].to_vec())
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64>(&us, &them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
         }, same);
+    }
+
+    #[test]
+    fn sfnn_fc0_act(x in array::<i32, 16>(act_input())) {
+        each_path!(|K| K::sfnn_fc0_act(&x), same);
+    }
+
+    #[test]
+    fn sfnn_fc1_act(x in array::<i32, 32>(act_input())) {
+        each_path!(|K| K::sfnn_fc1_act(&x), same);
     }
 
     #[test]
@@ -106,6 +126,16 @@ proptest! {
     #[test]
     fn affine_sparse_16(input in chunks::<64>(), w in weights::<64, 16>(), b in array::<i32, 16>(bias())) {
         each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<64, 16>(&input, &w, &b, &mut out); out }, same);
+    }
+
+    #[test]
+    fn affine_sparse_16_wide(
+        input in prop_oneof![chunks::<768>(), Just([[127u8; 4]; 768])],
+        w in prop_oneof![weights::<768, 16>(), Just(Box::new([[[-128i8; 4]; 16]; 768])), Just(Box::new([[[127i8; 4]; 16]; 768]))],
+        b in array::<i32, 16>(bias()),
+    ) {
+        // As wide as Stockfish's big net: the most chunks any one sum collects.
+        each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<768, 16>(&input, &w, &b, &mut out); out }, same);
     }
 
     #[test]

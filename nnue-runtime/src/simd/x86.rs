@@ -4,9 +4,9 @@
 
 // Register loops index by lane group `r`, as the pointer arithmetic beside them does.
 #![allow(clippy::needless_range_loop)]
-#![allow(unsafe_op_in_unsafe_fn)] // TEMP
 use std::arch::x86_64::*;
 use std::marker::PhantomData;
+use std::mem::MaybeUninit;
 
 use super::Kernels;
 
@@ -17,6 +17,10 @@ use super::Kernels;
 /// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
 /// every input here is (activations clamp to 127; the transformer output tops at 126).
 pub(crate) unsafe trait Dot {
+    /// Whether `dpbusd` is `maddubs` + `madd`: the 16-output sparse layer then widens half of
+    /// its products without the `madd` ([`affine_sparse16_maddubs`]).
+    const MADDUBS: bool = false;
+
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i;
 }
 
@@ -26,10 +30,15 @@ pub(crate) struct VnniEvex;
 
 // SAFETY: AVX2 instructions only; callers run under `target_feature(enable = "avx2")`.
 unsafe impl Dot for Maddubs {
+    const MADDUBS: bool = true;
+
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
-        let pairs = _mm256_maddubs_epi16(u8s, i8s);
-        _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
+        // SAFETY: the caller runs under this `Dot`'s target features (the trait's contract).
+        unsafe {
+            let pairs = _mm256_maddubs_epi16(u8s, i8s);
+            _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
+        }
     }
 }
 
@@ -37,7 +46,8 @@ unsafe impl Dot for Maddubs {
 unsafe impl Dot for VnniVex {
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
-        _mm256_dpbusd_avx_epi32(acc, u8s, i8s)
+        // SAFETY: the caller runs under this `Dot`'s target features (the trait's contract).
+        unsafe { _mm256_dpbusd_avx_epi32(acc, u8s, i8s) }
     }
 }
 
@@ -45,7 +55,8 @@ unsafe impl Dot for VnniVex {
 unsafe impl Dot for VnniEvex {
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
-        _mm256_dpbusd_epi32(acc, u8s, i8s)
+        // SAFETY: the caller runs under this `Dot`'s target features (the trait's contract).
+        unsafe { _mm256_dpbusd_epi32(acc, u8s, i8s) }
     }
 }
 
@@ -75,20 +86,26 @@ static NNZ_LUT: [[u16; 8]; 256] = {
 
 #[inline(always)]
 unsafe fn load(p: *const __m256i) -> __m256i {
-    _mm256_loadu_si256(p)
+    // SAFETY: `p` points to 32 readable bytes (every caller passes an offset inside an array it holds); AVX is enabled in every caller.
+    unsafe { _mm256_loadu_si256(p) }
 }
 
 #[inline(always)]
 unsafe fn hsum(v: __m256i) -> i32 {
-    let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-    _mm_cvtsi128_si32(s)
+    // SAFETY: register-only AVX2 operations; every caller is compiled with AVX2.
+    unsafe {
+        let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s)
+    }
 }
 
-/// Appends the indices of non-zero int32 lanes, 8 lanes (one register) at a time.
+/// Appends the indices of non-zero int32 lanes, 8 lanes (one register) at a time, to a list
+/// of N slots that need not be initialised: slots below `count` are. The lanes are 4-byte
+/// chunks of activations, each byte at most 127.
 struct NonZero<'a, const N: usize> {
-    list: &'a mut [u16; N],
+    list: &'a mut MaybeUninit<[u16; N]>,
     count: usize,
     /// Index of the next group's first lane, in all 8 lanes.
     base: __m128i,
@@ -96,40 +113,155 @@ struct NonZero<'a, const N: usize> {
 
 impl<'a, const N: usize> NonZero<'a, N> {
     #[inline(always)]
-    unsafe fn new(list: &'a mut [u16; N]) -> Self {
-        NonZero { list, count: 0, base: _mm_setzero_si128() }
+    unsafe fn new(list: &'a mut MaybeUninit<[u16; N]>) -> Self {
+        // SAFETY: a register-only SSE2 operation (baseline on x86-64).
+        unsafe { NonZero { list, count: 0, base: _mm_setzero_si128() } }
     }
 
     /// Each group writes 8 slots at `count`, and `count <= 8 * groups so far`, so as long as
     /// callers push at most N / 8 groups every write stays inside the list.
     #[inline(always)]
     unsafe fn push_group(&mut self, v: __m256i) {
-        debug_assert!(self.count + 8 <= N);
-        let is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
-        let mask = (_mm256_movemask_ps(_mm256_castsi256_ps(is_zero)) ^ 0xff) as usize;
-        let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
-        _mm_storeu_si128(self.list.as_mut_ptr().add(self.count) as *mut __m128i, _mm_add_epi16(lanes, self.base));
-        self.count += mask.count_ones() as usize;
-        self.base = _mm_add_epi16(self.base, _mm_set1_epi16(8));
+        // SAFETY: register operations under the caller's AVX2; the stores stay within the list because each group adds at most 8 entries and the caller passes at most N / 8 groups.
+        unsafe {
+            debug_assert!(self.count + 8 <= N);
+            // Every byte is at most 127, so a chunk is non-zero exactly when it is > 0 as an int32.
+            let positive = _mm256_cmpgt_epi32(v, _mm256_setzero_si256());
+            let mask = _mm256_movemask_ps(_mm256_castsi256_ps(positive)) as usize;
+            let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
+            let slot = (self.list.as_mut_ptr() as *mut u16).add(self.count);
+            _mm_storeu_si128(slot as *mut __m128i, _mm_add_epi16(lanes, self.base));
+            self.count += mask.count_ones() as usize;
+            self.base = _mm_add_epi16(self.base, _mm_set1_epi16(8));
+        }
+    }
+
+    /// The listed indices.
+    #[inline(always)]
+    fn indices(self) -> &'a [u16] {
+        // SAFETY: push_group initialised every slot below `count` (<= N).
+        unsafe { std::slice::from_raw_parts(self.list.as_ptr() as *const u16, self.count) }
     }
 }
 
 /// `acc += chunk i of the input times its `OUT` weight columns`.
 #[inline(always)]
 unsafe fn accumulate<D: Dot, const OUT: usize>(acc: &mut [__m256i; 4], x: *const i32, w: *const __m256i, i: u16) {
-    let i = i as usize;
-    let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
-    for r in 0..OUT / 8 {
-        acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+    unsafe {
+        let i = i as usize;
+        let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+        for r in 0..OUT / 8 {
+            acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+        }
+    }
+}
+
+/// The 16-output sparse layer on AVX2, with one multiply less per chunk: outputs 0..8 take
+/// `maddubs` + `madd` as [`Dot::dpbusd`] does; for outputs 8..16 the int16 pair sums `p` of
+/// `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
+/// instead, which run beside the multiplies rather than on their port. Flipping bit 15 makes
+/// the lane `hi * 65536 + lo + 32768` as an int32, so over n chunks the lanes sum to
+/// `R = 65536 H + L + 32768 n` (mod 2^32), and with `H` (the sum of `p >> 16`) alongside,
+/// `H + L = R + H - (H << 16) - 32768 n`: the wrapping sum `dpbusd` would give.
+#[inline(always)]
+unsafe fn affine_sparse16_maddubs(
+    x: *const i32,
+    w: *const __m256i,
+    biases: &[i32; 16],
+    out: &mut [i32; 16],
+    nnz: &[u16],
+) {
+    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+    unsafe {
+        let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
+        let b = biases.as_ptr() as *const __m256i;
+        // Two chains of each kind; the exact ones start from the biases.
+        let (mut exact, mut raw, mut high) = ([load(b), zero], [zero, zero], [zero, zero]);
+        // A macro, not a closure: closures don't inherit the caller's target features.
+        macro_rules! step {
+            ($k:expr, $i:expr) => {{
+                let i = $i as usize;
+                let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+                let p0 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i)));
+                let p1 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i + 1)));
+                exact[$k] = _mm256_add_epi32(exact[$k], _mm256_madd_epi16(p0, ones));
+                raw[$k] = _mm256_add_epi32(raw[$k], _mm256_xor_si256(p1, flip));
+                high[$k] = _mm256_add_epi32(high[$k], _mm256_srai_epi32::<16>(p1));
+            }};
+        }
+        let mut pairs = nnz.chunks_exact(2);
+        for g in &mut pairs {
+            step!(0, g[0]);
+            step!(1, g[1]);
+        }
+        for &i in pairs.remainder() {
+            step!(0, i);
+        }
+        let (r, h) = (_mm256_add_epi32(raw[0], raw[1]), _mm256_add_epi32(high[0], high[1]));
+        let n32768 = _mm256_set1_epi32((nnz.len() as i32).wrapping_mul(32768));
+        let split = _mm256_sub_epi32(_mm256_add_epi32(r, h), _mm256_add_epi32(_mm256_slli_epi32::<16>(h), n32768));
+        let o = out.as_mut_ptr() as *mut __m256i;
+        _mm256_storeu_si256(o, _mm256_add_epi32(exact[0], exact[1]));
+        _mm256_storeu_si256(o.add(1), _mm256_add_epi32(split, load(b.add(1))));
+    }
+}
+
+/// The dense layer on AVX2 with the widening of [`affine_sparse16_maddubs`]: even registers
+/// of outputs take `maddubs` + `madd`, odd ones `maddubs` + shift + xor, which halves the
+/// `madd`s that share the multiply port with `maddubs`.
+#[inline(always)]
+unsafe fn affine_dense_maddubs<const CHUNKS: usize, const OUT: usize>(
+    x: *const i32,
+    w: *const __m256i,
+    biases: &[i32; OUT],
+    out: &mut [i32; OUT],
+) {
+    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+    unsafe {
+        let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
+        let (b, o) = (biases.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
+        let (mut exact, mut raw, mut high) = ([zero; 4], [zero; 4], [zero; 4]);
+        for r in 0..OUT / 8 {
+            exact[r] = load(b.add(r));
+        }
+        for i in 0..CHUNKS {
+            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
+            for r in 0..OUT / 8 {
+                let p = _mm256_maddubs_epi16(chunk, load(w.add(i * OUT / 8 + r)));
+                if r % 2 == 0 {
+                    exact[r] = _mm256_add_epi32(exact[r], _mm256_madd_epi16(p, ones));
+                } else {
+                    raw[r] = _mm256_add_epi32(raw[r], _mm256_xor_si256(p, flip));
+                    high[r] = _mm256_add_epi32(high[r], _mm256_srai_epi32::<16>(p));
+                }
+            }
+        }
+        let n32768 = _mm256_set1_epi32((CHUNKS as i32).wrapping_mul(32768));
+        for r in 0..OUT / 8 {
+            let v = if r % 2 == 0 {
+                exact[r]
+            } else {
+                let split = _mm256_sub_epi32(
+                    _mm256_add_epi32(raw[r], high[r]),
+                    _mm256_add_epi32(_mm256_slli_epi32::<16>(high[r]), n32768),
+                );
+                _mm256_add_epi32(exact[r], split)
+            };
+            _mm256_storeu_si256(o.add(r), v);
+        }
     }
 }
 
 /// `out = biases + acc`, eight int32 lanes per register.
 #[inline(always)]
 unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32; OUT], out: &mut [i32; OUT]) {
-    let (b, o) = (biases.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
-    for r in 0..OUT / 8 {
-        _mm256_storeu_si256(o.add(r), _mm256_add_epi32(acc[r], load(b.add(r))));
+    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+    unsafe {
+        let (b, o) = (biases.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
+        for r in 0..OUT / 8 {
+            _mm256_storeu_si256(o.add(r), _mm256_add_epi32(acc[r], load(b.add(r))));
+        }
     }
 }
 
@@ -137,42 +269,78 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
         us: &[i16; L1],
         them: &[i16; L1],
-        out: &mut [[u8; HALF]; 2],
-        nnz: &mut [u16; CHUNKS],
-    ) -> usize {
-        const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
-        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
-        let mut list = NonZero::new(nnz);
-        for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
-            let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
-            for k in 0..HALF / 32 {
-                // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
-                let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
-                let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
-                let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
-                // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
-                let b0 = _mm256_min_epi16(load(a.add(hi)), top);
-                let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
-                let packed = _mm256_packus_epi16(_mm256_mulhi_epi16(a0, b0), _mm256_mulhi_epi16(a1, b1));
-                _mm256_storeu_si256(o.add(k), packed);
-                // The 8 chunks just written, listed while still in a register.
-                list.push_group(packed);
+        out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+        nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+    ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
+            let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
+            let mut list = NonZero::new(nnz);
+            let out_base = out.as_mut_ptr() as *mut __m256i;
+            for (p, acc) in [us, them].into_iter().enumerate() {
+                let (a, o) = (acc.as_ptr() as *const __m256i, out_base.add(p * HALF / 32));
+                for k in 0..HALF / 32 {
+                    // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
+                    let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
+                    let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
+                    let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
+                    // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
+                    let b0 = _mm256_min_epi16(load(a.add(hi)), top);
+                    let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
+                    let packed = _mm256_packus_epi16(_mm256_mulhi_epi16(a0, b0), _mm256_mulhi_epi16(a1, b1));
+                    _mm256_storeu_si256(o.add(k), packed);
+                    // The 8 chunks just written, listed while still in a register.
+                    list.push_group(packed);
+                }
             }
+            // SAFETY: the loops stored all 2 * HALF / 32 registers of `out`.
+            (out.assume_init_ref(), list.indices())
         }
-        list.count
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            let x = fc0.as_ptr() as *const __m256i;
+            // Saturated to int16: any value it changes squares (or shifts) past 127 anyway.
+            let words = _mm256_packs_epi32(load(x), load(x.add(1)));
+            // x * x >> 19 = (x * x >> 16) >> 3, the square being non-negative.
+            let sqr = _mm256_srli_epi16::<3>(_mm256_mulhi_epi16(words, words));
+            let plain = _mm256_srai_epi16::<6>(words);
+            // packs clamps to 127 from above; the max to 0 from below (only `plain` can be negative).
+            let bytes = _mm256_max_epi8(_mm256_packs_epi16(sqr, plain), _mm256_setzero_si256());
+            std::mem::transmute::<__m256i, [u8; 32]>(bytes)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32] {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            let x = fc1.as_ptr() as *const __m256i;
+            let w0 = _mm256_srai_epi16::<6>(_mm256_packs_epi32(load(x), load(x.add(1))));
+            let w1 = _mm256_srai_epi16::<6>(_mm256_packs_epi32(load(x.add(2)), load(x.add(3))));
+            let bytes = _mm256_max_epi8(_mm256_packs_epi16(w0, w1), _mm256_setzero_si256());
+            std::mem::transmute::<__m256i, [u8; 32]>(bytes)
+        }
     }
 
     #[inline(always)]
     unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
-        const { assert!(L1.is_multiple_of(32)) };
-        let zero = _mm256_setzero_si256();
-        let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
-        for k in 0..L1 / 32 {
-            let packed = _mm256_packs_epi16(load(a.add(2 * k)), load(a.add(2 * k + 1)));
-            _mm256_storeu_si256(o.add(k), _mm256_max_epi8(packed, zero));
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(L1.is_multiple_of(32)) };
+            let zero = _mm256_setzero_si256();
+            let (a, o) = (acc.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
+            for k in 0..L1 / 32 {
+                let packed = _mm256_packs_epi16(load(a.add(2 * k)), load(a.add(2 * k + 1)));
+                _mm256_storeu_si256(o.add(k), _mm256_max_epi8(packed, zero));
+            }
         }
     }
 
@@ -183,15 +351,17 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         biases: &[i32; OUT],
         out: &mut [i32; OUT],
     ) {
-        const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536 && OUT.is_multiple_of(8) && OUT <= 32) };
-        let mut nnz = [0u16; CHUNKS];
-        let mut list = NonZero::new(&mut nnz);
-        let chunks = input.as_ptr() as *const __m256i;
-        for g in 0..CHUNKS / 8 {
-            list.push_group(load(chunks.add(g)));
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536 && OUT.is_multiple_of(8) && OUT <= 32) };
+            let mut nnz = MaybeUninit::<[u16; CHUNKS]>::uninit();
+            let mut list = NonZero::new(&mut nnz);
+            let chunks = input.as_ptr() as *const __m256i;
+            for g in 0..CHUNKS / 8 {
+                list.push_group(load(chunks.add(g)));
+            }
+            Self::affine_sparse_listed(input, weights, biases, out, list.indices());
         }
-        let count = list.count;
-        Self::affine_sparse_listed(input, weights, biases, out, &nnz[..count]);
     }
 
     #[inline(always)]
@@ -202,38 +372,50 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         out: &mut [i32; OUT],
         nnz: &[u16],
     ) {
-        const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
-        // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
-        // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
-        // Four sets while they fit the registers (OUT <= 16), else two.
-        let mut acc = [[_mm256_setzero_si256(); 4]; 4];
-        let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
-        let rest = if OUT <= 16 {
-            let mut groups = nnz.chunks_exact(4);
-            for g in &mut groups {
-                accumulate::<D, OUT>(&mut acc[0], x, w, g[0]);
-                accumulate::<D, OUT>(&mut acc[1], x, w, g[1]);
-                accumulate::<D, OUT>(&mut acc[2], x, w, g[2]);
-                accumulate::<D, OUT>(&mut acc[3], x, w, g[3]);
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
+            if D::MADDUBS && OUT == 16 {
+                let (b, o) = (biases.as_ptr() as *const [i32; 16], out.as_mut_ptr() as *mut [i32; 16]);
+                // SAFETY: OUT is 16, so these are the same arrays; weights are two registers a chunk.
+                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
+                return affine_sparse16_maddubs(x, w, &*b, &mut *o, nnz);
             }
-            groups.remainder()
-        } else {
-            let mut groups = nnz.chunks_exact(2);
-            for g in &mut groups {
-                accumulate::<D, OUT>(&mut acc[0], x, w, g[0]);
-                accumulate::<D, OUT>(&mut acc[1], x, w, g[1]);
+            // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
+            // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
+            // Four sets while they fit the registers (OUT <= 16), else two; the first starts from
+            // the biases.
+            let mut acc = [[_mm256_setzero_si256(); 4]; 4];
+            let b = biases.as_ptr() as *const __m256i;
+            for r in 0..OUT / 8 {
+                acc[0][r] = load(b.add(r));
             }
-            groups.remainder()
-        };
-        for &i in rest {
-            accumulate::<D, OUT>(&mut acc[0], x, w, i);
+            let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
+            let rest = if OUT <= 16 {
+                let mut groups = nnz.chunks_exact(4);
+                for g in &mut groups {
+                    accumulate::<D, OUT>(&mut acc[0], x, w, g[0]);
+                    accumulate::<D, OUT>(&mut acc[1], x, w, g[1]);
+                    accumulate::<D, OUT>(&mut acc[2], x, w, g[2]);
+                    accumulate::<D, OUT>(&mut acc[3], x, w, g[3]);
+                }
+                groups.remainder()
+            } else {
+                let mut groups = nnz.chunks_exact(2);
+                for g in &mut groups {
+                    accumulate::<D, OUT>(&mut acc[0], x, w, g[0]);
+                    accumulate::<D, OUT>(&mut acc[1], x, w, g[1]);
+                }
+                groups.remainder()
+            };
+            for &i in rest {
+                accumulate::<D, OUT>(&mut acc[0], x, w, i);
+            }
+            for r in 0..OUT / 8 {
+                let pairs = [_mm256_add_epi32(acc[0][r], acc[1][r]), _mm256_add_epi32(acc[2][r], acc[3][r])];
+                _mm256_storeu_si256((out.as_mut_ptr() as *mut __m256i).add(r), _mm256_add_epi32(pairs[0], pairs[1]));
+            }
         }
-        for r in 0..OUT / 8 {
-            let pairs = [_mm256_add_epi32(acc[0][r], acc[1][r]), _mm256_add_epi32(acc[2][r], acc[3][r])];
-            acc[0][r] = _mm256_add_epi32(pairs[0], pairs[1]);
-        }
-        let acc = acc[0];
-        store_with_biases(&acc, biases, out);
     }
 
     #[inline(always)]
@@ -243,29 +425,39 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         biases: &[i32; OUT],
         out: &mut [i32; OUT],
     ) {
-        const { assert!(OUT.is_multiple_of(8) && OUT <= 32 && CHUNKS.is_multiple_of(2)) };
-        // Two accumulator sets (even and odd chunks) halve the dependency chains.
-        let mut acc = [[_mm256_setzero_si256(); 4]; 2];
-        let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
-        for i in (0..CHUNKS).step_by(2) {
-            accumulate::<D, OUT>(&mut acc[0], x, w, i as u16);
-            accumulate::<D, OUT>(&mut acc[1], x, w, i as u16 + 1);
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(OUT.is_multiple_of(8) && OUT <= 32 && CHUNKS.is_multiple_of(2)) };
+            if D::MADDUBS {
+                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
+                return affine_dense_maddubs::<CHUNKS, OUT>(x, w, biases, out);
+            }
+            // Two accumulator sets (even and odd chunks) halve the dependency chains.
+            let mut acc = [[_mm256_setzero_si256(); 4]; 2];
+            let (w, x) = (weights.as_ptr() as *const __m256i, input.as_ptr() as *const i32);
+            for i in (0..CHUNKS).step_by(2) {
+                accumulate::<D, OUT>(&mut acc[0], x, w, i as u16);
+                accumulate::<D, OUT>(&mut acc[1], x, w, i as u16 + 1);
+            }
+            for r in 0..OUT / 8 {
+                acc[0][r] = _mm256_add_epi32(acc[0][r], acc[1][r]);
+            }
+            store_with_biases(&acc[0], biases, out);
         }
-        for r in 0..OUT / 8 {
-            acc[0][r] = _mm256_add_epi32(acc[0][r], acc[1][r]);
-        }
-        store_with_biases(&acc[0], biases, out);
     }
 
     #[inline(always)]
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
-        const { assert!(IN.is_multiple_of(32)) };
-        let (x, w) = (input.as_ptr() as *const __m256i, weights.as_ptr() as *const __m256i);
-        let mut acc = _mm256_setzero_si256();
-        for k in 0..IN / 32 {
-            acc = D::dpbusd(acc, load(x.add(k)), load(w.add(k)));
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(IN.is_multiple_of(32)) };
+            let (x, w) = (input.as_ptr() as *const __m256i, weights.as_ptr() as *const __m256i);
+            let mut acc = _mm256_setzero_si256();
+            for k in 0..IN / 32 {
+                acc = D::dpbusd(acc, load(x.add(k)), load(w.add(k)));
+            }
+            bias.wrapping_add(hsum(acc))
         }
-        bias + hsum(acc)
     }
 
     #[inline(always)]
@@ -277,23 +469,26 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         screlu: bool,
         screlu_in_i16: bool,
     ) -> i32 {
-        const { assert!(N.is_multiple_of(16)) };
-        if screlu && !screlu_in_i16 {
-            // v * w may overflow int16 for this net: take the exact portable form.
-            return super::scalar::Scalar::chess768_output(us, them, weights, qa, screlu, screlu_in_i16);
-        }
-        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
-        let mut sum = _mm256_setzero_si256();
-        for (side, w) in [us, them].into_iter().zip(weights) {
-            let (s, w) = (side.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
-            for k in 0..N / 16 {
-                let v = _mm256_min_epi16(_mm256_max_epi16(load(s.add(k)), zero), top);
-                let w = load(w.add(k));
-                // SCReLU: v * (v * w), with v * w exact in int16 (the caller proved it).
-                let rhs = if screlu { _mm256_mullo_epi16(v, w) } else { w };
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, rhs));
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(N.is_multiple_of(16)) };
+            if screlu && !screlu_in_i16 {
+                // v * w may overflow int16 for this net: take the exact portable form.
+                return super::scalar::Scalar::chess768_output(us, them, weights, qa, screlu, screlu_in_i16);
             }
+            let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
+            let mut sum = _mm256_setzero_si256();
+            for (side, w) in [us, them].into_iter().zip(weights) {
+                let (s, w) = (side.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
+                for k in 0..N / 16 {
+                    let v = _mm256_min_epi16(_mm256_max_epi16(load(s.add(k)), zero), top);
+                    let w = load(w.add(k));
+                    // SCReLU: v * (v * w), with v * w exact in int16 (the caller proved it).
+                    let rhs = if screlu { _mm256_mullo_epi16(v, w) } else { w };
+                    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, rhs));
+                }
+            }
+            hsum(sum)
         }
-        hsum(sum)
     }
 }
