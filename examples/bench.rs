@@ -256,13 +256,8 @@ fn main() {
     };
     let positions = nnue_testkit::read_fens(fens);
     // The generic evaluator reads the same file the macro compiled in.
-    let file = option_env!("EVALFILE").filter(|f| !f.is_empty());
-    let (file, arch) = match file {
-        Some(f) => (nnue_testkit::root().join(f), option_env!("EVALFILE_ARCH")),
-        None => (nnue_testkit::root().join("nets/default.nnue"), Some(net::ARCHITECTURE)),
-    };
-    let generic_net = nnue_testkit::read_net(&file, arch);
-    eprintln!("{}: {} ({} positions)", file.display(), net::ARCHITECTURE, positions.len());
+    let generic_net = nnue_testkit::read_net(net::PATH, Some(net::ARCHITECTURE));
+    eprintln!("{}: {} ({} positions)", net::PATH, net::ARCHITECTURE, positions.len());
     variant("generic", &Evaluator::new(&generic_net), KernelPath::SCALAR, &positions);
     for path in KernelPath::all() {
         variant(path.isa().name(), &net::NETWORK, path, &positions);
