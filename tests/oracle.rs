@@ -1,6 +1,7 @@
-//! Real Stockfish values: `../shared/oracle/` holds what Stockfish 17.1 (big and small nets)
-//! and Stockfish 13 (HalfKP) compute. The reference and every generated path must reproduce
-//! each value exactly. Skips, saying so, when a net or the oracle is missing.
+//! Real Stockfish values: `../shared/oracle/` holds what Stockfish 17.1 (big and small nets),
+//! Stockfish 13 (HalfKP) and Stockfish 18 (big net, threat inputs) compute. The reference and
+//! every generated path must reproduce each value exactly. Skips, saying so, when a net or the
+//! oracle is missing.
 
 use nnue_runtime::{Evaluation, Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::{net_or_skip, oracle_or_skip, OracleRow};
@@ -14,14 +15,17 @@ fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
     match which {
         "big" => (row.bucket, row.big.0, row.big.1),
         "small" => (row.bucket, row.small.0, row.small.1),
+        "sf18" => (row.bucket, row.sf18_big.0, row.sf18_big.1),
         _ => (0, 0, row.halfkp),
     }
 }
 
 fn rows(which: &str) -> Option<Vec<OracleRow>> {
     let what = format!("oracle test of the {which} net");
-    let mut rows = oracle_or_skip("stockfish-eval.tsv", &what)?;
-    rows.extend(oracle_or_skip("games.tsv", &what)?);
+    let (evals, games) =
+        if which == "sf18" { ("stockfish18-eval.tsv", "games18.tsv") } else { ("stockfish-eval.tsv", "games.tsv") };
+    let mut rows = oracle_or_skip(evals, &what)?;
+    rows.extend(oracle_or_skip(games, &what)?);
     Some(rows)
 }
 
@@ -48,6 +52,7 @@ fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
     let reference = Evaluator::new(&net);
     check(which, &rows, |pos| reference.evaluate(pos));
+    eprintln!("{which}: the reference reproduces all {} rows", rows.len());
     if let Some(fast) = generated {
         for path in KernelPath::all() {
             check(which, &rows, |pos| fast.evaluate_on(path, pos));
@@ -68,4 +73,11 @@ fn sf17_small() {
 #[test]
 fn sf13_halfkp() {
     run("halfkp", nnue_testkit::SF13_HALFKP, cfg!(nnue_real_sf13_halfkp).then_some(&halfkp::NETWORK));
+}
+
+/// Stockfish 18's big net (HalfKAv2_hm + FullThreats): the 500 positions of
+/// `stockfish18-eval.tsv` and the 1206 game positions of `games18.tsv`, by refresh.
+#[test]
+fn sf18_big() {
+    run::<big::Network>("sf18", nnue_testkit::SF18_BIG, None);
 }

@@ -18,11 +18,13 @@ mod read;
 pub mod synth;
 mod write;
 
-pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch};
+pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch, ThreatsArch};
 pub use error::{ErrorKind, FormatError};
-pub use net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
+pub use net::{
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack, ThreatsParams,
+};
 
-/// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.
+/// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;
 /// Stockfish 12 and 13 (HalfKP).
 pub const VERSION_HALFKP: u32 = 0x7AF3_2F16;

@@ -1,8 +1,10 @@
 //! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
-use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch};
-use crate::net::{Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack};
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch, ThreatsArch};
+use crate::net::{
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack, ThreatsParams,
+};
 
 /// SplitMix64: tiny, seedable and good enough for test data.
 #[derive(Debug, Clone)]
@@ -76,6 +78,36 @@ pub fn sfnn(l1: usize, seed: u64, encoding: Encoding) -> Net {
         arch: Architecture::Sfnn(arch),
         description: format!("synthetic SFNN L1={l1} seed={seed}"),
         params: Params::Sfnn(SfnnParams { ft, stacks }),
+    }
+}
+
+fn stacks(rng: &mut Rng, l1: usize) -> Vec<Stack> {
+    (0..SfnnArch::STACKS)
+        .map(|_| Stack {
+            fc0: dense(rng, l1, SfnnArch::FC0_OUT, 20000),
+            fc1: dense(rng, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, 8000),
+            fc2: dense(rng, SfnnArch::FC1_OUT, 1, 4000),
+        })
+        .collect()
+}
+
+/// A Stockfish 18 threat-input net of width `l1` (`encoding`: biases, HalfKAv2_hm weights and
+/// PSQT; the threat weights are always raw).
+pub fn threats(l1: usize, seed: u64, encoding: Encoding) -> Net {
+    let mut rng = Rng::new(seed);
+    let mut ft = feature_transformer(&mut rng, ThreatsArch::PIECE_INPUTS, l1, 0, encoding);
+    // Accumulators start near the 0..255 window of the transform; ~15-40 threat rows of spread
+    // 30 then move them by about as much as the piece rows do.
+    for b in &mut ft.biases {
+        *b = b.wrapping_add(60);
+    }
+    ft.psqt = fill(&mut rng, ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS, |r| r.weight(4000, 20000) as i32);
+    let threat_weights = fill(&mut rng, ThreatsArch::THREAT_INPUTS * l1, |r| r.weight(30, 127) as i8);
+    let stacks = stacks(&mut rng, l1);
+    Net {
+        arch: Architecture::Threats(ThreatsArch { l1 }),
+        description: format!("synthetic HalfKAv2_hm+Threats L1={l1} seed={seed}"),
+        params: Params::Threats(ThreatsParams { ft, threat_weights, stacks }),
     }
 }
 

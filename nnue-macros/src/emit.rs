@@ -120,6 +120,7 @@ fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
                 quote!(rt::nets::Sfnn::new(#(#refs),*)),
             )
         }
+        Architecture::Threats(_) => unreachable!("load refuses threat nets"),
         Architecture::HalfKp(_) => {
             let chunks = lit(l1 / 2);
             (
