@@ -104,3 +104,15 @@ incremental_test!(halfkav2_hm, sfnn64, "NNUE_SYNTH_SFNN64", 1);
 incremental_test!(halfkp, halfkp64, "NNUE_SYNTH_HALFKP64", 2);
 incremental_test!(chess768_king_buckets_mirrored, simple96, "NNUE_SYNTH_SIMPLE96", 3);
 incremental_test!(chess768, simple128, "NNUE_SYNTH_SIMPLE128", 4);
+
+/// Threat nets through the generic evaluator: the stack keeps a board per ply and updates by
+/// piece and threat deltas; after every make and unmake it equals a refresh.
+#[test]
+fn halfkav2_hm_threats_generic() {
+    for (var, seed) in [(env!("NNUE_SYNTH_THREATS64"), 5), (env!("NNUE_SYNTH_THREATS128"), 6)] {
+        let net = nnue_testkit::read_net(var, None);
+        let generic = Evaluator::new(&net);
+        let n = random_games(&generic, &generic, KernelPath::SCALAR, seed, 8, 160);
+        assert!(n > 1000, "{n} plies checked");
+    }
+}

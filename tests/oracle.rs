@@ -3,8 +3,10 @@
 //! every generated path must reproduce each value exactly. Skips, saying so, when a net or the
 //! oracle is missing.
 
-use nnue_runtime::{Evaluation, Evaluator, KernelPath, Net, Network, Position};
-use nnue_testkit::{net_or_skip, oracle_or_skip, OracleRow};
+use nnue_runtime::{AccumulatorStack, Evaluation, Evaluator, KernelPath, Net, Network, Position};
+use nnue_testkit::{chess, net_or_skip, oracle_or_skip, OracleRow};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
@@ -80,4 +82,51 @@ fn sf13_halfkp() {
 #[test]
 fn sf18_big() {
     run::<big::Network>("sf18", nnue_testkit::SF18_BIG, None);
+}
+
+/// Plays the games of `rows` (each row's UCI moves from the start position; a row that extends
+/// the previous one continues it) through an [`AccumulatorStack`], evaluating incrementally
+/// at each row.
+fn check_games<N: Network>(which: &str, net: &N, path: KernelPath, rows: &[OracleRow]) -> usize {
+    let start = chess::position(&Chess::default());
+    let mut stack = AccumulatorStack::with_path(net, &start, path);
+    let (mut game, mut line) = (Chess::default(), Vec::<String>::new());
+    let mut mismatches = Vec::new();
+    for row in rows {
+        if !row.moves.starts_with(&line) {
+            (game, line) = (Chess::default(), Vec::new());
+            stack.reset(net, &start);
+        }
+        for uci in &row.moves[line.len()..] {
+            let mv = uci.parse::<UciMove>().unwrap().to_move(&game).unwrap();
+            stack.push(chess::dirty(&game, &mv));
+            game = game.play(mv).unwrap();
+            line.push(uci.clone());
+        }
+        let pos = chess::position(&game);
+        assert_eq!(pos, Position::from_fen(&row.fen).unwrap(), "{}", row.fen);
+        let e = stack.evaluate(net, &pos);
+        if (e.bucket, e.psqt, e.positional) != expected(which, row) {
+            mismatches.push(format!("{}: got {e}, Stockfish {:?}", row.fen, expected(which, row)));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{which} on {path}: {} of {} differ:\n{}",
+        mismatches.len(),
+        rows.len(),
+        mismatches.join("\n")
+    );
+    rows.len()
+}
+
+/// Stockfish 18's big net along the 12 games of `games18.tsv`, incrementally through the
+/// accumulator stack (threat deltas from each ply's board; refresh when a king moves).
+#[test]
+fn sf18_big_games_incremental() {
+    let Some(rows) = oracle_or_skip("games18.tsv", "incremental oracle test of the sf18 net") else { return };
+    let Some(path) = net_or_skip(nnue_testkit::SF18_BIG, "incremental oracle test of the sf18 net") else { return };
+    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    let n = check_games("sf18", &Evaluator::new(&net), KernelPath::SCALAR, &rows);
+    eprintln!("sf18: the reference's accumulator stack reproduces all {n} game rows");
 }

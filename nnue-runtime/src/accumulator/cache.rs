@@ -1,5 +1,6 @@
 //! The refresh cache ("Finny table"): a refresh becomes an update by the difference between
 //! the position and the placement a cached accumulator of the same king square reflects.
+//! (Threat nets are refreshed from scratch: their features are not per piece.)
 
 use crate::network::Network;
 use crate::position::{Color, Piece, PieceType, Position, Square};
@@ -56,6 +57,12 @@ impl<A: Clone> RefreshCache<A> {
         target: &mut A,
     ) {
         let path = self.path;
+        if net.feature_set().has_threats() {
+            // Threat features depend on every piece, not on each piece's square alone: no
+            // placement difference gives them, so threat nets refresh from scratch.
+            net.refresh_on(path, pos, perspective, target);
+            return;
+        }
         let king = pos.king(perspective);
         let entry = &mut self.entries[perspective.index() * 64 + king.index()];
         let now = placement(pos);
