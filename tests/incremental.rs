@@ -8,6 +8,8 @@ use nnue_testkit::chess;
 use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
+nnue_runtime::nnue_net!(name = threats64, env = "NNUE_SYNTH_THREATS64");
+nnue_runtime::nnue_net!(name = threats128, env = "NNUE_SYNTH_THREATS128");
 nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
 nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
@@ -101,6 +103,8 @@ macro_rules! incremental_test {
 }
 
 incremental_test!(halfkav2_hm, sfnn64, "NNUE_SYNTH_SFNN64", 1);
+incremental_test!(halfkav2_hm_threats_64, threats64, "NNUE_SYNTH_THREATS64", 5);
+incremental_test!(halfkav2_hm_threats_128, threats128, "NNUE_SYNTH_THREATS128", 6);
 incremental_test!(halfkp, halfkp64, "NNUE_SYNTH_HALFKP64", 2);
 incremental_test!(chess768_king_buckets_mirrored, simple96, "NNUE_SYNTH_SIMPLE96", 3);
 incremental_test!(chess768, simple128, "NNUE_SYNTH_SIMPLE128", 4);

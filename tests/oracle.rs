@@ -11,6 +11,7 @@ use shakmaty::{Chess, Position as _};
 nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
 nnue_runtime::nnue_net!(name = halfkp, env = "NNUE_REAL_SF13_HALFKP");
+nnue_runtime::nnue_net!(name = sf18, env = "NNUE_REAL_SF18_BIG");
 
 /// What the oracle says a net returns for a row.
 fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
@@ -58,6 +59,7 @@ fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     if let Some(fast) = generated {
         for path in KernelPath::all() {
             check(which, &rows, |pos| fast.evaluate_on(path, pos));
+            eprintln!("{which}: the generated net on {path} reproduces all {} rows", rows.len());
         }
     }
 }
@@ -81,7 +83,7 @@ fn sf13_halfkp() {
 /// `stockfish18-eval.tsv` and the 1206 game positions of `games18.tsv`, by refresh.
 #[test]
 fn sf18_big() {
-    run::<big::Network>("sf18", nnue_testkit::SF18_BIG, None);
+    run("sf18", nnue_testkit::SF18_BIG, cfg!(nnue_real_sf18_big).then_some(&sf18::NETWORK));
 }
 
 /// Plays the games of `rows` (each row's UCI moves from the start position; a row that extends
@@ -129,4 +131,10 @@ fn sf18_big_games_incremental() {
     let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
     let n = check_games("sf18", &Evaluator::new(&net), KernelPath::SCALAR, &rows);
     eprintln!("sf18: the reference's accumulator stack reproduces all {n} game rows");
+    if cfg!(nnue_real_sf18_big) {
+        for path in KernelPath::all() {
+            let n = check_games("sf18", &sf18::NETWORK, path, &rows);
+            eprintln!("sf18: the generated net's accumulator stack on {path} reproduces all {n} game rows");
+        }
+    }
 }

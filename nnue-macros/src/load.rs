@@ -74,9 +74,6 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         }
     };
     let arch = entry.arch.parse().map_err(|e| err(&span, format!("corrupt cache entry {key}: {e}")))?;
-    if let Architecture::Threats(_) = arch {
-        return Err(err(&span, format!("{shown}: {arch}: threat-input nets have no generated fast path yet")));
-    }
     Ok(Loaded { file, shown, env_var, arch, key, entry })
 }
 

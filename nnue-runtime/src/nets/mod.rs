@@ -7,10 +7,12 @@
 
 mod halfkp;
 mod sfnn;
+mod sfnn_threats;
 mod simple;
 
 pub use halfkp::HalfKp;
 pub use sfnn::Sfnn;
+pub use sfnn_threats::SfnnThreats;
 pub use simple::{Simple, SimpleConfig};
 
 use crate::features::FeatureSet;
