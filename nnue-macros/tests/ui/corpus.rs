@@ -1,5 +1,5 @@
 // Generated from tests/corpus/manifest.tsv by `nnue_testkit::corpus::ui_source`:
-// every malformed-net case as a compile error (checked by checks/tests/compile_fail.rs).
+// every malformed-net case as a compile error (checked by nnue-macros/tests/compile_fail.rs).
 
 nnue_runtime::nnue_net! {
     name = empty,
