@@ -17,6 +17,10 @@ struct Entry<A> {
     /// The board after that move, kept for threat nets only (their deltas depend on the board
     /// before each move: sliders uncovered and blocked).
     board: Board,
+    /// Threat nets: the threats that move made and broke, once `logged` (both perspectives
+    /// read the same log).
+    log: Vec<threats::ThreatChange>,
+    logged: bool,
 }
 
 /// Accumulators along the moves of a search, with the refresh cache behind them.
@@ -56,6 +60,8 @@ impl<N: Network> AccumulatorStack<N> {
             dirty: Dirty::default(),
             kings: [pos.king(Color::White), pos.king(Color::Black)],
             board: Board::default(),
+            log: Vec::new(),
+            logged: false,
         };
         let mut stack = AccumulatorStack {
             entries: vec![root],
@@ -89,10 +95,11 @@ impl<N: Network> AccumulatorStack<N> {
         self.top += 1;
         if self.top == self.entries.len() {
             let acc = self.entries[0].acc.clone();
-            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board: Board::default() });
+            let board = Board::default();
+            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board, log: Vec::new(), logged: false });
         } else {
             let e = &mut self.entries[self.top];
-            (e.computed, e.dirty, e.kings) = ([false; 2], dirty, kings);
+            (e.computed, e.dirty, e.kings, e.logged) = ([false; 2], dirty, kings, false);
         }
         if self.threats {
             let (below, above) = self.entries.split_at_mut(self.top);
@@ -171,8 +178,13 @@ impl<N: Network> AccumulatorStack<N> {
                         removed.clear();
                         added.extend_from_slice(d.added());
                         removed.extend_from_slice(d.removed());
-                        let king = dst.kings[p].index();
-                        threats::move_deltas(&src.board, &dst.dirty, perspective, king, added, removed);
+                        if !dst.logged {
+                            let mut board = src.board.clone();
+                            dst.log.clear();
+                            threats::log_move(&mut board, &dst.dirty, &mut dst.log);
+                            dst.logged = true;
+                        }
+                        threats::changes(&dst.log, perspective, dst.kings[p].index(), added, removed);
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
                     } else {
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());

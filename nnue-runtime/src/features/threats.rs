@@ -304,8 +304,16 @@ pub fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
     }
 }
 
-/// Removes the features present in both lists (once per occurrence).
+/// Removes the features present in both lists (once per occurrence); both end up sorted.
 pub fn cancel(removed: &mut Vec<usize>, added: &mut Vec<usize>) {
+    let (r, a) = cancel_in_place(removed, added);
+    removed.truncate(r);
+    added.truncate(a);
+}
+
+/// [`cancel`] on slices: sorts both, moves the kept features to the front and returns how many
+/// of each are kept.
+fn cancel_in_place(removed: &mut [usize], added: &mut [usize]) -> (usize, usize) {
     removed.sort_unstable();
     added.sort_unstable();
     let (mut i, mut j, mut keep_r, mut keep_a) = (0, 0, 0, 0);
@@ -324,9 +332,8 @@ pub fn cancel(removed: &mut Vec<usize>, added: &mut Vec<usize>) {
         }
     }
     removed.copy_within(i.., keep_r);
-    removed.truncate(keep_r + removed.len() - i);
     added.copy_within(j.., keep_a);
-    added.truncate(keep_a + added.len() - j);
+    (keep_r + removed.len() - i, keep_a + added.len() - j)
 }
 
 /// Appends `perspective`'s threat-feature changes from a move's log (its king on `king`, in
@@ -338,19 +345,19 @@ pub fn changes(
     added: &mut Vec<usize>,
     removed: &mut Vec<usize>,
 ) {
-    let (mut a, mut r) = (Vec::with_capacity(32), Vec::with_capacity(32));
+    let (a0, r0) = (added.len(), removed.len());
     for c in log {
         if let Some(i) = index(perspective, king, &c.threat) {
             if c.add {
-                a.push(i)
+                added.push(i)
             } else {
-                r.push(i)
+                removed.push(i)
             }
         }
     }
-    cancel(&mut r, &mut a);
-    added.extend(a);
-    removed.extend(r);
+    let (r, a) = cancel_in_place(&mut removed[r0..], &mut added[a0..]);
+    removed.truncate(r0 + r);
+    added.truncate(a0 + a);
 }
 
 /// The threat features `dirty` changes for `perspective` (king on `king` after the move, in the
