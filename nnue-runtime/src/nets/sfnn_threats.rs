@@ -128,28 +128,42 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a
     /// `dst = start + rows[added] - rows[removed]`, tile by tile, each tile written once.
     #[inline(always)]
     fn accumulate(&self, start: &[i16; L1], dst: &mut [i16; L1], added: &[usize], removed: &[usize]) {
-        let mut t = 0;
-        while t < L1 {
-            let width = TILE.min(L1 - t);
-            let mut tile = [0i16; TILE];
-            tile[..width].copy_from_slice(&start[t..t + width]);
-            for (list, sign) in [(added, 1i16), (removed, -1i16)] {
+        if L1.is_multiple_of(TILE) {
+            self.accumulate_tiles::<TILE>(start, dst, added, removed)
+        } else {
+            self.accumulate_tiles::<64>(start, dst, added, removed)
+        }
+    }
+
+    /// [`Self::accumulate`] with tiles of `T` columns (`T` divides L1): fixed-size loops that
+    /// unroll and keep the tile in vector registers.
+    #[inline(always)]
+    fn accumulate_tiles<const T: usize>(
+        &self,
+        start: &[i16; L1],
+        dst: &mut [i16; L1],
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        for t in (0..L1).step_by(T) {
+            let mut tile: [i16; T] = start[t..t + T].try_into().expect("T divides L1");
+            for (list, add) in [(added, true), (removed, false)] {
                 for &f in list {
                     if f < THREAT_INPUTS {
-                        let row = &self.threat_weights[f][t..t + width];
+                        let row: &[i8; T] = self.threat_weights[f][t..t + T].try_into().expect("T divides L1");
                         for (v, &w) in tile.iter_mut().zip(row) {
-                            *v = v.wrapping_add(i16::from(w) * sign);
+                            *v = if add { v.wrapping_add(i16::from(w)) } else { v.wrapping_sub(i16::from(w)) };
                         }
                     } else {
-                        let row = &self.ft_weights[f - THREAT_INPUTS][t..t + width];
+                        let row: &[i16; T] =
+                            self.ft_weights[f - THREAT_INPUTS][t..t + T].try_into().expect("T divides L1");
                         for (v, &w) in tile.iter_mut().zip(row) {
-                            *v = v.wrapping_add(w.wrapping_mul(sign));
+                            *v = if add { v.wrapping_add(w) } else { v.wrapping_sub(w) };
                         }
                     }
                 }
             }
-            dst[t..t + width].copy_from_slice(&tile[..width]);
-            t += width;
+            dst[t..t + T].copy_from_slice(&tile);
         }
     }
 
