@@ -182,6 +182,7 @@ impl<N: Network> AccumulatorStack<N> {
                             let mut board = src.board.clone();
                             dst.log.clear();
                             threats::log_move(&mut board, &dst.dirty, &mut dst.log);
+                            threats::cancel_log(&mut dst.log);
                             dst.logged = true;
                         }
                         threats::changes(&dst.log, perspective, dst.kings[p].index(), added, removed);

@@ -336,8 +336,27 @@ fn cancel_in_place(removed: &mut [usize], added: &mut [usize]) -> (usize, usize)
     (keep_r + removed.len() - i, keep_a + added.len() - j)
 }
 
-/// Appends `perspective`'s threat-feature changes from a move's log (its king on `king`, in
-/// the same board half before and after the move), net of threats both made and broken.
+/// Drops the pairs of changes that cancel (a threat both made and broken during the move), so
+/// that what is left is the move's net change, whichever the perspective: a threat's feature,
+/// when it has one, is the same for the make and the break, and distinct threats have distinct
+/// features.
+pub fn cancel_log(log: &mut Vec<ThreatChange>) {
+    let mut i = 0;
+    while i < log.len() {
+        let (threat, add) = (log[i].threat, log[i].add);
+        match (i + 1..log.len()).find(|&j| log[j].threat == threat && log[j].add != add) {
+            Some(j) => {
+                // j > i: removing j first leaves i in place.
+                log.swap_remove(j);
+                log.swap_remove(i);
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// Appends `perspective`'s threat-feature changes from a move's log after [`cancel_log`] (its
+/// king on `king`, in the same board half before and after the move).
 pub fn changes(
     log: &[ThreatChange],
     perspective: Color,
@@ -345,9 +364,11 @@ pub fn changes(
     added: &mut Vec<usize>,
     removed: &mut Vec<usize>,
 ) {
-    let (a0, r0) = (added.len(), removed.len());
+    let (l, o) = (layout(), orientation(perspective, king));
     for c in log {
-        if let Some(i) = index(perspective, king, &c.threat) {
+        let t = &c.threat;
+        let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
+        if let Some(i) = index_oriented(l, a, t.from as usize ^ o, at, t.to as usize ^ o) {
             if c.add {
                 added.push(i)
             } else {
@@ -355,9 +376,6 @@ pub fn changes(
             }
         }
     }
-    let (r, a) = cancel_in_place(&mut removed[r0..], &mut added[a0..]);
-    removed.truncate(r0 + r);
-    added.truncate(a0 + a);
 }
 
 /// The threat features `dirty` changes for `perspective` (king on `king` after the move, in the
@@ -373,6 +391,7 @@ pub fn move_deltas(
     let mut board = before.clone();
     let mut log = Vec::with_capacity(32);
     log_move(&mut board, dirty, &mut log);
+    cancel_log(&mut log);
     changes(&log, perspective, king, added, removed);
 }
 
