@@ -14,8 +14,8 @@ use nnue_format::{synth, Architecture, Encoding, Net};
 /// (name, description or net) of every synthetic net.
 fn synthetic() -> Vec<(&'static str, Net)> {
     let simple = |text: &str, seed| {
-        let Ok(Architecture::Simple(arch)) = text.parse() else { panic!("bad description {text}") };
-        synth::simple(&arch, seed)
+        let Ok(Architecture::Chess768(arch)) = text.parse() else { panic!("bad description {text}") };
+        synth::chess768(&arch, seed)
     };
     let kings4: Vec<String> = (0..32).map(|i| ((i / 4) % 4).to_string()).collect();
     // 16 buckets over the mirrored half board: one per square on ranks 1-2, coarser above.
@@ -40,17 +40,17 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("HALFKP256", synth::halfkp(256, 105)),
         ("THREATS64", synth::threats(64, 110, Encoding::Leb128)),
         ("THREATS128", synth::threats(128, 111, Encoding::Raw)),
-        ("SIMPLE64", simple("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
-        ("SIMPLE128", simple("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
+        ("CHESS768_64", simple("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
+        ("CHESS768_128", simple("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
         (
-            "SIMPLE96",
+            "CHESS768_96",
             simple(
                 &format!("(768x4hm -> 96)x2 -> 1x4, screlu, qa=181, qb=64, scale=400, kings=[{}]", kings4.join(",")),
                 108,
             ),
         ),
         (
-            "SIMPLE1024",
+            "CHESS768_1024",
             simple(
                 &format!(
                     "(768x16hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, kings=[{}]",
@@ -91,7 +91,7 @@ pub fn run() {
         let path = out.join(format!("{}.nnue", name.to_lowercase()));
         write_if_changed(&path, &net.to_bytes());
         println!("cargo:rustc-env=NNUE_SYNTH_{name}={}", path.display());
-        if let Architecture::Simple(_) = net.arch {
+        if let Architecture::Chess768(_) = net.arch {
             println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch);
         }
         paths.insert(name, path);

@@ -12,10 +12,10 @@ nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = halfkp256, env = "NNUE_SYNTH_HALFKP256");
 nnue_runtime::nnue_net!(name = threats64, env = "NNUE_SYNTH_THREATS64");
 nnue_runtime::nnue_net!(name = threats128, env = "NNUE_SYNTH_THREATS128");
-nnue_runtime::nnue_net!(name = simple64, env = "NNUE_SYNTH_SIMPLE64");
-nnue_runtime::nnue_net!(name = simple128, env = "NNUE_SYNTH_SIMPLE128");
-nnue_runtime::nnue_net!(name = simple96, env = "NNUE_SYNTH_SIMPLE96");
-nnue_runtime::nnue_net!(name = simple1024, env = "NNUE_SYNTH_SIMPLE1024");
+nnue_runtime::nnue_net!(name = chess768_64, env = "NNUE_SYNTH_CHESS768_64");
+nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
+nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
+nnue_runtime::nnue_net!(name = chess768_1024, env = "NNUE_SYNTH_CHESS768_1024");
 
 /// Random placements plus the oracle's real positions (when present).
 fn positions(seed: u64) -> Vec<Position> {
@@ -44,10 +44,10 @@ synthetic_test!(threats_l1_64, threats64, "NNUE_SYNTH_THREATS64");
 synthetic_test!(threats_l1_128, threats128, "NNUE_SYNTH_THREATS128");
 synthetic_test!(halfkp_l1_64, halfkp64, "NNUE_SYNTH_HALFKP64");
 synthetic_test!(halfkp_l1_256, halfkp256, "NNUE_SYNTH_HALFKP256");
-synthetic_test!(simple_crelu_64, simple64, "NNUE_SYNTH_SIMPLE64");
-synthetic_test!(simple_screlu_128x8, simple128, "NNUE_SYNTH_SIMPLE128");
-synthetic_test!(simple_kings4_96x4, simple96, "NNUE_SYNTH_SIMPLE96");
-synthetic_test!(simple_kings16_1024x8, simple1024, "NNUE_SYNTH_SIMPLE1024");
+synthetic_test!(simple_crelu_64, chess768_64, "NNUE_SYNTH_CHESS768_64");
+synthetic_test!(simple_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
+synthetic_test!(simple_kings4_96x4, chess768_96, "NNUE_SYNTH_CHESS768_96");
+synthetic_test!(simple_kings16_1024x8, chess768_1024, "NNUE_SYNTH_CHESS768_1024");
 
 #[test]
 fn default_net_compiles_and_matches() {

@@ -23,7 +23,7 @@ nnue_runtime::nnue_net!(name = sf17_small, env = "NNUE_REAL_SF17_SMALL");
 nnue_runtime::nnue_net!(name = sf17_big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = sf18_big, env = "NNUE_REAL_SF18_BIG");
 nnue_runtime::nnue_net!(name = halfkp_256, env = "NNUE_SYNTH_HALFKP256");
-nnue_runtime::nnue_net!(name = screlu_1024, env = "NNUE_SYNTH_SIMPLE1024");
+nnue_runtime::nnue_net!(name = screlu_1024, env = "NNUE_SYNTH_CHESS768_1024");
 
 /// Positions whose accumulators the forward and refresh benches cycle through.
 const HOT: usize = 16;
@@ -181,8 +181,8 @@ fn benches(c: &mut Criterion) {
         eprintln!("SKIPPED sf18-big: the net is in neither ../shared/nets/ nor nets/fetched/");
     }
     bench_net(c, "halfkp-256", &halfkp_256::NETWORK, env!("NNUE_SYNTH_HALFKP256"), None, &inputs);
-    let arch = env!("NNUE_SYNTH_SIMPLE1024_ARCH");
-    bench_net(c, "screlu-1024x16x8", &screlu_1024::NETWORK, env!("NNUE_SYNTH_SIMPLE1024"), Some(arch), &inputs);
+    let arch = env!("NNUE_SYNTH_CHESS768_1024_ARCH");
+    bench_net(c, "screlu-1024x16x8", &screlu_1024::NETWORK, env!("NNUE_SYNTH_CHESS768_1024"), Some(arch), &inputs);
 }
 
 criterion_group!(eval, benches);

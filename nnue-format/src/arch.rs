@@ -25,7 +25,7 @@ use crate::hash;
 pub enum Architecture {
     Sfnn(SfnnArch),
     HalfKp(HalfKpArch),
-    Simple(SimpleArch),
+    Chess768(Chess768Arch),
     Threats(ThreatsArch),
 }
 
@@ -149,7 +149,7 @@ impl KingBuckets {
 
 /// `(768xK -> N)x2 -> 1xB`: bullet-style headerless nets.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct SimpleArch {
+pub struct Chess768Arch {
     pub kings: KingBuckets,
     pub hidden: usize,
     pub output_buckets: usize,
@@ -159,7 +159,7 @@ pub struct SimpleArch {
     pub scale: i32,
 }
 
-impl SimpleArch {
+impl Chess768Arch {
     pub const INPUTS_PER_BUCKET: usize = 768;
 
     pub fn inputs(&self) -> usize {
@@ -183,7 +183,7 @@ impl Architecture {
         match self {
             Architecture::Sfnn(_) => SfnnArch::INPUTS,
             Architecture::HalfKp(_) => HalfKpArch::INPUTS,
-            Architecture::Simple(s) => s.inputs(),
+            Architecture::Chess768(s) => s.inputs(),
             Architecture::Threats(_) => ThreatsArch::INPUTS,
         }
     }
@@ -193,7 +193,7 @@ impl Architecture {
         match self {
             Architecture::Sfnn(a) => a.l1,
             Architecture::HalfKp(a) => a.l1,
-            Architecture::Simple(s) => s.hidden,
+            Architecture::Chess768(s) => s.hidden,
             Architecture::Threats(a) => a.l1,
         }
     }
@@ -203,7 +203,7 @@ impl Architecture {
         match self {
             Architecture::Sfnn(_) => "HalfKAv2_hm",
             Architecture::HalfKp(_) => "HalfKP",
-            Architecture::Simple(_) => "chess768",
+            Architecture::Chess768(_) => "chess768",
             Architecture::Threats(_) => "HalfKAv2_hm+Threats",
         }
     }
@@ -217,7 +217,7 @@ impl Architecture {
                     return Err(format!("L1 = {l1}: must be a positive multiple of 64, at most 16384"));
                 }
             }
-            Architecture::Simple(s) => {
+            Architecture::Chess768(s) => {
                 if l1 == 0 || !l1.is_multiple_of(32) || l1 > 16384 {
                     return Err(format!("hidden size {l1}: must be a positive multiple of 32, at most 16384"));
                 }
@@ -263,7 +263,7 @@ impl fmt::Display for Architecture {
                 SfnnArch::STACKS,
                 SfnnArch::PSQT_BUCKETS
             ),
-            Architecture::Simple(s) => {
+            Architecture::Chess768(s) => {
                 write!(f, "(768")?;
                 let k = s.kings.count();
                 if s.kings.map.is_some() {
@@ -403,7 +403,7 @@ fn parse_simple(shape_rest: &str, options: &[String]) -> Result<Architecture, St
         None if kings.map.is_some() => return Err("kings=[...] needs the bucket count: 768xK".into()),
         _ => {}
     }
-    Ok(Architecture::Simple(SimpleArch {
+    Ok(Architecture::Chess768(Chess768Arch {
         kings,
         hidden,
         output_buckets,
@@ -472,7 +472,7 @@ mod tests {
         assert_eq!(a.to_string(), "(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400");
         let map = (0..32).map(|i| (i / 8).to_string()).collect::<Vec<_>>().join(",");
         let b = round_trip(&format!("(768x4hm -> 512)x2 -> 1x8, crelu, qa=181, qb=64, scale=400, kings=[{map}]"));
-        let Architecture::Simple(s) = b else { panic!() };
+        let Architecture::Chess768(s) = b else { panic!() };
         assert_eq!((s.kings.count(), s.inputs(), s.output_buckets), (4, 3072, 8));
         round_trip("(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
     }

@@ -164,7 +164,7 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
                 stacked_rows("FC2_WEIGHTS", &[&p.fc2]),
             ]
         }
-        Params::Simple(p) => {
+        Params::Chess768(p) => {
             let n = p.hidden();
             let buckets = p.l1b.len();
             vec![

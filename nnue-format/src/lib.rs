@@ -18,10 +18,10 @@ mod read;
 pub mod synth;
 mod write;
 
-pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, SimpleArch, ThreatsArch};
+pub use arch::{Activation, Architecture, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, Chess768Arch, ThreatsArch};
 pub use error::{ErrorKind, FormatError};
 pub use net::{
-    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack, ThreatsParams,
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Chess768Params, Stack, ThreatsParams,
 };
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.

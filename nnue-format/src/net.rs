@@ -1,7 +1,7 @@
 //! A net's parameters in the canonical (file) order. Fast paths re-layout copies of these;
 //! this form is what the reader returns, the writer takes and the reference evaluator reads.
 
-use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch, ThreatsArch};
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, Chess768Arch, ThreatsArch};
 use crate::error::FormatError;
 
 /// How an array is stored in a Stockfish file.
@@ -26,7 +26,7 @@ pub struct Net {
 pub enum Params {
     Sfnn(SfnnParams),
     HalfKp(HalfKpParams),
-    Simple(SimpleParams),
+    Chess768(Chess768Params),
     Threats(ThreatsParams),
 }
 
@@ -123,7 +123,7 @@ pub struct HalfKpParams {
 
 /// Bullet-style `(768xK -> N)x2 -> 1xB`, all i16.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SimpleParams {
+pub struct Chess768Params {
     /// `[inputs][hidden]`
     pub l0w: Vec<i16>,
     pub l0b: Vec<i16>,
@@ -134,7 +134,7 @@ pub struct SimpleParams {
     pub padded: bool,
 }
 
-impl SimpleParams {
+impl Chess768Params {
     pub fn hidden(&self) -> usize {
         self.l0b.len()
     }
@@ -179,9 +179,9 @@ impl Net {
             _ => None,
         }
     }
-    pub fn simple(&self) -> Option<(&SimpleArch, &SimpleParams)> {
+    pub fn simple(&self) -> Option<(&Chess768Arch, &Chess768Params)> {
         match (&self.arch, &self.params) {
-            (Architecture::Simple(a), Params::Simple(p)) => Some((a, p)),
+            (Architecture::Chess768(a), Params::Chess768(p)) => Some((a, p)),
             _ => None,
         }
     }

@@ -1,11 +1,11 @@
 //! The reader: every size is checked against the bytes present before anything is allocated.
 
-use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch, ThreatsArch};
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, Chess768Arch, ThreatsArch};
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
 use crate::leb128::{self, Element};
 use crate::net::{
-    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack, ThreatsParams,
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Chess768Params, Stack, ThreatsParams,
 };
 use crate::{VERSION_HALFKP, VERSION_SFNN};
 
@@ -147,7 +147,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     if data.is_empty() {
         return Err(FormatError::new(0, "header", ErrorKind::Empty));
     }
-    if let Some(Architecture::Simple(arch)) = given {
+    if let Some(Architecture::Chess768(arch)) = given {
         return read_simple(data, arch, given.unwrap());
     }
     let mut r = Reader { data, pos: 0, section: "header".into() };
@@ -217,7 +217,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             let fc2 = r.dense("fc_2", HalfKpArch::L3, 1)?;
             Params::HalfKp(HalfKpParams { ft, fc0, fc1, fc2 })
         }
-        Architecture::Simple(_) => unreachable!("identify never returns a headerless architecture"),
+        Architecture::Chess768(_) => unreachable!("identify never returns a headerless architecture"),
     };
     r.end()?;
     Ok(Net { arch, description, params })
@@ -276,7 +276,7 @@ fn described_l1(description: &str) -> Option<usize> {
     rest[arrow + digits.len()..].starts_with("x2").then(|| digits.parse().ok())?
 }
 
-fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Net, FormatError> {
+fn read_simple(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Result<Net, FormatError> {
     let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
     if data.len() != exact && data.len() != padded {
         return Err(FormatError::new(
@@ -304,6 +304,6 @@ fn read_simple(data: &[u8], arch: &SimpleArch, full: &Architecture) -> Result<Ne
     let l1w = r.raw(b * 2 * n, "l1 weights")?;
     r.section = "l1 biases".into();
     let l1b = r.raw(b, "l1 biases")?;
-    let params = SimpleParams { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
-    Ok(Net { arch: full.clone(), description: String::new(), params: Params::Simple(params) })
+    let params = Chess768Params { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
+    Ok(Net { arch: full.clone(), description: String::new(), params: Params::Chess768(params) })
 }

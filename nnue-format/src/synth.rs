@@ -1,9 +1,9 @@
 //! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
-use crate::arch::{Architecture, HalfKpArch, SfnnArch, SimpleArch, ThreatsArch};
+use crate::arch::{Architecture, HalfKpArch, SfnnArch, Chess768Arch, ThreatsArch};
 use crate::net::{
-    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, SimpleParams, Stack, ThreatsParams,
+    Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Chess768Params, Stack, ThreatsParams,
 };
 
 /// SplitMix64: tiny, seedable and good enough for test data.
@@ -128,10 +128,10 @@ pub fn halfkp(l1: usize, seed: u64) -> Net {
 }
 
 /// A headerless net of the given shape.
-pub fn simple(arch: &SimpleArch, seed: u64) -> Net {
+pub fn simple(arch: &Chess768Arch, seed: u64) -> Net {
     let mut rng = Rng::new(seed);
     let (n, qa) = (arch.hidden, i64::from(arch.qa));
-    let params = SimpleParams {
+    let params = Chess768Params {
         l0w: fill(&mut rng, arch.inputs() * n, |r| r.weight(qa / 3, qa) as i16),
         l0b: fill(&mut rng, n, |r| r.range(-qa / 4, qa / 2) as i16),
         // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
@@ -139,5 +139,5 @@ pub fn simple(arch: &SimpleArch, seed: u64) -> Net {
         l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
         padded: true,
     };
-    Net { arch: Architecture::Simple(arch.clone()), description: String::new(), params: Params::Simple(params) }
+    Net { arch: Architecture::Chess768(arch.clone()), description: String::new(), params: Params::Chess768(params) }
 }

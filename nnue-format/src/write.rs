@@ -41,7 +41,7 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 dense(&mut out, layer);
             }
         }
-        (Architecture::Simple(_), Params::Simple(p)) => {
+        (Architecture::Chess768(_), Params::Chess768(p)) => {
             for part in [&p.l0w, &p.l0b, &p.l1w, &p.l1b] {
                 raw(&mut out, part);
             }

@@ -7,7 +7,7 @@ use nnue_format::{Architecture, Encoding, Net, Params};
 /// `Net::from_bytes(&net.to_bytes()) == net`, and the bytes written again are identical.
 fn round_trip(net: &Net) -> Vec<u8> {
     let bytes = net.to_bytes();
-    let arch = matches!(net.arch, Architecture::Simple(_)).then_some(&net.arch);
+    let arch = matches!(net.arch, Architecture::Chess768(_)).then_some(&net.arch);
     let back = Net::from_bytes(&bytes, arch).unwrap_or_else(|e| panic!("{}: {e}", net.arch));
     assert!(back == *net, "{}: the net read back differs", net.arch);
     assert!(back.to_bytes() == bytes, "{}: the bytes written back differ", net.arch);
@@ -23,7 +23,7 @@ fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
         Params::Sfnn(p) => p.ft.encoding = encoding,
         Params::HalfKp(p) => p.ft.encoding = encoding,
         Params::Threats(p) => p.ft.encoding = encoding,
-        Params::Simple(_) => unreachable!(),
+        Params::Chess768(_) => unreachable!(),
     }
 }
 
@@ -128,12 +128,12 @@ fn headerless_shapes() {
     ];
     for (seed, shape) in shapes.iter().enumerate() {
         let arch: Architecture = shape.parse().unwrap();
-        let Architecture::Simple(s) = &arch else { unreachable!() };
-        let mut net = synth::simple(s, seed as u64);
+        let Architecture::Chess768(s) = &arch else { unreachable!() };
+        let mut net = synth::chess768(s, seed as u64);
         let bytes = round_trip(&net);
         assert_eq!(bytes.len(), s.file_bytes(), "{shape}");
         // Without bullet's padding as well.
-        let Params::Simple(p) = &mut net.params else { unreachable!() };
+        let Params::Chess768(p) = &mut net.params else { unreachable!() };
         p.padded = false;
         let bytes = round_trip(&net);
         assert_eq!(bytes.len(), s.param_bytes(), "{shape}");

@@ -136,11 +136,11 @@ fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
                 quote!(rt::nets::HalfKp::new(#(#refs),*)),
             )
         }
-        Architecture::Simple(s) => {
+        Architecture::Chess768(s) => {
             let (inputs, buckets) = (lit(s.inputs()), lit(s.output_buckets));
             let screlu = s.activation == Activation::SCReLU;
             let (qa, qb, scale) = (Literal::i16_unsuffixed(s.qa as i16), s.qb, s.scale);
-            let lizard = loaded.entry.lizard;
+            let screlu_in_i16 = loaded.entry.screlu_in_i16;
             let (mirrored, count) = (s.kings.mirrored, s.kings.count() as u8);
             let table = s.kings.table();
             let king_buckets = if table.iter().all(|&b| b == 0) {
@@ -152,15 +152,15 @@ fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
             let (qb, scale, count) =
                 (Literal::i32_unsuffixed(qb), Literal::i32_unsuffixed(scale), Literal::u8_unsuffixed(count));
             (
-                quote!(rt::nets::Simple<'static, #l1_lit, #inputs, #buckets>),
+                quote!(rt::nets::Chess768<'static, #l1_lit, #inputs, #buckets>),
                 quote!(rt::Accumulator<#l1_lit, 0>),
                 quote! {
-                    rt::nets::Simple::new(#(#refs,)* rt::nets::SimpleConfig {
+                    rt::nets::Chess768::new(#(#refs,)* rt::nets::Chess768Config {
                         screlu: #screlu,
                         qa: #qa,
                         qb: #qb,
                         scale: #scale,
-                        lizard: #lizard,
+                        screlu_in_i16: #screlu_in_i16,
                         kings: rt::features::KingLayout { mirrored: #mirrored, count: #count, buckets: #king_buckets },
                     })
                 },

@@ -7,7 +7,7 @@ use nnue_format::layout::{self, Blob};
 use nnue_format::{Activation, Net};
 
 use crate::features::KingLayout;
-use crate::nets::{HalfKp, Sfnn, SfnnThreats, Simple, SimpleConfig};
+use crate::nets::{HalfKp, Sfnn, SfnnThreats, Chess768, Chess768Config};
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -111,17 +111,17 @@ impl FastWeights {
     /// The headerless view; `INPUTS` = 768 x king buckets, `B` output buckets.
     pub fn simple<const N: usize, const INPUTS: usize, const B: usize>(
         &self,
-    ) -> Result<Simple<'_, N, INPUTS, B>, LoadError> {
-        let (arch, params) = self.net.simple().ok_or_else(|| LoadError("not a headerless net".into()))?;
-        let config = SimpleConfig {
+    ) -> Result<Chess768<'_, N, INPUTS, B>, LoadError> {
+        let (arch, params) = self.net.chess768().ok_or_else(|| LoadError("not a headerless net".into()))?;
+        let config = Chess768Config {
             screlu: arch.activation == Activation::SCReLU,
             qa: arch.qa as i16,
             qb: arch.qb,
             scale: arch.scale,
-            lizard: layout::screlu_fits_i16(&params.l1w, arch.qa),
+            screlu_in_i16: layout::screlu_fits_i16(&params.l1w, arch.qa),
             kings: KingLayout::from_buckets(&arch.kings),
         };
-        Ok(Simple::new(self.array(0)?, self.array(1)?, self.array(2)?, self.array(3)?, config))
+        Ok(Chess768::new(self.array(0)?, self.array(1)?, self.array(2)?, self.array(3)?, config))
     }
 
     fn expect(&self, ok: bool, what: &str) -> Result<(), LoadError> {

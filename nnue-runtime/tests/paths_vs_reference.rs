@@ -71,13 +71,13 @@ fn simple_every_path_matches_reference() {
     ];
     for (i, text) in cases.iter().enumerate() {
         let arch: Architecture = text.parse().unwrap();
-        let Architecture::Simple(s) = &arch else { unreachable!() };
-        let net = round_trip(synth::simple(s, 30 + i as u64));
+        let Architecture::Chess768(s) = &arch else { unreachable!() };
+        let net = round_trip(synth::chess768(s, 30 + i as u64));
         let w = FastWeights::new(&net).unwrap();
         match i {
-            0 => check(&net, &w.simple::<64, 768, 1>().unwrap(), &positions),
-            1 => check(&net, &w.simple::<128, 768, 8>().unwrap(), &positions),
-            _ => check(&net, &w.simple::<96, 3072, 4>().unwrap(), &positions),
+            0 => check(&net, &w.chess768::<64, 768, 1>().unwrap(), &positions),
+            1 => check(&net, &w.chess768::<128, 768, 8>().unwrap(), &positions),
+            _ => check(&net, &w.chess768::<96, 3072, 4>().unwrap(), &positions),
         }
     }
 }
@@ -100,10 +100,10 @@ mod properties {
     fn simple_net(seed: u64, screlu: bool, qa: i32, extreme: bool) -> Net {
         let act = if screlu { "screlu" } else { "crelu" };
         let text = format!("(768 -> 64)x2 -> 1x4, {act}, qa={qa}, qb=64, scale=400");
-        let Ok(Architecture::Simple(arch)) = text.parse() else { unreachable!() };
-        let mut net = synth::simple(&arch, seed);
+        let Ok(Architecture::Chess768(arch)) = text.parse() else { unreachable!() };
+        let mut net = synth::chess768(&arch, seed);
         if extreme {
-            let Params::Simple(p) = &mut net.params else { unreachable!() };
+            let Params::Chess768(p) = &mut net.params else { unreachable!() };
             let mut rng = synth::Rng::new(seed ^ 0xE);
             for w in p.l0w.iter_mut().chain(p.l0b.iter_mut()) {
                 *w = w.saturating_mul(rng.range(1, 40) as i16);
@@ -133,7 +133,7 @@ mod properties {
                 prop_assert_eq!(a.evaluate(pos), b.evaluate(pos));
             }
             let w = FastWeights::new(&back).unwrap();
-            check(&back, &w.simple::<64, 768, 4>().unwrap(), &positions);
+            check(&back, &w.chess768::<64, 768, 4>().unwrap(), &positions);
         }
     }
 }

@@ -140,7 +140,7 @@ fn parse_row(line: &str) -> Case {
 ///
 /// - `sfnn:L1:leb128:seed=N` or `sfnn:L1:raw:seed=N`: [`synth::sfnn`];
 /// - `halfkp:L1:seed=N` (raw, as Stockfish 12-13 wrote them) or `halfkp:L1:leb128:seed=N`;
-/// - `simple:DESCRIPTION:seed=N`, e.g. `simple:(768 -> 32)x2 -> 1, crelu, qa=255, qb=64,
+/// - `simple:DESCRIPTION:seed=N`, e.g. `chess768:(768 -> 32)x2 -> 1, crelu, qa=255, qb=64,
 ///   scale=400:seed=3`: [`synth::simple`].
 pub fn base_net(recipe: &str) -> Net {
     let bad = || format!("bad corpus base recipe {recipe:?}");
@@ -167,7 +167,7 @@ pub fn base_net(recipe: &str) -> Net {
             net
         }
         "simple" => match shape.parse() {
-            Ok(Architecture::Simple(arch)) => synth::simple(&arch, seed),
+            Ok(Architecture::Chess768(arch)) => synth::chess768(&arch, seed),
             _ => panic!("{}", bad()),
         },
         _ => panic!("{}", bad()),
@@ -248,7 +248,7 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.dense("net", "network", 1, HalfKpArch::L2, HalfKpArch::L3);
             w.dense("net", "network", 2, HalfKpArch::L3, 1);
         }
-        Architecture::Simple(a) => {
+        Architecture::Chess768(a) => {
             let n = a.hidden;
             w.push("l0w", "l0 weights", 2 * a.inputs() * n, RegionKind::Raw);
             w.push("l0b", "l0 biases", 2 * n, RegionKind::Raw);

@@ -31,7 +31,7 @@ impl FeatureSet {
         match arch {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
-            Architecture::Simple(s) => FeatureSet::Chess768(KingLayout::from_buckets(&s.kings)),
+            Architecture::Chess768(s) => FeatureSet::Chess768(KingLayout::from_buckets(&s.kings)),
             Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
         }
     }

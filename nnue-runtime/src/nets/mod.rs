@@ -13,7 +13,7 @@ mod simple;
 pub use halfkp::HalfKp;
 pub use sfnn::Sfnn;
 pub use sfnn_threats::SfnnThreats;
-pub use simple::{Simple, SimpleConfig};
+pub use simple::{Chess768, Chess768Config};
 
 use crate::features::FeatureSet;
 use crate::position::{Color, Position};

@@ -43,7 +43,7 @@ impl<'a> Evaluator<'a> {
         match &self.net.params {
             Params::Sfnn(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
             Params::HalfKp(p) => (&p.ft.biases, p.ft.l1(), &[], 0),
-            Params::Simple(p) => (&p.l0b, p.hidden(), &[], 0),
+            Params::Chess768(p) => (&p.l0b, p.hidden(), &[], 0),
             Params::Threats(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
         }
     }
@@ -52,7 +52,7 @@ impl<'a> Evaluator<'a> {
         match &self.net.params {
             Params::Sfnn(p) => p.ft.row(feature),
             Params::HalfKp(p) => p.ft.row(feature),
-            Params::Simple(p) => p.row(feature),
+            Params::Chess768(p) => p.row(feature),
             Params::Threats(p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
         }
     }
@@ -157,8 +157,8 @@ impl<'a> Evaluator<'a> {
                 trace.activations = vec![fc1_in, fc2_in];
                 (Evaluation { bucket: 0, psqt: 0, positional }, trace)
             }
-            Params::Simple(p) => {
-                let Some((arch, _)) = self.net.simple() else { unreachable!() };
+            Params::Chess768(p) => {
+                let Some((arch, _)) = self.net.chess768() else { unreachable!() };
                 let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);
                 let weights = p.output_row(bucket);
                 let n = p.hidden();
