@@ -53,6 +53,8 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("SFNN256", synth::sfnn(256, 103, Encoding::Leb128)),
         ("HALFKP64", synth::halfkp(64, 104)),
         ("HALFKP256", synth::halfkp(256, 105)),
+        ("THREATS64", synth::threats(64, 110, Encoding::Leb128)),
+        ("THREATS128", synth::threats(128, 111, Encoding::Raw)),
         ("CHESS768_64", chess768("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
         ("CHESS768_128", chess768("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
         (
@@ -75,12 +77,13 @@ fn synthetic() -> Vec<(&'static str, Net)> {
     ]
 }
 
-const REAL: [(&str, &str, &str); 5] = [
+const REAL: [(&str, &str, &str); 6] = [
     ("OVERFLOW_SMALL", "overflow-small.nnue", "SFNN64_WRAP"),
     ("SF17_BIG", "nn-1c0000000000.nnue", "SFNN256"),
     ("SF17_SMALL", "nn-37f18f62d772.nnue", "SFNN128"),
     ("SF17_LITE", "nn-9067e33176e8.nnue", "SFNN256"),
     ("SF13_HALFKP", "nn-62ef826d1a6d.nnue", "HALFKP256"),
+    ("SF18_BIG", "nn-c288c895ea92.nnue", "THREATS64"),
 ];
 
 /// The folder holding the workspace's `Cargo.toml` (`../shared` lies beside it).

@@ -4,6 +4,9 @@ nets/fetched/ (git-ignored: Stockfish nets are GPL-3.0).
 
     python3 scripts/fetch-nets.py [--list] [NAME ...]
 
+Nets: Stockfish 17.1's (big, small, lite) and 18's big net (npm `stockfish`), Stockfish 13's
+HalfKP net, and optional extras (see NETS).
+
 Only the ordinary package clients are used (`npm pack`; `apt-get download` and `dpkg-deb` for
 Debian's stockfish 15.1, whose executable embeds its net). Nets inside a
 WebAssembly build are cut out of the memory image rebuilt from the module's data segments
@@ -35,6 +38,10 @@ NETS = {
     "nn-9067e33176e8.nnue": (
         "9067e33176e8c5edb7aa8db6a3aedd012f84a1f39872e86357c6c2d0993f314d", 6617595,
         "npm-wasm", "stockfish@17.1.0", ["src/stockfish-17.1-lite-single-03e3232.wasm"], False),
+    # Stockfish 18's big net (threat inputs, L1 1024), at address 34,640 of the memory image.
+    "nn-c288c895ea92.nnue": (
+        "c288c895ea924429ea9092e3f36b2b3c1f00f2a3a4c759ff7e57e79e3b43e4a7", 108919594,
+        "npm-wasm", "stockfish@18.0.0", ["src/stockfish-18-single.wasm"], False),
     "nn-62ef826d1a6d.nnue": (
         "62ef826d1a6d11b9e814188025aa02a60815c037292e0ef9bbb9bf4f724e5e63", 21022697,
         "npm-wasm", "stockfish-nnue.wasm@0.0.2", ["stockfish.wasm"], False),

@@ -46,9 +46,33 @@ fn eval_example_reproduces_stockfish() {
             assert!(got == want, "generated eval of {file} on {path} differs from Stockfish");
         }
     }
+    sf18_big();
     // Back to the committed default, so later builds don't keep a real net compiled in.
     cargo_eval(None, &["--generated", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
     bad_input_is_reported();
+}
+
+/// Part of the test above: Stockfish 18's threat-input net on its own oracle file, generic and
+/// compiled in on every path.
+fn sf18_big() {
+    let Some(rows) = oracle_or_skip("stockfish18-eval.tsv", "eval example oracle test (sf18)") else { return };
+    let Some(net) = net_or_skip(nnue_testkit::SF18_BIG, "eval example oracle test (sf18)") else { return };
+    let fens_file = root().join("target/tests/oracle18-fens.txt");
+    std::fs::write(&fens_file, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
+    let fens = fens_file.to_str().unwrap();
+    let want: String = rows
+        .iter()
+        .map(|r| {
+            let (psqt, positional) = r.sf18_big;
+            format!("bucket={} psqt={psqt} positional={positional} total={}\n", r.bucket, psqt + positional)
+        })
+        .collect();
+    let generic = cargo_eval(None, &["--net", net.to_str().unwrap(), "--fens", fens]);
+    assert!(generic == want, "generic eval of {} differs from Stockfish 18", nnue_testkit::SF18_BIG);
+    for path in nnue_runtime::KernelPath::all() {
+        let got = cargo_eval(Some(&net), &["--generated", "--path", path.isa().name(), "--fens", fens]);
+        assert!(got == want, "generated eval of {} on {path} differs from Stockfish 18", nnue_testkit::SF18_BIG);
+    }
 }
 
 /// Part of the test above: concurrent `cargo run`s with different EVALFILEs would rebuild the

@@ -10,6 +10,8 @@ nnue_runtime::nnue_net!(name = sfnn128, env = "NNUE_SYNTH_SFNN128");
 nnue_runtime::nnue_net!(name = sfnn256, env = "NNUE_SYNTH_SFNN256");
 nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = halfkp256, env = "NNUE_SYNTH_HALFKP256");
+nnue_runtime::nnue_net!(name = threats64, env = "NNUE_SYNTH_THREATS64");
+nnue_runtime::nnue_net!(name = threats128, env = "NNUE_SYNTH_THREATS128");
 nnue_runtime::nnue_net!(name = chess768_64, env = "NNUE_SYNTH_CHESS768_64");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
@@ -43,6 +45,8 @@ macro_rules! synthetic_test {
 synthetic_test!(sfnn_l1_64, sfnn64, "NNUE_SYNTH_SFNN64");
 synthetic_test!(sfnn_l1_128, sfnn128, "NNUE_SYNTH_SFNN128");
 synthetic_test!(sfnn_l1_256, sfnn256, "NNUE_SYNTH_SFNN256");
+synthetic_test!(threats_l1_64, threats64, "NNUE_SYNTH_THREATS64");
+synthetic_test!(threats_l1_128, threats128, "NNUE_SYNTH_THREATS128");
 synthetic_test!(halfkp_l1_64, halfkp64, "NNUE_SYNTH_HALFKP64");
 synthetic_test!(halfkp_l1_256, halfkp256, "NNUE_SYNTH_HALFKP256");
 synthetic_test!(chess768_crelu_64, chess768_64, "NNUE_SYNTH_CHESS768_64");

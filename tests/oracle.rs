@@ -1,30 +1,37 @@
-//! Real Stockfish values: `../shared/oracle/` holds what Stockfish 17.1 (big and small nets)
-//! and Stockfish 13 (HalfKP) compute, and what Stockfish 17.1 computes with a synthetic net
-//! whose doubled accumulators wrap (`overflow-small.nnue`). The reference, every generated path
-//! and every path of the run-time loaded network must reproduce each value exactly. Skips,
-//! saying so, when a net or the oracle is missing (in CI with `../shared`: fails).
+//! Real Stockfish values: `../shared/oracle/` holds what Stockfish 17.1 (big and small nets),
+//! Stockfish 13 (HalfKP) and Stockfish 18 (big net, threat inputs) compute, and what Stockfish
+//! 17.1 computes with a synthetic net whose doubled accumulators wrap (`overflow-small.nnue`).
+//! The reference, every generated path and (for the overflow net) every path of the run-time
+//! loaded network must reproduce each value exactly. Skips, saying so, when a net or the oracle
+//! is missing (in CI with `../shared`: fails).
 
-use nnue_runtime::{Evaluation, Evaluator, KernelPath, Net, Network, Position};
-use nnue_testkit::{net_or_skip, oracle_or_skip, OracleRow};
+use nnue_runtime::{AccumulatorStack, Evaluation, Evaluator, KernelPath, Net, Network, Position};
+use nnue_testkit::{chess, net_or_skip, oracle_or_skip, OracleRow};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
 nnue_runtime::nnue_net!(name = halfkp, env = "NNUE_REAL_SF13_HALFKP");
 nnue_runtime::nnue_net!(name = overflow, env = "NNUE_REAL_OVERFLOW_SMALL");
+nnue_runtime::nnue_net!(name = sf18, env = "NNUE_REAL_SF18_BIG");
 
 /// What the oracle says a net returns for a row.
 fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
     match which {
         "big" => (row.bucket, row.big.0, row.big.1),
         "small" | "overflow" => (row.bucket, row.small.0, row.small.1),
+        "sf18" => (row.bucket, row.sf18_big.0, row.sf18_big.1),
         _ => (0, 0, row.halfkp),
     }
 }
 
 fn rows(which: &str) -> Option<Vec<OracleRow>> {
     let what = format!("oracle test of the {which} net");
-    let mut rows = oracle_or_skip("stockfish-eval.tsv", &what)?;
-    rows.extend(oracle_or_skip("games.tsv", &what)?);
+    let (evals, games) =
+        if which == "sf18" { ("stockfish18-eval.tsv", "games18.tsv") } else { ("stockfish-eval.tsv", "games.tsv") };
+    let mut rows = oracle_or_skip(evals, &what)?;
+    rows.extend(oracle_or_skip(games, &what)?);
     Some(rows)
 }
 
@@ -51,9 +58,11 @@ fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
     let reference = Evaluator::new(&net);
     check(which, &rows, |pos| reference.evaluate(pos));
+    eprintln!("{which}: the reference reproduces all {} rows", rows.len());
     if let Some(fast) = generated {
         for path in KernelPath::all() {
             check(which, &rows, |pos| fast.evaluate_on(path, pos));
+            eprintln!("{which}: the generated net on {path} reproduces all {} rows", rows.len());
         }
     }
 }
@@ -92,5 +101,65 @@ fn overflow_small_wraps_as_stockfish() {
     let loaded = weights.sfnn::<128, 64, 32>().unwrap();
     for path in KernelPath::all() {
         check("overflow", &rows, |pos| loaded.evaluate_on(path, pos));
+    }
+}
+
+/// Stockfish 18's big net (HalfKAv2_hm + FullThreats): the 500 positions of
+/// `stockfish18-eval.tsv` and the 1206 game positions of `games18.tsv`, by refresh.
+#[test]
+fn sf18_big() {
+    run("sf18", nnue_testkit::SF18_BIG, cfg!(nnue_real_sf18_big).then_some(&sf18::NETWORK));
+}
+
+/// Plays the games of `rows` (each row's UCI moves from the start position; a row that extends
+/// the previous one continues it) through an [`AccumulatorStack`], evaluating incrementally
+/// at each row.
+fn check_games<N: Network>(which: &str, net: &N, path: KernelPath, rows: &[OracleRow]) -> usize {
+    let start = chess::position(&Chess::default());
+    let mut stack = AccumulatorStack::with_path(net, &start, path);
+    let (mut game, mut line) = (Chess::default(), Vec::<String>::new());
+    let mut mismatches = Vec::new();
+    for row in rows {
+        if !row.moves.starts_with(&line) {
+            (game, line) = (Chess::default(), Vec::new());
+            stack.reset(net, &start);
+        }
+        for uci in &row.moves[line.len()..] {
+            let mv = uci.parse::<UciMove>().unwrap().to_move(&game).unwrap();
+            stack.push(chess::dirty(&game, &mv));
+            game = game.play(mv).unwrap();
+            line.push(uci.clone());
+        }
+        let pos = chess::position(&game);
+        assert_eq!(pos, Position::from_fen(&row.fen).unwrap(), "{}", row.fen);
+        let e = stack.evaluate(net, &pos);
+        if (e.bucket, e.psqt, e.positional) != expected(which, row) {
+            mismatches.push(format!("{}: got {e}, Stockfish {:?}", row.fen, expected(which, row)));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{which} on {path}: {} of {} differ:\n{}",
+        mismatches.len(),
+        rows.len(),
+        mismatches.join("\n")
+    );
+    rows.len()
+}
+
+/// Stockfish 18's big net along the 12 games of `games18.tsv`, incrementally through the
+/// accumulator stack (threat deltas from each ply's board; refresh when a king moves).
+#[test]
+fn sf18_big_games_incremental() {
+    let Some(rows) = oracle_or_skip("games18.tsv", "incremental oracle test of the sf18 net") else { return };
+    let Some(path) = net_or_skip(nnue_testkit::SF18_BIG, "incremental oracle test of the sf18 net") else { return };
+    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    let n = check_games("sf18", &Evaluator::new(&net), KernelPath::SCALAR, &rows);
+    eprintln!("sf18: the reference's accumulator stack reproduces all {n} game rows");
+    if cfg!(nnue_real_sf18_big) {
+        for path in KernelPath::all() {
+            let n = check_games("sf18", &sf18::NETWORK, path, &rows);
+            eprintln!("sf18: the generated net's accumulator stack on {path} reproduces all {n} game rows");
+        }
     }
 }

@@ -38,6 +38,20 @@ fn stockfish_17_1_nets() {
     }
 }
 
+/// Stockfish 18's big net (threat inputs): every path equals the reference layer by layer.
+#[test]
+fn stockfish_18_big_net() {
+    if let Some(net) = round_trip(nnue_testkit::SF18_BIG) {
+        assert_eq!(net.arch.to_string(), "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
+        let w = FastWeights::new(&net).unwrap();
+        let mut positions = random_positions(18, 100);
+        if let Some(rows) = nnue_testkit::oracle("stockfish18-eval.tsv") {
+            positions.extend(rows.iter().take(100).map(|r| nnue_runtime::Position::from_fen(&r.fen).unwrap()));
+        }
+        nnue_testkit::assert_matches_reference(&net, &w.sfnn_threats::<1024, 512, 256>().unwrap(), &positions);
+    }
+}
+
 #[test]
 fn stockfish_15_1_net() {
     // Debian 12's stockfish 15.1 (raw arrays, L1 1024).

@@ -21,6 +21,7 @@ nnue_runtime::nnue_net!(
 );
 nnue_runtime::nnue_net!(name = sf17_small, env = "NNUE_REAL_SF17_SMALL");
 nnue_runtime::nnue_net!(name = sf17_big, env = "NNUE_REAL_SF17_BIG");
+nnue_runtime::nnue_net!(name = sf18_big, env = "NNUE_REAL_SF18_BIG");
 nnue_runtime::nnue_net!(name = halfkp_256, env = "NNUE_SYNTH_HALFKP256");
 nnue_runtime::nnue_net!(name = screlu_1024, env = "NNUE_SYNTH_CHESS768_1024");
 
@@ -54,7 +55,8 @@ fn inputs() -> Inputs {
     Inputs { positions, games }
 }
 
-/// (added, removed) features of white's view for a quiet move, a capture and castling.
+/// (added, removed) features of white's view for a quiet move, a capture and castling (for
+/// threat nets: their piece rows only; `games` covers the threat changes).
 fn move_shapes<N: Network>(net: &N) -> [(&'static str, Vec<usize>, Vec<usize>); 3] {
     let f = net.feature_set();
     let sq = |s| Square::parse(s).unwrap();
@@ -172,6 +174,11 @@ fn benches(c: &mut Criterion) {
         bench_net(c, "sf17-big", &sf17_big::NETWORK, env!("NNUE_REAL_SF17_BIG"), None, &inputs);
     } else {
         eprintln!("SKIPPED sf17-big: the net is in neither ../shared/nets/ nor nets/fetched/");
+    }
+    if cfg!(nnue_real_sf18_big) {
+        bench_net(c, "sf18-big", &sf18_big::NETWORK, env!("NNUE_REAL_SF18_BIG"), None, &inputs);
+    } else {
+        eprintln!("SKIPPED sf18-big: the net is in neither ../shared/nets/ nor nets/fetched/");
     }
     bench_net(c, "halfkp-256", &halfkp_256::NETWORK, env!("NNUE_SYNTH_HALFKP256"), None, &inputs);
     let arch = env!("NNUE_SYNTH_CHESS768_1024_ARCH");

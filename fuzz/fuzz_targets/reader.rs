@@ -7,11 +7,12 @@
 use libfuzzer_sys::fuzz_target;
 use nnue_format::{Architecture, Net};
 
-const ARCHS: [&str; 4] = [
+const ARCHS: [&str; 5] = [
     "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
     "(768x2hm -> 32)x2 -> 1x2, screlu, qa=181, qb=64, scale=400, kings=[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]",
     "HalfKAv2_hm -> 64x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
     "HalfKP -> 64x2 -> 32 -> 32 -> 1",
+    "HalfKAv2_hm+Threats -> 64x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
 ];
 
 fuzz_target!(|data: &[u8]| {

@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8     Stockfish 15.1-17.1 (SFNNv5-v9)
+//! HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8   Stockfish 18 (big net)
 //! HalfKP -> 256x2 -> 32 -> 32 -> 1                          Stockfish 12-13
 //! (768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400    headerless (bullet-style)
 //! (768x4hm -> 1024)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, kings=[0,0,1,1, ...]
@@ -25,6 +26,7 @@ pub enum Architecture {
     Sfnn(SfnnArch),
     HalfKp(HalfKpArch),
     Chess768(Chess768Arch),
+    Threats(ThreatsArch),
 }
 
 /// Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ PSQT) -> 8 stacks of (15+1 -> 32 -> 1).
@@ -48,6 +50,38 @@ impl SfnnArch {
     }
     pub const fn stack_hash(&self) -> u32 {
         hash::network(self.l1, Self::FC0_OUT as u32, Self::FC1_OUT as u32)
+    }
+    pub const fn file_hash(&self) -> u32 {
+        self.ft_hash() ^ self.stack_hash()
+    }
+}
+
+/// Stockfish 18's threat-input nets: HalfKAv2_hm plus FullThreats inputs -> L1x2 (+ PSQT) ->
+/// 8 stacks of (15+1 -> 32 -> 1), the stacks as in [`SfnnArch`].
+///
+/// The transformer has two row tables: 79856 FullThreats rows of int8 (stored raw) and 22528
+/// HalfKAv2_hm rows of int16; the PSQT table covers both, threat rows first (one block in the
+/// file). Feature indices of the whole net put the threat features first, as the PSQT does:
+/// `0..THREAT_INPUTS` are threats, `THREAT_INPUTS + i` is HalfKAv2_hm feature `i`. The biases
+/// are not doubled at load and the transform clamps to 0..255.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ThreatsArch {
+    pub l1: usize,
+}
+
+impl ThreatsArch {
+    /// FullThreats features.
+    pub const THREAT_INPUTS: usize = 79856;
+    /// HalfKAv2_hm features.
+    pub const PIECE_INPUTS: usize = SfnnArch::INPUTS;
+    /// Rows of the whole transformer (threats, then HalfKAv2_hm).
+    pub const INPUTS: usize = Self::THREAT_INPUTS + Self::PIECE_INPUTS;
+
+    pub const fn ft_hash(&self) -> u32 {
+        hash::feature_transformer(hash::FULL_THREATS, self.l1)
+    }
+    pub const fn stack_hash(&self) -> u32 {
+        hash::network(self.l1, SfnnArch::FC0_OUT as u32, SfnnArch::FC1_OUT as u32)
     }
     pub const fn file_hash(&self) -> u32 {
         self.ft_hash() ^ self.stack_hash()
@@ -150,6 +184,7 @@ impl Architecture {
             Architecture::Sfnn(_) => SfnnArch::INPUTS,
             Architecture::HalfKp(_) => HalfKpArch::INPUTS,
             Architecture::Chess768(s) => s.inputs(),
+            Architecture::Threats(_) => ThreatsArch::INPUTS,
         }
     }
 
@@ -159,6 +194,7 @@ impl Architecture {
             Architecture::Sfnn(a) => a.l1,
             Architecture::HalfKp(a) => a.l1,
             Architecture::Chess768(s) => s.hidden,
+            Architecture::Threats(a) => a.l1,
         }
     }
 
@@ -168,6 +204,7 @@ impl Architecture {
             Architecture::Sfnn(_) => "HalfKAv2_hm",
             Architecture::HalfKp(_) => "HalfKP",
             Architecture::Chess768(_) => "chess768",
+            Architecture::Threats(_) => "HalfKAv2_hm+Threats",
         }
     }
 
@@ -175,7 +212,7 @@ impl Architecture {
     pub fn validate(&self) -> Result<(), String> {
         let l1 = self.l1();
         match self {
-            Architecture::Sfnn(_) | Architecture::HalfKp(_) => {
+            Architecture::Sfnn(_) | Architecture::HalfKp(_) | Architecture::Threats(_) => {
                 if l1 == 0 || !l1.is_multiple_of(64) || l1 > 16384 {
                     return Err(format!("L1 = {l1}: must be a positive multiple of 64, at most 16384"));
                 }
@@ -218,6 +255,14 @@ impl fmt::Display for Architecture {
                 SfnnArch::PSQT_BUCKETS
             ),
             Architecture::HalfKp(a) => write!(f, "HalfKP -> {}x2 -> 32 -> 32 -> 1", a.l1),
+            Architecture::Threats(a) => write!(
+                f,
+                "HalfKAv2_hm+Threats -> {}x2 -> (15+1 -> {} -> 1)x{}, psqt={}",
+                a.l1,
+                SfnnArch::FC1_OUT,
+                SfnnArch::STACKS,
+                SfnnArch::PSQT_BUCKETS
+            ),
             Architecture::Chess768(s) => {
                 write!(f, "(768")?;
                 let k = s.kings.count();
@@ -263,7 +308,17 @@ impl FromStr for Architecture {
         let lower = compact.to_ascii_lowercase();
         let parts = split_top_level(&lower);
         let (shape, options) = parts.split_first().ok_or_else(|| err("empty".into()))?;
-        let arch = if let Some(rest) = shape.strip_prefix("halfkav2_hm->") {
+        let arch = if let Some(rest) = shape.strip_prefix("halfkav2_hm+threats->") {
+            let l1 = rest
+                .strip_suffix("x2->(15+1->32->1)x8")
+                .ok_or_else(|| err("expected `HalfKAv2_hm+Threats -> L1x2 -> (15+1 -> 32 -> 1)x8`".into()))?;
+            for opt in options {
+                if opt != "psqt=8" {
+                    return Err(err(format!("unknown option `{opt}` (HalfKAv2_hm+Threats nets take only psqt=8)")));
+                }
+            }
+            Architecture::Threats(ThreatsArch { l1: parse_num(l1).map_err(err)? })
+        } else if let Some(rest) = shape.strip_prefix("halfkav2_hm->") {
             let l1 = rest
                 .strip_suffix("x2->(15+1->32->1)x8")
                 .ok_or_else(|| err("expected `HalfKAv2_hm -> L1x2 -> (15+1 -> 32 -> 1)x8`".into()))?;
@@ -284,7 +339,10 @@ impl FromStr for Architecture {
         } else if let Some(rest) = shape.strip_prefix("(768") {
             parse_chess768(rest, options).map_err(err)?
         } else {
-            return Err(err("expected `HalfKAv2_hm -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`".into()));
+            return Err(err(
+                "expected `HalfKAv2_hm -> ...`, `HalfKAv2_hm+Threats -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`"
+                    .into(),
+            ));
         };
         arch.validate().map_err(err)?;
         Ok(arch)
@@ -406,6 +464,13 @@ mod tests {
         let a = round_trip("HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
         assert_eq!(a, Architecture::Sfnn(SfnnArch { l1: 3072 }));
         assert_eq!(a.to_string(), "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
+        let t = round_trip("HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(t, Architecture::Threats(ThreatsArch { l1: 1024 }));
+        assert_eq!(t.to_string(), "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(
+            round_trip("halfkav2_hm+threats->128x2->(15+1->32->1)x8"),
+            Architecture::Threats(ThreatsArch { l1: 128 })
+        );
         let h = round_trip("halfkp->256x2->32->32->1");
         assert_eq!(h.to_string(), "HalfKP -> 256x2 -> 32 -> 32 -> 1");
     }
@@ -436,6 +501,8 @@ mod tests {
             ("(768 -> 1000)x2 -> 1, crelu, qa=255, qb=64, scale=400", "multiple of 32"),
             ("(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", "needs kings"),
             ("HalfKAv2_hm -> 100x2 -> (15+1 -> 32 -> 1)x8", "multiple of 64"),
+            ("HalfKAv2_hm+Threats -> 96x2 -> (15+1 -> 32 -> 1)x8", "multiple of 64"),
+            ("HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=4", "unknown option"),
             ("HalfKA -> 512x2", "expected"),
             ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, foo=1", "unknown option"),
             // 2^32 + 255 once read as 255 (truncated to 32 bits).

@@ -69,7 +69,7 @@ pub enum ErrorKind {
     Truncated { expected: String, needed: usize, available: usize },
     #[error("unknown version {found:#010x}: expected 0x7af32f20 (Stockfish 15.1-17.1) or 0x7af32f16 (Stockfish 12-13 HalfKP); a headerless net needs an architecture description")]
     UnknownVersion { found: u32 },
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
     Unsupported { name: String },
     #[error("hash mismatch: expected {expected:#010x}, found {found:#010x}")]
     HashMismatch { expected: u32, found: u32 },

@@ -3,6 +3,9 @@
 
 /// `FeatureSet::HashValue` of HalfKAv2_hm.
 pub const HALFKA_V2_HM: u32 = 0x7F23_4CB8;
+/// `FullThreats::HashValue` (Stockfish 18's threat inputs); a threat net's transformer hash
+/// is this xor 2·L1 (HalfKAv2_hm's hash is not folded in).
+pub const FULL_THREATS: u32 = 0x8F23_4CB8;
 /// HalfKAv2 (Stockfish 14, no mirroring): recognised, to refuse by name.
 pub const HALFKA_V2: u32 = 0x5F23_4CB8;
 /// `HalfKP<Friend>::kHashValue` (`0x5D69D5B9 ^ true`).
@@ -50,6 +53,10 @@ mod tests {
         assert_eq!(sf(128), 0x1C10_3C92);
         assert_eq!(sf(256), 0x1C10_3EB2);
         assert_eq!(feature_transformer(HALFKP, 256) ^ network(256, 32, 32), 0x3E5A_A6EE);
+        // Stockfish 18's big net nn-c288c895ea92 (threat inputs, L1 1024).
+        assert_eq!(feature_transformer(FULL_THREATS, 1024), 0x8F23_44B8);
+        assert_eq!(feature_transformer(FULL_THREATS, 1024) ^ network(1024, 16, 32), 0xEC10_2EF2);
+        assert_eq!(network(1024, 16, 32), 0x6333_6A4A);
         // Stockfish 14's nn-76a8a7ffb820 (HalfKAv2 512x2-16-32-1).
         assert_eq!(feature_transformer(HALFKA_V2, 512) ^ network(512, 16, 32), 0x3C10_3E72);
     }

@@ -181,6 +181,24 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
                 stacked_rows("FC2_WEIGHTS", &fc2),
             ]
         }
+        Params::Threats(p) => {
+            // Logical column order and no doubling: the threat transform is a plain loop.
+            let l1 = p.ft.l1();
+            let pick = |f: fn(&crate::Stack) -> &Dense| p.stacks.iter().map(f).collect::<Vec<_>>();
+            let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
+            vec![
+                i16s("FT_BIASES", vec![l1], &p.ft.biases),
+                i8s("THREAT_WEIGHTS", vec![p.threat_weights.len() / l1, l1], &p.threat_weights),
+                i16s("FT_WEIGHTS", vec![p.ft.weights.len() / l1, l1], &p.ft.weights),
+                i32s("PSQT_WEIGHTS", vec![p.ft.psqt.len() / 8, 8], &p.ft.psqt),
+                stacked_biases("FC0_BIASES", &fc0),
+                stacked_scrambled("FC0_WEIGHTS", &fc0),
+                stacked_biases("FC1_BIASES", &fc1),
+                stacked_scrambled("FC1_WEIGHTS", &fc1),
+                stacked_biases("FC2_BIASES", &fc2),
+                stacked_rows("FC2_WEIGHTS", &fc2),
+            ]
+        }
         Params::HalfKp(p) => {
             let [b, w] = ft_blobs(&p.ft, false);
             vec![

@@ -19,12 +19,16 @@ mod read;
 pub mod synth;
 mod write;
 
-pub use arch::{Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, ParseArchError, SfnnArch};
+pub use arch::{
+    Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, ThreatsArch,
+};
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
-pub use net::{Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack};
+pub use net::{
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack, ThreatsParams,
+};
 
-/// Stockfish 15.1 to 17.1 (SFNNv5 to SFNNv9) and the 14-era HalfKAv2 nets.
+/// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;
 /// Stockfish 12 and 13 (HalfKP).
 pub const VERSION_HALFKP: u32 = 0x7AF3_2F16;

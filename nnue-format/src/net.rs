@@ -1,7 +1,7 @@
 //! A net's parameters in the canonical (file) order. Fast paths re-layout copies of these;
 //! this form is what the reader returns, the writer takes and the reference evaluator reads.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch};
+use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
 use crate::error::FormatError;
 
 /// How an array is stored in a Stockfish file.
@@ -27,6 +27,7 @@ pub enum Params {
     Sfnn(SfnnParams),
     HalfKp(HalfKpParams),
     Chess768(Chess768Params),
+    Threats(ThreatsParams),
 }
 
 /// The first layer: one row of `l1` weights (and `buckets` PSQT weights) per input feature.
@@ -92,6 +93,26 @@ pub struct SfnnParams {
     pub stacks: Vec<Stack>,
 }
 
+/// Stockfish 18's threat-input nets (see [`ThreatsArch`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreatsParams {
+    /// Biases `[l1]`, HalfKAv2_hm weights `[22528][l1]` and the PSQT weights of the whole
+    /// transformer, `[79856 threat rows + 22528 HalfKAv2_hm rows][8]` (one block in the file).
+    /// `encoding`: biases, HalfKAv2_hm weights, PSQT.
+    pub ft: FeatureTransformer,
+    /// FullThreats weights `[79856][l1]`, int8, always raw in the file.
+    pub threat_weights: Vec<i8>,
+    pub stacks: Vec<Stack>,
+}
+
+impl ThreatsParams {
+    /// The int8 weights of threat feature `feature`.
+    pub fn threat_row(&self, feature: usize) -> &[i8] {
+        let l1 = self.ft.l1();
+        &self.threat_weights[feature * l1..(feature + 1) * l1]
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HalfKpParams {
     pub ft: FeatureTransformer,
@@ -143,6 +164,12 @@ impl Net {
     pub fn sfnn(&self) -> Option<(&SfnnArch, &SfnnParams)> {
         match (&self.arch, &self.params) {
             (Architecture::Sfnn(a), Params::Sfnn(p)) => Some((a, p)),
+            _ => None,
+        }
+    }
+    pub fn threats(&self) -> Option<(&ThreatsArch, &ThreatsParams)> {
+        match (&self.arch, &self.params) {
+            (Architecture::Threats(a), Params::Threats(p)) => Some((a, p)),
             _ => None,
         }
     }

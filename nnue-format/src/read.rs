@@ -1,14 +1,13 @@
 //! The reader: every size is checked against the bytes present before anything is allocated.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch};
+use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
 use crate::leb128::{self, Element};
-use crate::net::{Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack};
+use crate::net::{
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack, ThreatsParams,
+};
 use crate::{VERSION_HALFKP, VERSION_SFNN};
-
-/// Hashes of nets we recognise but can't evaluate.
-const FOREIGN_HASHES: &[(u32, &str)] = &[(0xEC10_2EF2, "Stockfish 18 threat-input net (full_threats features)")];
 
 struct Reader<'a> {
     data: &'a [u8],
@@ -115,6 +114,22 @@ impl<'a> Reader<'a> {
         Ok(FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] })
     }
 
+    /// The 8 SFNNv5+ layer stacks, each behind its hash.
+    fn stacks(&mut self, l1: usize, stack_hash: u32) -> Result<Vec<Stack>, FormatError> {
+        let mut stacks = Vec::with_capacity(SfnnArch::STACKS);
+        for i in 0..SfnnArch::STACKS {
+            self.section = format!("stack[{i}]");
+            self.hash(stack_hash)?;
+            stacks.push(Stack {
+                fc0: self.dense("fc_0", l1, SfnnArch::FC0_OUT)?,
+                fc1: self.dense("fc_1", SfnnArch::FC1_IN, SfnnArch::FC1_OUT)?,
+                fc2: self.dense("fc_2", SfnnArch::FC1_OUT, 1)?,
+            });
+            self.section = format!("stack[{i}]");
+        }
+        Ok(stacks)
+    }
+
     fn end(&self) -> Result<(), FormatError> {
         match self.remaining() {
             0 => Ok(()),
@@ -172,18 +187,24 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             r.section = "feature transformer".into();
             r.hash(a.ft_hash())?;
             let ft = r.feature_transformer(SfnnArch::INPUTS, a.l1, SfnnArch::PSQT_BUCKETS)?;
-            let mut stacks = Vec::with_capacity(SfnnArch::STACKS);
-            for i in 0..SfnnArch::STACKS {
-                r.section = format!("stack[{i}]");
-                r.hash(a.stack_hash())?;
-                stacks.push(Stack {
-                    fc0: r.dense("fc_0", a.l1, SfnnArch::FC0_OUT)?,
-                    fc1: r.dense("fc_1", SfnnArch::FC1_IN, SfnnArch::FC1_OUT)?,
-                    fc2: r.dense("fc_2", SfnnArch::FC1_OUT, 1)?,
-                });
-                r.section = format!("stack[{i}]");
-            }
+            let stacks = r.stacks(a.l1, a.stack_hash())?;
             Params::Sfnn(SfnnParams { ft, stacks })
+        }
+        Architecture::Threats(a) => {
+            // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one
+            // PSQT block for both tables (threat rows first).
+            r.section = "feature transformer".into();
+            r.hash(a.ft_hash())?;
+            let (biases, e0) = r.array(a.l1, "feature-transformer biases")?;
+            let threat_weights = r.raw(ThreatsArch::THREAT_INPUTS * a.l1, "threat weights")?;
+            let (weights, e1) = r.array(ThreatsArch::PIECE_INPUTS * a.l1, "HalfKAv2_hm weights")?;
+            let (psqt, e2) = r.array(
+                ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS,
+                "PSQT weights (threat rows, then HalfKAv2_hm rows)",
+            )?;
+            let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
+            let stacks = r.stacks(a.l1, a.stack_hash())?;
+            Params::Threats(ThreatsParams { ft, threat_weights, stacks })
         }
         Architecture::HalfKp(a) => {
             r.section = "feature transformer".into();
@@ -204,12 +225,13 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
 
 /// Works out the architecture from the version and hash, and checks the description agrees.
 fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, ErrorKind> {
-    if let Some((_, name)) = FOREIGN_HASHES.iter().find(|(h, _)| *h == hash) {
-        return Err(ErrorKind::Unsupported { name: name.to_string() });
-    }
     let widths = (1..=256).map(|k| k * 64);
     let arch = match version {
-        VERSION_SFNN => widths.map(|l1| SfnnArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::Sfnn),
+        VERSION_SFNN => {
+            widths.clone().map(|l1| SfnnArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::Sfnn).or_else(
+                || widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::Threats),
+            )
+        }
         VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::HalfKp),
         found => return Err(ErrorKind::UnknownVersion { found }),
     };
@@ -232,7 +254,7 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, 
     // architecture ("...[22528->3072x2]..."), it must be the one the hash says.
     if let Some(l1) = described_l1(description) {
         let family_ok = match arch {
-            Architecture::Sfnn(_) => !description.contains("HalfKP"),
+            Architecture::Sfnn(_) | Architecture::Threats(_) => !description.contains("HalfKP"),
             _ => !description.contains("HalfKAv2"),
         };
         if l1 != arch.l1() || !family_ok {

@@ -1,8 +1,10 @@
 //! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch};
-use crate::net::{Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack};
+use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
+use crate::net::{
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack, ThreatsParams,
+};
 
 /// SplitMix64: tiny, seedable and good enough for test data.
 #[derive(Debug, Clone)]
@@ -79,6 +81,36 @@ pub fn sfnn(l1: usize, seed: u64, encoding: Encoding) -> Net {
     }
 }
 
+fn stacks(rng: &mut Rng, l1: usize) -> Vec<Stack> {
+    (0..SfnnArch::STACKS)
+        .map(|_| Stack {
+            fc0: dense(rng, l1, SfnnArch::FC0_OUT, 20000),
+            fc1: dense(rng, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, 8000),
+            fc2: dense(rng, SfnnArch::FC1_OUT, 1, 4000),
+        })
+        .collect()
+}
+
+/// A Stockfish 18 threat-input net of width `l1` (`encoding`: biases, HalfKAv2_hm weights and
+/// PSQT; the threat weights are always raw).
+pub fn threats(l1: usize, seed: u64, encoding: Encoding) -> Net {
+    let mut rng = Rng::new(seed);
+    let mut ft = feature_transformer(&mut rng, ThreatsArch::PIECE_INPUTS, l1, 0, encoding);
+    // Accumulators start near the 0..255 window of the transform; ~15-40 threat rows of spread
+    // 30 then move them by about as much as the piece rows do.
+    for b in &mut ft.biases {
+        *b = b.wrapping_add(60);
+    }
+    ft.psqt = fill(&mut rng, ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS, |r| r.weight(4000, 20000) as i32);
+    let threat_weights = fill(&mut rng, ThreatsArch::THREAT_INPUTS * l1, |r| r.weight(30, 127) as i8);
+    let stacks = stacks(&mut rng, l1);
+    Net {
+        arch: Architecture::Threats(ThreatsArch { l1 }),
+        description: format!("synthetic HalfKAv2_hm+Threats L1={l1} seed={seed}"),
+        params: Params::Threats(ThreatsParams { ft, threat_weights, stacks }),
+    }
+}
+
 /// A Stockfish 12-13 HalfKP net of width `l1`.
 pub fn halfkp(l1: usize, seed: u64) -> Net {
     let mut rng = Rng::new(seed);
@@ -129,6 +161,11 @@ pub fn with_wrapping_first_layer(mut net: Net, seed: u64) -> Net {
         Params::Chess768(p) => {
             redraw(&mut p.l0b, 9000);
             redraw(&mut p.l0w, 9000);
+        }
+        // Not doubled, and threat rows are int8: the HalfKAv2_hm part carries the wrap.
+        Params::Threats(p) => {
+            redraw(&mut p.ft.biases, 9000);
+            redraw(&mut p.ft.weights, 9000);
         }
     }
     if !net.description.is_empty() {

@@ -18,6 +18,20 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 }
             }
         }
+        (Architecture::Threats(a), Params::Threats(p)) => {
+            header(&mut out, VERSION_SFNN, a.file_hash(), &net.description);
+            put(&mut out, a.ft_hash());
+            array(&mut out, &p.ft.biases, p.ft.encoding[0]);
+            raw(&mut out, &p.threat_weights);
+            array(&mut out, &p.ft.weights, p.ft.encoding[1]);
+            array(&mut out, &p.ft.psqt, p.ft.encoding[2]);
+            for stack in &p.stacks {
+                put(&mut out, a.stack_hash());
+                for layer in [&stack.fc0, &stack.fc1, &stack.fc2] {
+                    dense(&mut out, layer);
+                }
+            }
+        }
         (Architecture::HalfKp(a), Params::HalfKp(p)) => {
             header(&mut out, VERSION_HALFKP, a.file_hash(), &net.description);
             put(&mut out, a.ft_hash());

@@ -66,7 +66,12 @@ fn round_trip(name: &str, arch: &str, encoding: Encoding) {
     let net = Net::from_bytes(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
     let arch: Architecture = arch.parse().unwrap();
     assert_eq!(net.arch, arch, "{name}");
-    let ft = net.sfnn().map(|(_, p)| &p.ft).or(net.halfkp().map(|(_, p)| &p.ft)).unwrap();
+    let ft = net
+        .sfnn()
+        .map(|(_, p)| &p.ft)
+        .or(net.halfkp().map(|(_, p)| &p.ft))
+        .or(net.threats().map(|(_, p)| &p.ft))
+        .unwrap();
     assert_eq!(ft.encoding[1], encoding, "{name}: transformer weights encoding");
     assert!(net.to_bytes() == bytes, "{name}: writing back changes the bytes");
     // Given the right description, the same.
@@ -102,6 +107,40 @@ fn stockfish_16() {
 #[test]
 fn stockfish_15_1() {
     round_trip("nn-ad9b42354671.nnue", "HalfKAv2_hm -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Raw);
+}
+
+/// Stockfish 18's big net: threat weights raw int8, everything else LEB128, one PSQT block.
+#[test]
+fn stockfish_18_big() {
+    round_trip(
+        "nn-c288c895ea92.nnue",
+        "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
+        Encoding::Leb128,
+    );
+}
+
+/// The layout the prototype measured: where each section of Stockfish 18's big net starts.
+#[test]
+fn stockfish_18_big_sections() {
+    let Some(path) = find("nn-c288c895ea92.nnue") else { return };
+    if !slow_tests() {
+        eprintln!("SKIPPED nn-c288c895ea92.nnue sections: a slow test in debug builds (set NNUE_SLOW_TESTS=1)");
+        return;
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes.len(), 108_919_594);
+    let net = Net::from_bytes(&bytes, None).unwrap();
+    let (_, p) = net.threats().unwrap();
+    assert_eq!((p.ft.biases.len(), p.threat_weights.len()), (1024, 79856 * 1024));
+    assert_eq!((p.ft.weights.len(), p.ft.psqt.len()), (22528 * 1024, (79856 + 22528) * 8));
+    assert_eq!(p.ft.encoding, [Encoding::Leb128; 3]);
+    // The raw threat weights start at byte 1366 (after the 1266-byte LEB128 bias block).
+    assert_eq!(p.threat_weights[..64], bytes[1366..1366 + 64].iter().map(|&b| b as i8).collect::<Vec<_>>()[..]);
+    // Any other description is refused; the first stack's hash sits at 108,778,474.
+    assert_eq!(&bytes[108_778_474..108_778_478], &0x6333_6A4Au32.to_le_bytes());
+    let wrong: Architecture = "HalfKAv2_hm -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8".parse().unwrap();
+    let err = Net::from_bytes(&bytes[..4096], Some(&wrong)).unwrap_err();
+    assert_eq!(err.kind.name(), "DescriptionMismatch", "{err}");
 }
 
 #[test]

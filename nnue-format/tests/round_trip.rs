@@ -22,6 +22,7 @@ fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
     match &mut net.params {
         Params::Sfnn(p) => p.ft.encoding = encoding,
         Params::HalfKp(p) => p.ft.encoding = encoding,
+        Params::Threats(p) => p.ft.encoding = encoding,
         Params::Chess768(_) => unreachable!(),
     }
 }

@@ -149,6 +149,14 @@ fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
                 quote!(rt::nets::Sfnn::new(#(#refs),*)),
             )
         }
+        Architecture::Threats(_) => {
+            let (half, chunks, psqt) = (lit(l1 / 2), lit(l1 / 4), lit(SfnnArch::PSQT_BUCKETS));
+            (
+                quote!(rt::nets::SfnnThreats<'static, #l1_lit, #half, #chunks>),
+                quote!(rt::Accumulator<#l1_lit, #psqt>),
+                quote!(rt::nets::SfnnThreats::new(#(#refs),*)),
+            )
+        }
         Architecture::HalfKp(_) => {
             let chunks = lit(l1 / 2);
             (

@@ -4,7 +4,8 @@
 //!
 //! - [`nnue_net!`]: compiles a net file into a module with a const-dimensioned `NETWORK`.
 //! - [`position`]: a board-agnostic position (pieces on squares, side to move).
-//! - [`features`]: HalfKAv2_hm, HalfKP and chess-768 feature indices and move deltas.
+//! - [`features`]: HalfKAv2_hm, FullThreats (Stockfish 18), HalfKP and chess-768 feature
+//!   indices and move deltas.
 //! - [`network`]: what every evaluator shares: the [`Network`] trait, [`Accumulator`],
 //!   [`Evaluation`], [`Trace`].
 //! - [`nets`]: the const-dimensioned network types the fast paths run.

@@ -7,7 +7,7 @@ use nnue_format::layout::{self, Blob};
 use nnue_format::{Activation, Net};
 
 use crate::features::KingLayout;
-use crate::nets::{Chess768, Chess768Config, HalfKp, Sfnn};
+use crate::nets::{Chess768, Chess768Config, HalfKp, Sfnn, SfnnThreats};
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -70,6 +70,26 @@ impl FastWeights {
             self.array(6)?,
             self.array(7)?,
             self.array(8)?,
+        ))
+    }
+
+    /// The threat-net view (Stockfish 18); `L1` must be the net's width (`HALF` = L1/2,
+    /// `CHUNKS` = L1/4).
+    pub fn sfnn_threats<const L1: usize, const HALF: usize, const CHUNKS: usize>(
+        &self,
+    ) -> Result<SfnnThreats<'_, L1, HALF, CHUNKS>, LoadError> {
+        self.expect(self.net.threats().is_some(), "a threat-input net")?;
+        Ok(SfnnThreats::new(
+            self.array(0)?,
+            self.array(1)?,
+            self.array(2)?,
+            self.array(3)?,
+            self.array(4)?,
+            self.array(5)?,
+            self.array(6)?,
+            self.array(7)?,
+            self.array(8)?,
+            self.array(9)?,
         ))
     }
 

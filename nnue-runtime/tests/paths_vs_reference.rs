@@ -44,6 +44,21 @@ fn sfnn_every_path_matches_reference() {
 }
 
 #[test]
+fn threats_every_path_matches_reference() {
+    let positions = random_positions(4, 300);
+    for (l1, seed, enc) in [(64, 31, Encoding::Leb128), (128, 32, Encoding::Raw)] {
+        let net = round_trip(synth::threats(l1, seed, enc));
+        let w = FastWeights::new(&net).unwrap();
+        match l1 {
+            64 => check(&net, &w.sfnn_threats::<64, 32, 16>().unwrap(), &positions),
+            _ => check(&net, &w.sfnn_threats::<128, 64, 32>().unwrap(), &positions),
+        }
+        // The wrong view is an error, not a misread.
+        assert!(w.sfnn::<64, 32, 16>().is_err());
+    }
+}
+
+#[test]
 fn halfkp_every_path_matches_reference() {
     let positions = random_positions(2, 300);
     for ((l1, seed), wraps) in [(64, 21), (256, 22)].into_iter().flat_map(|c| [(c, false), (c, true)]) {

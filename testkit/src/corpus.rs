@@ -20,7 +20,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use nnue_runtime::format::{hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Net, Params, SfnnArch};
+use nnue_runtime::format::{
+    hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Net, Params, SfnnArch, ThreatsArch,
+};
 
 /// The manifest, relative to the workspace root.
 pub const MANIFEST: &str = "tests/corpus/manifest.tsv";
@@ -213,6 +215,21 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.array("ft.biases", "feature transformer", a.l1, 2);
             w.array("ft.weights", "feature transformer", SfnnArch::INPUTS * a.l1, 2);
             w.array("ft.psqt", "feature transformer", SfnnArch::INPUTS * SfnnArch::PSQT_BUCKETS, 4);
+            for s in 0..SfnnArch::STACKS {
+                w.push(&format!("stack{s}.hash"), &format!("stack[{s}]"), 4, RegionKind::Word);
+                let (prefix, section) = (format!("stack{s}"), format!("stack[{s}]"));
+                w.dense(&prefix, &section, 0, a.l1, SfnnArch::FC0_OUT);
+                w.dense(&prefix, &section, 1, SfnnArch::FC1_IN, SfnnArch::FC1_OUT);
+                w.dense(&prefix, &section, 2, SfnnArch::FC1_OUT, 1);
+            }
+        }
+        Architecture::Threats(a) => {
+            w.header();
+            w.push("ft.hash", "feature transformer", 4, RegionKind::Word);
+            w.array("ft.biases", "feature transformer", a.l1, 2);
+            w.push("ft.threat_weights", "feature transformer", ThreatsArch::THREAT_INPUTS * a.l1, RegionKind::Raw);
+            w.array("ft.weights", "feature transformer", ThreatsArch::PIECE_INPUTS * a.l1, 2);
+            w.array("ft.psqt", "feature transformer", ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS, 4);
             for s in 0..SfnnArch::STACKS {
                 w.push(&format!("stack{s}.hash"), &format!("stack[{s}]"), 4, RegionKind::Word);
                 let (prefix, section) = (format!("stack{s}"), format!("stack[{s}]"));

@@ -1,6 +1,9 @@
 //! The refresh cache ("Finny table"): a refresh becomes an update by the difference between
 //! the position and the placement a cached accumulator of the same king square reflects.
+//! Threat nets also keep the sorted threat features the cached accumulator holds: their
+//! difference with the position's own is the rest of the update.
 
+use crate::features::threats::{self, Board};
 use crate::network::Network;
 use crate::position::{Color, Piece, PieceType, Position, Square};
 use crate::simd::KernelPath;
@@ -20,6 +23,8 @@ struct Entry<A> {
     acc: A,
     placement: Placement,
     valid: bool,
+    /// Threat nets: the active threat features `acc` holds, sorted.
+    threats: Vec<usize>,
 }
 
 /// Per perspective and king square, the last accumulator refreshed there. Runs on the
@@ -27,6 +32,10 @@ struct Entry<A> {
 pub struct RefreshCache<A> {
     entries: Vec<Entry<A>>,
     path: KernelPath,
+    /// Scratch lists for threat nets: the position's threat features, then the update's rows.
+    threats: Vec<usize>,
+    added: Vec<usize>,
+    removed: Vec<usize>,
 }
 
 impl<A: Clone> RefreshCache<A> {
@@ -37,9 +46,10 @@ impl<A: Clone> RefreshCache<A> {
 
     /// An empty cache for `net`, computing on `path`.
     pub fn with_path<N: Network<Accumulator = A>>(net: &N, path: KernelPath) -> Self {
-        let entries =
-            (0..128).map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false }).collect();
-        RefreshCache { entries, path }
+        let entries = (0..128)
+            .map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false, threats: Vec::new() })
+            .collect();
+        RefreshCache { entries, path, threats: Vec::new(), added: Vec::new(), removed: Vec::new() }
     }
 
     /// The path the cache computes on.
@@ -56,6 +66,9 @@ impl<A: Clone> RefreshCache<A> {
         target: &mut A,
     ) {
         let path = self.path;
+        if net.feature_set().has_threats() {
+            return self.refresh_threats(net, pos, perspective, target);
+        }
         let king = pos.king(perspective);
         let entry = &mut self.entries[perspective.index() * 64 + king.index()];
         let now = placement(pos);
@@ -87,5 +100,72 @@ impl<A: Clone> RefreshCache<A> {
         net.update_on(path, &entry.acc, target, perspective, &added[..n_added], &removed[..n_removed]);
         entry.acc.clone_from(target);
         entry.placement = now;
+    }
+
+    /// [`RefreshCache::refresh`] for threat nets: the piece features by the placement
+    /// difference, the threat features (which depend on every piece) by the difference of the
+    /// sorted active lists. The king square is the same, so is the orientation.
+    fn refresh_threats<N: Network<Accumulator = A>>(
+        &mut self,
+        net: &N,
+        pos: &Position,
+        perspective: Color,
+        target: &mut A,
+    ) {
+        let path = self.path;
+        let king = pos.king(perspective);
+        let entry = &mut self.entries[perspective.index() * 64 + king.index()];
+        let now = placement(pos);
+        let now_threats = &mut self.threats;
+        now_threats.clear();
+        threats::active(&Board::new(pos), perspective, king.index(), now_threats);
+        now_threats.sort_unstable();
+        if !entry.valid {
+            net.refresh_on(path, pos, perspective, &mut entry.acc);
+            entry.placement = now;
+            entry.valid = true;
+            std::mem::swap(&mut entry.threats, now_threats);
+            net.update_on(path, &entry.acc, target, perspective, &[], &[]);
+            return;
+        }
+        let features = net.feature_set();
+        let (added, removed) = (&mut self.added, &mut self.removed);
+        added.clear();
+        removed.clear();
+        for (i, (&old, &new)) in entry.placement.iter().zip(&now).enumerate() {
+            let piece = Piece::new(Color::BOTH[i / 6], PieceType::ALL[i % 6]);
+            for (mut bits, list) in [(new & !old, &mut *added), (old & !new, &mut *removed)] {
+                while bits != 0 {
+                    let sq = Square::new(bits.trailing_zeros() as u8).expect("a bit of a u64");
+                    bits &= bits - 1;
+                    list.extend(features.index(perspective, king, sq, piece));
+                }
+            }
+        }
+        // Both lists are sorted sets: merge.
+        let (old, new) = (&entry.threats, &*now_threats);
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            match (old.get(i), new.get(j)) {
+                (Some(&a), Some(&b)) if a == b => (i, j) = (i + 1, j + 1),
+                (Some(&a), Some(&b)) if a < b => {
+                    removed.push(a);
+                    i += 1;
+                }
+                (Some(&a), None) => {
+                    removed.push(a);
+                    i += 1;
+                }
+                (_, Some(&b)) => {
+                    added.push(b);
+                    j += 1;
+                }
+                (None, None) => unreachable!("the loop runs while either list has more"),
+            }
+        }
+        net.update_on(path, &entry.acc, target, perspective, added, removed);
+        entry.acc.clone_from(target);
+        entry.placement = now;
+        std::mem::swap(&mut entry.threats, now_threats);
     }
 }

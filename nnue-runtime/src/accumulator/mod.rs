@@ -137,6 +137,9 @@ impl Deltas {
 
 /// The features `dirty` changes for `perspective`, whose king goes from `king_before` to
 /// `king_after`; `None` when the move changes them all (a refresh is needed).
+///
+/// For threat nets these are the piece features only: a move's threat changes depend on the
+/// board before it ([`crate::features::threats::move_deltas`]); [`AccumulatorStack`] adds them.
 pub fn deltas(
     features: FeatureSet,
     perspective: Color,

@@ -1,6 +1,7 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
 use super::{deltas, Dirty, RefreshCache};
+use crate::features::threats::{self, Board};
 use crate::network::{Evaluation, Network};
 use crate::position::{Color, Position, Square};
 use crate::simd::KernelPath;
@@ -13,6 +14,13 @@ struct Entry<A> {
     dirty: Dirty,
     /// Kings after that move.
     kings: [Square; 2],
+    /// The board after that move, kept for threat nets only (their deltas depend on the board
+    /// before each move: sliders uncovered and blocked).
+    board: Board,
+    /// Threat nets: the threats that move made and broke, once `logged` (both perspectives
+    /// read the same log).
+    log: Vec<threats::ThreatChange>,
+    logged: bool,
 }
 
 /// Accumulators along the moves of a search, with the refresh cache behind them.
@@ -21,10 +29,21 @@ struct Entry<A> {
 /// computes what it needs: from the nearest computed entry below by fused updates, or by a
 /// cached refresh when the perspective's king changed every feature (or updates would cost
 /// more than a refresh). Every computation runs on the [`KernelPath`] the stack was built with.
+///
+/// Threat nets (`HalfKAv2_hm+Threats`) hold one accumulator of both feature sets; the stack
+/// keeps each ply's board, and a perspective is refreshed when its own king moved (as
+/// Stockfish refreshes the HalfKAv2_hm part; its threat part, refreshed only when the king
+/// changes board half, sums to the same values), else updated by the moved pieces' and the
+/// changed threats' rows (no cost comparison, as in Stockfish).
 pub struct AccumulatorStack<N: Network> {
     entries: Vec<Entry<N::Accumulator>>,
     top: usize,
     cache: RefreshCache<N::Accumulator>,
+    /// The net has threat features: boards are kept per ply.
+    threats: bool,
+    /// Scratch feature lists for threat-net updates.
+    added: Vec<usize>,
+    removed: Vec<usize>,
 }
 
 impl<N: Network> AccumulatorStack<N> {
@@ -40,8 +59,18 @@ impl<N: Network> AccumulatorStack<N> {
             computed: [false; 2],
             dirty: Dirty::default(),
             kings: [pos.king(Color::White), pos.king(Color::Black)],
+            board: Board::default(),
+            log: Vec::new(),
+            logged: false,
         };
-        let mut stack = AccumulatorStack { entries: vec![root], top: 0, cache: RefreshCache::with_path(net, path) };
+        let mut stack = AccumulatorStack {
+            entries: vec![root],
+            top: 0,
+            cache: RefreshCache::with_path(net, path),
+            threats: net.feature_set().has_threats(),
+            added: Vec::new(),
+            removed: Vec::new(),
+        };
         stack.reset(net, pos);
         stack
     }
@@ -51,6 +80,9 @@ impl<N: Network> AccumulatorStack<N> {
         self.top = 0;
         let root = &mut self.entries[0];
         root.kings = [pos.king(Color::White), pos.king(Color::Black)];
+        if self.threats {
+            root.board = Board::new(pos);
+        }
         for perspective in Color::BOTH {
             self.cache.refresh(net, pos, perspective, &mut root.acc);
         }
@@ -63,10 +95,17 @@ impl<N: Network> AccumulatorStack<N> {
         self.top += 1;
         if self.top == self.entries.len() {
             let acc = self.entries[0].acc.clone();
-            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings });
+            let board = Board::default();
+            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board, log: Vec::new(), logged: false });
         } else {
             let e = &mut self.entries[self.top];
-            (e.computed, e.dirty, e.kings) = ([false; 2], dirty, kings);
+            (e.computed, e.dirty, e.kings, e.logged) = ([false; 2], dirty, kings, false);
+        }
+        if self.threats {
+            let (below, above) = self.entries.split_at_mut(self.top);
+            let board = &mut above[0].board;
+            board.clone_from(&below[self.top - 1].board);
+            board.apply(&dirty);
         }
     }
 
@@ -127,12 +166,30 @@ impl<N: Network> AccumulatorStack<N> {
         match start {
             // A refresh from the cache costs about one row per changed piece, and a plain
             // one a row per piece: past that, updating is the dearer way.
-            Some(s) if rows <= pos.piece_count() => {
+            // Threat nets always update (their piece rows alone don't tell the cost).
+            Some(s) if self.threats || rows <= pos.piece_count() => {
                 for j in s + 1..=self.top {
                     let (below, above) = self.entries.split_at_mut(j);
                     let (src, dst) = (&below[j - 1], &mut above[0]);
                     let d = step(src, dst).expect("checked on the way down");
-                    net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
+                    if self.threats {
+                        let (added, removed) = (&mut self.added, &mut self.removed);
+                        added.clear();
+                        removed.clear();
+                        added.extend_from_slice(d.added());
+                        removed.extend_from_slice(d.removed());
+                        if !dst.logged {
+                            let mut board = src.board.clone();
+                            dst.log.clear();
+                            threats::log_move(&mut board, &dst.dirty, &mut dst.log);
+                            threats::cancel_log(&mut dst.log);
+                            dst.logged = true;
+                        }
+                        threats::changes(&dst.log, perspective, dst.kings[p].index(), added, removed);
+                        net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
+                    } else {
+                        net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
+                    }
                     dst.computed[p] = true;
                 }
             }

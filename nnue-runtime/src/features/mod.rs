@@ -1,9 +1,11 @@
 //! Input feature sets: which rows of the first layer a piece on a square activates, seen from
 //! one perspective. Indices agree with Stockfish's own (and bullet's for chess-768).
 
+pub mod attacks;
 pub mod chess768;
 pub mod halfka_v2_hm;
 pub mod halfkp;
+pub mod threats;
 
 use nnue_format::Architecture;
 
@@ -17,6 +19,11 @@ pub enum FeatureSet {
     HalfKav2Hm,
     HalfKp,
     Chess768(KingLayout),
+    /// Stockfish 18's threat nets: FullThreats features `0..threats::INPUTS`, then
+    /// HalfKAv2_hm feature `i` at `threats::INPUTS + i` (the order of the file's PSQT table).
+    /// [`FeatureSet::index`] gives the piece features; threat features depend on the whole
+    /// board ([`threats`]).
+    HalfKav2HmThreats,
 }
 
 impl FeatureSet {
@@ -25,6 +32,7 @@ impl FeatureSet {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
             Architecture::Chess768(s) => FeatureSet::Chess768(KingLayout::from_buckets(&s.kings)),
+            Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
         }
     }
 
@@ -34,6 +42,7 @@ impl FeatureSet {
             FeatureSet::HalfKav2Hm => halfka_v2_hm::INPUTS,
             FeatureSet::HalfKp => halfkp::INPUTS,
             FeatureSet::Chess768(layout) => 768 * layout.count as usize,
+            FeatureSet::HalfKav2HmThreats => threats::INPUTS + halfka_v2_hm::INPUTS,
         }
     }
 
@@ -45,6 +54,7 @@ impl FeatureSet {
             FeatureSet::HalfKav2Hm => Some(halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::HalfKp => halfkp::index(perspective, king, sq, piece),
             FeatureSet::Chess768(layout) => Some(layout.index(perspective, king, sq, piece)),
+            FeatureSet::HalfKav2HmThreats => Some(threats::INPUTS + halfka_v2_hm::index(perspective, king, sq, piece)),
         }
     }
 
@@ -53,17 +63,28 @@ impl FeatureSet {
     #[inline]
     pub fn needs_refresh(&self, perspective: Color, from: Square, to: Square) -> bool {
         match self {
-            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp => from != to,
+            // Threat nets: one accumulator holds both parts, and the piece part changes whenever
+            // the king moves (the threat part only when it changes board half).
+            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats => from != to,
             FeatureSet::Chess768(layout) => {
                 layout.orientation(perspective, from) != layout.orientation(perspective, to)
             }
         }
     }
 
+    /// Whether features depend on more than each piece's own square (threat nets): the
+    /// accumulator stack then keeps the board of every ply.
+    pub const fn has_threats(&self) -> bool {
+        matches!(self, FeatureSet::HalfKav2HmThreats)
+    }
+
     /// Appends every active feature of `pos` for `perspective`.
     pub fn active(&self, pos: &Position, perspective: Color, out: &mut Vec<usize>) {
         let king = pos.king(perspective);
         out.extend(pos.pieces().filter_map(|(sq, piece)| self.index(perspective, king, sq, piece)));
+        if self.has_threats() {
+            threats::active(&threats::Board::new(pos), perspective, king.index(), out);
+        }
     }
 }
 

@@ -8,10 +8,12 @@
 mod chess768;
 mod halfkp;
 mod sfnn;
+mod sfnn_threats;
 
 pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
 pub use sfnn::Sfnn;
+pub use sfnn_threats::SfnnThreats;
 
 use crate::features::FeatureSet;
 use crate::position::{Color, Position};

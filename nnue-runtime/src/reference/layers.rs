@@ -18,6 +18,21 @@ pub fn ft_pairwise(us: &[i16], them: &[i16]) -> Vec<u8> {
     out
 }
 
+/// Threat nets' (Stockfish 18) feature-transformer output: no load-time doubling, so the
+/// halves clamp to 0..255 and the product is divided by 512.
+pub fn ft_pairwise_threats(us: &[i16], them: &[i16]) -> Vec<u8> {
+    let half = us.len() / 2;
+    let mut out = Vec::with_capacity(us.len());
+    for acc in [us, them] {
+        for j in 0..half {
+            let a = i32::from(acc[j]).clamp(0, 255);
+            let b = i32::from(acc[j + half]).clamp(0, 255);
+            out.push((a * b / 512) as u8);
+        }
+    }
+    out
+}
+
 /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`.
 pub fn affine(layer: &Dense, input: &[u8]) -> Vec<i32> {
     (0..layer.outputs)

@@ -3,12 +3,12 @@
 
 mod layers;
 
-use nnue_format::{Activation, Net, Params, SfnnArch};
+use nnue_format::{Activation, Net, Params, SfnnArch, ThreatsArch};
 
 use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network, Trace};
 use crate::position::{Color, Position};
-pub use layers::{affine, clipped_relu, ft_pairwise, sqr_clipped_relu};
+pub use layers::{affine, clipped_relu, ft_pairwise, ft_pairwise_threats, sqr_clipped_relu};
 
 /// The generic evaluator's first-layer pre-activations of both perspectives (indexed by
 /// [`Color::index`]), sized at run time.
@@ -45,7 +45,7 @@ impl<'a> Evaluator<'a> {
     fn ft_scale(&self) -> i16 {
         match self.net.params {
             Params::Sfnn(_) => 2,
-            Params::HalfKp(_) | Params::Chess768(_) => 1,
+            Params::HalfKp(_) | Params::Chess768(_) | Params::Threats(_) => 1,
         }
     }
 
@@ -54,6 +54,7 @@ impl<'a> Evaluator<'a> {
             Params::Sfnn(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
             Params::HalfKp(p) => (&p.ft.biases, p.ft.l1(), &[], 0),
             Params::Chess768(p) => (&p.l0b, p.hidden(), &[], 0),
+            Params::Threats(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
         }
     }
 
@@ -62,6 +63,15 @@ impl<'a> Evaluator<'a> {
             Params::Sfnn(p) => p.ft.row(feature),
             Params::HalfKp(p) => p.ft.row(feature),
             Params::Chess768(p) => p.row(feature),
+            Params::Threats(p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
+        }
+    }
+
+    /// The int8 row of a threat feature (threat nets' features below `THREAT_INPUTS`).
+    fn threat_row(&self, feature: usize) -> Option<&'a [i8]> {
+        match &self.net.params {
+            Params::Threats(p) if feature < ThreatsArch::THREAT_INPUTS => Some(p.threat_row(feature)),
+            _ => None,
         }
     }
 
@@ -79,8 +89,16 @@ impl<'a> Evaluator<'a> {
         let p = perspective.index();
         let scale = self.ft_scale();
         for (&feature, sign) in added.iter().map(|f| (f, scale)).chain(removed.iter().map(|f| (f, -scale))) {
-            for (v, &w) in acc.values[p].iter_mut().zip(self.row(feature)) {
-                *v = v.wrapping_add(w.wrapping_mul(sign));
+            if let Some(row) = self.threat_row(feature) {
+                // int8 rows, widened: threat nets keep one int16 sum of both parts (wrapping
+                // adds are associative, so this equals Stockfish's sum of its two accumulators).
+                for (v, &w) in acc.values[p].iter_mut().zip(row) {
+                    *v = v.wrapping_add(i16::from(w).wrapping_mul(sign));
+                }
+            } else {
+                for (v, &w) in acc.values[p].iter_mut().zip(self.row(feature)) {
+                    *v = v.wrapping_add(w.wrapping_mul(sign));
+                }
             }
             for (v, &w) in acc.psqt[p].iter_mut().zip(&psqt[feature * buckets..(feature + 1) * buckets]) {
                 *v = v.wrapping_add(w.wrapping_mul(i32::from(sign.signum())));
@@ -109,11 +127,21 @@ impl<'a> Evaluator<'a> {
         let (us, them) = (stm.index(), (!stm).index());
         let mut trace = Trace::default();
         match &self.net.params {
-            Params::Sfnn(p) => {
+            Params::Sfnn(_) | Params::Threats(_) => {
                 let bucket = (pieces - 1) / 4;
                 let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
-                trace.ft_out = ft_pairwise(&acc.values[us], &acc.values[them]);
-                let stack = &p.stacks[bucket];
+                let stacks = match &self.net.params {
+                    Params::Sfnn(p) => {
+                        trace.ft_out = ft_pairwise(&acc.values[us], &acc.values[them]);
+                        &p.stacks
+                    }
+                    Params::Threats(p) => {
+                        trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
+                        &p.stacks
+                    }
+                    _ => unreachable!(),
+                };
+                let stack = &stacks[bucket];
                 let fc0 = affine(&stack.fc0, &trace.ft_out);
                 let hidden = SfnnArch::FC0_OUT - 1;
                 let mut fc1_in = sqr_clipped_relu(&fc0[..hidden]);

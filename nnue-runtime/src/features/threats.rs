@@ -1,0 +1,472 @@
+//! Stockfish 18's FullThreats features (the threat inputs of `HalfKAv2_hm+Threats` nets): one
+//! feature per (attacker, its square, attacked piece, its square) where a piece attacks an
+//! occupied square, seen from one perspective.
+//!
+//! # Which pairs exist
+//! Every piece X on `from` and every occupied square `to` in X's attack set (pawns: their two
+//! capture squares; knights and kings: leaper squares; sliders: rays up to and including the
+//! first piece) give a pair, whatever the colours (defences count too). No en passant, no
+//! pushes, no x-rays. Dropped pairs (`TARGET_SLOT` = -1): pawns attacking bishops, queens or
+//! kings; bishops and rooks attacking queens; kings attacking queens or kings. Two pieces of
+//! the same type (different colours, or not pawns) count once: only when the attacker's
+//! oriented square is the greater.
+//!
+//! # Orientation (perspective P, P's king on K)
+//! Squares are xored with 56 for Black and with 7 when K is on files e-h (the opposite of
+//! HalfKAv2_hm's rule); colours are relative to P. Only K's board half matters.
+//!
+//! # Index (all squares and pieces oriented)
+//! Attackers are laid out own P N B R Q K, then their P N B R Q K; attacker A has `targets(A)`
+//! blocks (6, 12, 10, 10, 12, 8 by type; half for attacked pieces of P's colour, half for the
+//! other) of `n(A)` features, n(A) being the size of all its empty-board attack sets (84, 336,
+//! 560, 896, 1456, 420):
+//!
+//! ```text
+//! index = base(A) + (colour_half * targets(A) / 2 + slot) * n(A)
+//!       + sum_{s < from} |moves(A, s)| + |{t in moves(A, from) : t < to}|
+//! ```
+//!
+//! 79856 features in all. Checked against Stockfish 18's own `append_active_indices` on 2500
+//! positions by the prototype this module is ported from.
+//!
+//! # Moves
+//! A move's change is found against the board before it ([`Board`]), edit by edit: taking a
+//! piece off (or putting one on) square `s` breaks (makes) every threat from and onto `s`, and
+//! uncovers (blocks) each slider line through `s`. [`move_deltas`] nets them out.
+
+use std::sync::OnceLock;
+
+use super::attacks::{self, squares, Bitboard};
+use super::flip;
+use crate::accumulator::Dirty;
+use crate::position::{Color, Piece, PieceType, Position};
+
+/// Number of FullThreats features.
+pub const INPUTS: usize = 79856;
+
+/// `TARGET_SLOT[attacker type][attacked type]`: the slot within a colour half, -1 = not a
+/// feature.
+const TARGET_SLOT: [[i8; 6]; 6] = [
+    [0, 1, -1, 2, -1, -1],
+    [0, 1, 2, 3, 4, 5],
+    [0, 1, 2, 3, -1, 4],
+    [0, 1, 2, 3, -1, 4],
+    [0, 1, 2, 3, 4, 5],
+    [0, 1, 2, 3, -1, -1],
+];
+/// Slots (both colour halves) per attacker type.
+const TARGETS: [usize; 6] = [6, 12, 10, 10, 12, 8];
+
+struct Layout {
+    /// Empty-board attack set by relative attacker piece (0..12) and square.
+    moves: [[Bitboard; 64]; 12],
+    /// `sum_{s < from} |moves(A, s)|`.
+    from_offset: [[u32; 64]; 12],
+    /// `pair[A][T]`: base(A) + slot(T) * n(A), or `u32::MAX` when never a feature.
+    pair: [[u32; 12]; 12],
+    /// `once[A][T]`: the pair counts only when the attacker's square is the greater.
+    once: [[bool; 12]; 12],
+}
+
+fn attacks_of(piece: Piece, s: usize, occ: Bitboard) -> Bitboard {
+    match piece.kind {
+        PieceType::Pawn => attacks::pawn(piece.color.index(), s),
+        PieceType::Knight => attacks::knight(s),
+        PieceType::Bishop => attacks::bishop(s, occ),
+        PieceType::Rook => attacks::rook(s, occ),
+        PieceType::Queen => attacks::queen(s, occ),
+        PieceType::King => attacks::king(s),
+    }
+}
+
+fn layout() -> &'static Layout {
+    static L: OnceLock<Layout> = OnceLock::new();
+    L.get_or_init(|| {
+        let mut l = Layout {
+            moves: [[0; 64]; 12],
+            from_offset: [[0; 64]; 12],
+            pair: [[u32::MAX; 12]; 12],
+            once: [[false; 12]; 12],
+        };
+        let mut base = 0u32;
+        for a in 0..12 {
+            let color = Color::BOTH[a / 6];
+            let kind = PieceType::ALL[a % 6];
+            let mut n = 0u32;
+            for s in 0..64 {
+                l.moves[a][s] = attacks_of(Piece::new(color, kind), s, 0);
+                l.from_offset[a][s] = n;
+                if kind != PieceType::Pawn || (8..56).contains(&s) {
+                    n += l.moves[a][s].count_ones();
+                }
+            }
+            for t in 0..12 {
+                let (ak, tk) = (kind.index(), t % 6);
+                let slot = TARGET_SLOT[ak][tk];
+                if slot >= 0 {
+                    let slot = (t / 6) * TARGETS[ak] / 2 + slot as usize;
+                    l.pair[a][t] = base + slot as u32 * n;
+                }
+                l.once[a][t] = ak == tk && (a / 6 != t / 6 || kind != PieceType::Pawn);
+            }
+            base += n * TARGETS[kind.index()] as u32;
+        }
+        assert_eq!(base as usize, INPUTS);
+        l
+    })
+}
+
+/// Square orientation (xor mask) for `perspective` with its king on `king`.
+#[inline(always)]
+fn orientation(perspective: Color, king: usize) -> usize {
+    (if king % 8 >= 4 { 7 } else { 0 }) ^ flip(perspective)
+}
+
+/// Piece index 0..12 relative to `perspective` (its own pieces first).
+#[inline(always)]
+fn relative(p: Piece, perspective: Color) -> usize {
+    usize::from(p.color != perspective) * 6 + p.kind.index()
+}
+
+#[inline(always)]
+fn index_oriented(l: &Layout, a: usize, from: usize, t: usize, to: usize) -> Option<usize> {
+    let base = l.pair[a][t];
+    if base == u32::MAX || (l.once[a][t] && from < to) {
+        return None;
+    }
+    let below_to = (l.moves[a][from] & ((1u64 << to) - 1)).count_ones();
+    Some((base + l.from_offset[a][from] + below_to) as usize)
+}
+
+/// An attacker and the piece it attacks (absolute colours and squares).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Threat {
+    pub attacker: Piece,
+    pub from: u8,
+    pub attacked: Piece,
+    pub to: u8,
+}
+
+/// The feature of a threat for `perspective` whose king stands on square `king`, if any.
+pub fn index(perspective: Color, king: usize, t: &Threat) -> Option<usize> {
+    let o = orientation(perspective, king);
+    let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
+    index_oriented(layout(), a, t.from as usize ^ o, at, t.to as usize ^ o)
+}
+
+/// Pieces on squares with bitboards: what threat features are computed from. The accumulator
+/// stack keeps one per ply for threat nets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    squares: [Option<Piece>; 64],
+    /// By absolute piece index (white pawn..king, black pawn..king).
+    pieces: [Bitboard; 12],
+    occupied: Bitboard,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board { squares: [None; 64], pieces: [0; 12], occupied: 0 }
+    }
+}
+
+impl Board {
+    pub fn new(pos: &Position) -> Board {
+        let mut b = Board::default();
+        for (sq, piece) in pos.pieces() {
+            b.put(sq.index(), piece);
+        }
+        b
+    }
+
+    pub fn piece_at(&self, s: usize) -> Option<Piece> {
+        self.squares[s]
+    }
+
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.pieces[color.index() * 6 + kind.index()]
+    }
+
+    fn kind_bb(&self, kind: PieceType) -> Bitboard {
+        self.bb(Color::White, kind) | self.bb(Color::Black, kind)
+    }
+
+    fn put(&mut self, s: usize, p: Piece) {
+        debug_assert!(self.squares[s].is_none(), "a piece put on an occupied square");
+        self.squares[s] = Some(p);
+        self.pieces[p.color.index() * 6 + p.kind.index()] |= 1 << s;
+        self.occupied |= 1 << s;
+    }
+
+    fn remove(&mut self, s: usize) {
+        if let Some(p) = self.squares[s].take() {
+            self.pieces[p.color.index() * 6 + p.kind.index()] &= !(1 << s);
+            self.occupied &= !(1 << s);
+        }
+    }
+
+    /// Plays `dirty`: its removals, then its additions.
+    pub fn apply(&mut self, dirty: &Dirty) {
+        for (sq, _) in dirty.removed() {
+            self.remove(sq.index());
+        }
+        for (sq, piece) in dirty.added() {
+            self.put(sq.index(), piece);
+        }
+    }
+
+    /// Pawns, knights and kings (of both colours) attacking `s`.
+    fn leaper_attackers(&self, s: usize) -> Bitboard {
+        (attacks::knight(s) & self.kind_bb(PieceType::Knight))
+            | (attacks::king(s) & self.kind_bb(PieceType::King))
+            | (attacks::pawn(1, s) & self.bb(Color::White, PieceType::Pawn))
+            | (attacks::pawn(0, s) & self.bb(Color::Black, PieceType::Pawn))
+    }
+
+    /// Bishops, rooks and queens (of both colours) seeing `s`.
+    fn slider_attackers(&self, s: usize) -> Bitboard {
+        let queens = self.kind_bb(PieceType::Queen);
+        (attacks::rook(s, self.occupied) & (self.kind_bb(PieceType::Rook) | queens))
+            | (attacks::bishop(s, self.occupied) & (self.kind_bb(PieceType::Bishop) | queens))
+    }
+}
+
+/// Appends the active threat features of `perspective` (king on `king`).
+pub fn active(board: &Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
+    let l = layout();
+    let o = orientation(perspective, king);
+    let occ = board.occupied;
+    for color in Color::BOTH {
+        for kind in PieceType::ALL {
+            let attacker = Piece::new(color, kind);
+            let a = relative(attacker, perspective);
+            for from in squares(board.bb(color, kind)) {
+                for to in squares(attacks_of(attacker, from, occ) & occ) {
+                    let t = relative(board.squares[to].expect("an occupied square"), perspective);
+                    out.extend(index_oriented(l, a, from ^ o, t, to ^ o));
+                }
+            }
+        }
+    }
+}
+
+/// A threat that appeared (`add`) or disappeared during a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreatChange {
+    pub threat: Threat,
+    pub add: bool,
+}
+
+fn push(log: &mut Vec<ThreatChange>, attacker: Piece, from: usize, attacked: Piece, to: usize, add: bool) {
+    log.push(ThreatChange { threat: Threat { attacker, from: from as u8, attacked, to: to as u8 }, add });
+}
+
+/// Every threat involving square `s` (holding `pc` on `board`), logged as `add`; and for each
+/// slider line through `s` the first piece beyond it, with the opposite sign (occupying `s`
+/// blocks that threat, vacating it uncovers it).
+fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Vec<ThreatChange>) {
+    let occ = board.occupied;
+    let at = |sq: usize| board.squares[sq].expect("an occupied square");
+    for to in squares(attacks_of(pc, s, occ) & occ) {
+        push(log, pc, s, at(to), to, add);
+    }
+    for from in squares(board.leaper_attackers(s)) {
+        push(log, at(from), from, pc, s, add);
+    }
+    let through = attacks::queen(s, occ) & occ;
+    for from in squares(board.slider_attackers(s)) {
+        let slider = at(from);
+        push(log, slider, from, pc, s, add);
+        let behind = through & attacks::beyond(from, s);
+        if behind != 0 {
+            let to = behind.trailing_zeros() as usize;
+            push(log, slider, from, at(to), to, !add);
+        }
+    }
+}
+
+/// Every threat `dirty` makes and breaks on `before` (the board before the move), in order;
+/// `board` ends as the board after the move.
+pub fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
+    for (sq, piece) in dirty.removed() {
+        let s = sq.index();
+        log_square(board, s, piece, false, log);
+        board.remove(s);
+    }
+    for (sq, piece) in dirty.added() {
+        let s = sq.index();
+        board.put(s, piece);
+        log_square(board, s, piece, true, log);
+    }
+}
+
+/// Removes the features present in both lists (once per occurrence); both end up sorted.
+pub fn cancel(removed: &mut Vec<usize>, added: &mut Vec<usize>) {
+    let (r, a) = cancel_in_place(removed, added);
+    removed.truncate(r);
+    added.truncate(a);
+}
+
+/// [`cancel`] on slices: sorts both, moves the kept features to the front and returns how many
+/// of each are kept.
+fn cancel_in_place(removed: &mut [usize], added: &mut [usize]) -> (usize, usize) {
+    removed.sort_unstable();
+    added.sort_unstable();
+    let (mut i, mut j, mut keep_r, mut keep_a) = (0, 0, 0, 0);
+    while i < removed.len() && j < added.len() {
+        if removed[i] < added[j] {
+            removed[keep_r] = removed[i];
+            keep_r += 1;
+            i += 1;
+        } else if added[j] < removed[i] {
+            added[keep_a] = added[j];
+            keep_a += 1;
+            j += 1;
+        } else {
+            i += 1;
+            j += 1;
+        }
+    }
+    removed.copy_within(i.., keep_r);
+    added.copy_within(j.., keep_a);
+    (keep_r + removed.len() - i, keep_a + added.len() - j)
+}
+
+/// Drops the pairs of changes that cancel (a threat both made and broken during the move), so
+/// that what is left is the move's net change, whichever the perspective: a threat's feature,
+/// when it has one, is the same for the make and the break, and distinct threats have distinct
+/// features.
+pub fn cancel_log(log: &mut Vec<ThreatChange>) {
+    let mut i = 0;
+    while i < log.len() {
+        let (threat, add) = (log[i].threat, log[i].add);
+        match (i + 1..log.len()).find(|&j| log[j].threat == threat && log[j].add != add) {
+            Some(j) => {
+                // j > i: removing j first leaves i in place.
+                log.swap_remove(j);
+                log.swap_remove(i);
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// Appends `perspective`'s threat-feature changes from a move's log after [`cancel_log`] (its
+/// king on `king`, in the same board half before and after the move).
+pub fn changes(
+    log: &[ThreatChange],
+    perspective: Color,
+    king: usize,
+    added: &mut Vec<usize>,
+    removed: &mut Vec<usize>,
+) {
+    let (l, o) = (layout(), orientation(perspective, king));
+    for c in log {
+        let t = &c.threat;
+        let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
+        if let Some(i) = index_oriented(l, a, t.from as usize ^ o, at, t.to as usize ^ o) {
+            if c.add {
+                added.push(i)
+            } else {
+                removed.push(i)
+            }
+        }
+    }
+}
+
+/// The threat features `dirty` changes for `perspective` (king on `king` after the move, in the
+/// same half as before), given the board before the move.
+pub fn move_deltas(
+    before: &Board,
+    dirty: &Dirty,
+    perspective: Color,
+    king: usize,
+    added: &mut Vec<usize>,
+    removed: &mut Vec<usize>,
+) {
+    let mut board = before.clone();
+    let mut log = Vec::with_capacity(32);
+    log_move(&mut board, dirty, &mut log);
+    cancel_log(&mut log);
+    changes(&log, perspective, king, added, removed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{random_positions, Square};
+
+    fn active_of(pos: &Position, perspective: Color) -> Vec<usize> {
+        let mut v = Vec::new();
+        active(&Board::new(pos), perspective, pos.king(perspective).index(), &mut v);
+        v.sort_unstable();
+        v
+    }
+
+    /// The layout of the index space: the blocks' sizes and every reachable pair maps below
+    /// 79856, injectively.
+    #[test]
+    fn index_space() {
+        let l = layout();
+        let firsts: Vec<u32> = (0..12).map(|a| (0..12).map(|t| l.pair[a][t]).min().unwrap()).collect();
+        assert_eq!(firsts, [0, 504, 4536, 10136, 19096, 36568, 39928, 40432, 44464, 50064, 59024, 76496]);
+        let mut seen = vec![false; INPUTS];
+        let mut distinct = 0;
+        for a in 0..12 {
+            for t in 0..12 {
+                for from in 0..64 {
+                    for to in squares(l.moves[a][from]) {
+                        if let Some(i) = index_oriented(l, a, from, t, to) {
+                            if a % 6 != 0 || (8..56).contains(&from) {
+                                assert!(!seen[i], "index {i} twice");
+                                seen[i] = true;
+                                distinct += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(distinct, 73276);
+    }
+
+    /// Incremental changes equal the difference of the active sets, for random removals and
+    /// additions on random placements (kings kept in place).
+    #[test]
+    fn deltas_equal_set_differences() {
+        let mut rng = nnue_format::synth::Rng::new(5);
+        for pos in random_positions(9, 300) {
+            let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.kind != PieceType::King).collect();
+            if pieces.is_empty() {
+                continue;
+            }
+            let (from, piece) = pieces[rng.range(0, pieces.len() as i64 - 1) as usize];
+            let empty: Vec<Square> =
+                (0..64u8).map(|s| Square::new(s).unwrap()).filter(|&s| pos.piece_at(s).is_none()).collect();
+            let to = empty[rng.range(0, empty.len() as i64 - 1) as usize];
+            let mut dirty = Dirty::default().remove(from, piece).add(to, piece);
+            // Sometimes a capture elsewhere too.
+            if pieces.len() > 1 && rng.range(0, 1) == 0 {
+                let (sq, p) = pieces.iter().copied().find(|&(s, _)| s != from).unwrap();
+                dirty = dirty.remove(sq, p);
+            }
+            let after_pieces: Vec<(Square, Piece)> =
+                pos.pieces().filter(|&(s, _)| !dirty.removed().any(|(r, _)| r == s)).chain(dirty.added()).collect();
+            let after = Position::new(!pos.side_to_move(), after_pieces).unwrap();
+            for perspective in Color::BOTH {
+                let (mut added, mut removed) = (Vec::new(), Vec::new());
+                let king = pos.king(perspective).index();
+                move_deltas(&Board::new(&pos), &dirty, perspective, king, &mut added, &mut removed);
+                let (mut want_removed, mut want_added) = (active_of(&pos, perspective), active_of(&after, perspective));
+                cancel(&mut want_removed, &mut want_added);
+                added.sort_unstable();
+                removed.sort_unstable();
+                assert_eq!((added, removed), (want_added, want_removed), "{pos:?} {dirty:?}");
+            }
+        }
+    }
+}
