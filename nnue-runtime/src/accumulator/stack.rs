@@ -14,8 +14,9 @@ struct Entry<A> {
     dirty: Dirty,
     /// Kings after that move.
     kings: [Square; 2],
-    /// The board after that move, kept for threat nets only (their deltas depend on the board
-    /// before each move: sliders uncovered and blocked).
+    /// The board after that move, kept for threat nets (their deltas depend on the board
+    /// before each move: sliders uncovered and blocked) and in debug builds (to check that the
+    /// position evaluated is the one the pushes lead to).
     board: Board,
     /// Threat nets: the threats that move made and broke, once `logged` (both perspectives
     /// read the same log).
@@ -78,9 +79,10 @@ impl<N: Network> AccumulatorStack<N> {
     /// Starts over from `pos` (a new game or a `position` command), keeping the cache.
     pub fn reset(&mut self, net: &N, pos: &Position) {
         self.top = 0;
+        let keeps_boards = self.keeps_boards();
         let root = &mut self.entries[0];
         root.kings = [pos.king(Color::White), pos.king(Color::Black)];
-        if self.threats {
+        if keeps_boards {
             root.board = Board::new(pos);
         }
         for perspective in Color::BOTH {
@@ -101,7 +103,7 @@ impl<N: Network> AccumulatorStack<N> {
             let e = &mut self.entries[self.top];
             (e.computed, e.dirty, e.kings, e.logged) = ([false; 2], dirty, kings, false);
         }
-        if self.threats {
+        if self.keeps_boards() {
             let (below, above) = self.entries.split_at_mut(self.top);
             let board = &mut above[0].board;
             board.clone_from(&below[self.top - 1].board);
@@ -122,7 +124,18 @@ impl<N: Network> AccumulatorStack<N> {
 
     /// The current accumulator, computed for both perspectives. `pos` must be the position
     /// the pushed moves lead to.
+    ///
+    /// # Panics
+    /// In debug builds, when `pos` is not the position the pushed moves lead to (a forgotten
+    /// push or pop, or a `Dirty` that doesn't describe the move): the evaluation would be
+    /// silently wrong.
     pub fn current(&mut self, net: &N, pos: &Position) -> &N::Accumulator {
+        debug_assert!(
+            self.entries[self.top].board == Board::new(pos),
+            "AccumulatorStack: the position evaluated is not the one the {} pushed moves lead to \
+             (a push or pop missing, or a Dirty that doesn't match its move)",
+            self.top
+        );
         for perspective in Color::BOTH {
             self.materialize(net, pos, perspective);
         }
@@ -134,6 +147,12 @@ impl<N: Network> AccumulatorStack<N> {
         let path = self.path();
         let acc = self.current(net, pos);
         net.forward_on(path, acc, pos.side_to_move(), pos.piece_count())
+    }
+
+    /// Whether each ply's board is kept: for threat nets, and in debug builds for the check in
+    /// [`AccumulatorStack::current`].
+    fn keeps_boards(&self) -> bool {
+        self.threats || cfg!(debug_assertions)
     }
 
     /// The path every computation of this stack runs on.
@@ -199,5 +218,42 @@ impl<N: Network> AccumulatorStack<N> {
                 top.computed[p] = true;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{Piece, PieceType};
+    use crate::reference::Evaluator;
+    use nnue_format::{synth, Encoding};
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap()
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "not the one the 1 pushed moves lead to")]
+    fn a_position_that_does_not_match_the_pushes_is_caught_in_debug_builds() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        stack.push(Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4")));
+        // The pawn went to e3 on the engine's board: not what was pushed.
+        let wrong = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        stack.evaluate(&eval, &wrong);
+    }
+
+    #[test]
+    fn the_matching_position_evaluates_as_a_refresh() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        stack.push(Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4")));
+        let after = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        assert_eq!(stack.evaluate(&eval, &after), Network::evaluate(&eval, &after));
     }
 }
