@@ -21,36 +21,69 @@ use std::str::FromStr;
 use crate::hash;
 
 /// Every net family the project reads and evaluates.
+///
+/// Parsed from the text forms of the module docs (`FromStr`); `Display` prints the canonical
+/// text, which parses back to the same value.
+///
+/// ```
+/// use nnue_format::{Architecture, SfnnArch};
+///
+/// let arch: Architecture = "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8".parse().unwrap();
+/// assert_eq!(arch, Architecture::Sfnn(SfnnArch { l1: 3072 }));
+/// assert_eq!((arch.inputs(), arch.l1()), (22528, 3072));
+///
+/// let text = concat!(
+///     "(768x2hm -> 512)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, ",
+///     "kings=[0,0,1,1, 0,0,1,1, 1,1,1,1, 1,1,1,1, 1,1,1,1, 1,1,1,1, 1,1,1,1, 1,1,1,1]",
+/// );
+/// let arch: Architecture = text.parse().unwrap();
+/// assert_eq!(arch.to_string().parse::<Architecture>().unwrap(), arch);
+/// assert!("(768 -> 512)x2 -> 1, relu".parse::<Architecture>().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Architecture {
+    /// Stockfish 15.1 to 17.1 and 18's small net: HalfKAv2_hm, SFNNv5 to SFNNv9.
     Sfnn(SfnnArch),
+    /// Stockfish 12 and 13: HalfKP.
     HalfKp(HalfKpArch),
+    /// A headerless bullet-style chess-768 net.
     Chess768(Chess768Arch),
+    /// Stockfish 18's threat-input nets: HalfKAv2_hm plus FullThreats.
     Threats(ThreatsArch),
 }
 
 /// Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ PSQT) -> 8 stacks of (15+1 -> 32 -> 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SfnnArch {
+    /// Feature-transformer outputs per perspective (a multiple of 64: 128 to 3072 exist).
     pub l1: usize,
 }
 
 impl SfnnArch {
+    /// HalfKAv2_hm features: 32 king buckets (mirrored king squares) x 11 piece kinds x 64 squares.
     pub const INPUTS: usize = 22528;
+    /// PSQT output buckets, chosen by piece count as the layer stacks are.
     pub const PSQT_BUCKETS: usize = 8;
+    /// Layer stacks; a position uses stack `(pieces - 1) / 4`.
     pub const STACKS: usize = 8;
     /// fc_0 outputs: 15 into the activations plus 1 forwarded straight to the output.
     pub const FC0_OUT: usize = 16;
+    /// fc_1 inputs: fc_0's first 15 outputs through SqrClippedReLU and through ClippedReLU.
     pub const FC1_IN: usize = 30;
+    /// [`Self::FC1_IN`] rounded up to 32, fc_1's row stride in the file.
     pub const FC1_IN_PADDED: usize = 32;
+    /// fc_1 outputs, the inputs of fc_2.
     pub const FC1_OUT: usize = 32;
 
+    /// The feature transformer's section hash, as Stockfish computes it.
     pub const fn ft_hash(&self) -> u32 {
         hash::feature_transformer(hash::HALFKA_V2_HM, self.l1)
     }
+    /// The hash of each layer stack's section, as Stockfish computes it.
     pub const fn stack_hash(&self) -> u32 {
         hash::network(self.l1, Self::FC0_OUT as u32, Self::FC1_OUT as u32)
     }
+    /// The hash in the file header: transformer hash xor stack hash.
     pub const fn file_hash(&self) -> u32 {
         self.ft_hash() ^ self.stack_hash()
     }
@@ -66,6 +99,7 @@ impl SfnnArch {
 /// are not doubled at load and the transform clamps to 0..255.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ThreatsArch {
+    /// Feature-transformer outputs per perspective (a multiple of 64; 1024 in Stockfish 18).
     pub l1: usize,
 }
 
@@ -77,12 +111,15 @@ impl ThreatsArch {
     /// Rows of the whole transformer (threats, then HalfKAv2_hm).
     pub const INPUTS: usize = Self::THREAT_INPUTS + Self::PIECE_INPUTS;
 
+    /// The feature transformer's section hash (FullThreats' hash), as Stockfish computes it.
     pub const fn ft_hash(&self) -> u32 {
         hash::feature_transformer(hash::FULL_THREATS, self.l1)
     }
+    /// The hash of each layer stack's section (the same stacks as [`SfnnArch`]).
     pub const fn stack_hash(&self) -> u32 {
         hash::network(self.l1, SfnnArch::FC0_OUT as u32, SfnnArch::FC1_OUT as u32)
     }
+    /// The hash in the file header: transformer hash xor stack hash.
     pub const fn file_hash(&self) -> u32 {
         self.ft_hash() ^ self.stack_hash()
     }
@@ -91,20 +128,27 @@ impl ThreatsArch {
 /// Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HalfKpArch {
+    /// Feature-transformer outputs per perspective (256 in Stockfish 12-13's nets).
     pub l1: usize,
 }
 
 impl HalfKpArch {
+    /// HalfKP features: 64 king squares x 641 (10 piece kinds x 64 squares, plus one).
     pub const INPUTS: usize = 41024;
+    /// Outputs of the first dense layer.
     pub const L2: usize = 32;
+    /// Outputs of the second dense layer.
     pub const L3: usize = 32;
 
+    /// The feature transformer's section hash, as Stockfish computes it.
     pub const fn ft_hash(&self) -> u32 {
         hash::feature_transformer(hash::HALFKP, self.l1)
     }
+    /// The dense layers' section hash, as Stockfish computes it.
     pub const fn network_hash(&self) -> u32 {
         hash::network(self.l1, Self::L2 as u32, Self::L3 as u32)
     }
+    /// The hash in the file header: transformer hash xor network hash.
     pub const fn file_hash(&self) -> u32 {
         self.ft_hash() ^ self.network_hash()
     }
@@ -129,6 +173,7 @@ pub struct KingBuckets {
 }
 
 impl KingBuckets {
+    /// Number of king buckets (1 without a map).
     pub fn count(&self) -> usize {
         self.map.as_ref().map_or(1, |m| m.iter().copied().max().unwrap_or(0) as usize + 1)
     }
@@ -150,18 +195,27 @@ impl KingBuckets {
 /// `(768xK -> N)x2 -> 1xB`: bullet-style headerless nets.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Chess768Arch {
+    /// King buckets of the input layer (and horizontal mirroring).
     pub kings: KingBuckets,
+    /// Hidden neurons per perspective (N).
     pub hidden: usize,
+    /// Output buckets (B), chosen by piece count; 1 for a single output.
     pub output_buckets: usize,
+    /// The hidden layer's activation.
     pub activation: Activation,
+    /// Quantisation of the input layer (typically 255).
     pub qa: i32,
+    /// Quantisation of the output layer (typically 64).
     pub qb: i32,
+    /// Output scale: the eval is the output times `scale / (qa * qb)` (typically 400).
     pub scale: i32,
 }
 
 impl Chess768Arch {
+    /// Inputs per king bucket: 2 colours x 6 piece types x 64 squares.
     pub const INPUTS_PER_BUCKET: usize = 768;
 
+    /// All input features: 768 per king bucket.
     pub fn inputs(&self) -> usize {
         Self::INPUTS_PER_BUCKET * self.kings.count()
     }
@@ -295,7 +349,9 @@ impl fmt::Display for Architecture {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("bad architecture description {:?}{}: {reason}", crate::error::cut_text(text).0, if crate::error::cut_text(text).1 { format!("… ({} bytes)", text.len()) } else { String::new() })]
 pub struct ParseArchError {
+    /// The description as given.
     pub text: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 

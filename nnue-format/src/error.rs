@@ -6,8 +6,11 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{section} at offset {offset}: {kind}")]
 pub struct FormatError {
+    /// Byte offset in the file where the problem was found.
     pub offset: usize,
+    /// The part of the file being read (header, a layer, ...).
     pub section: String,
+    /// What was expected and what was found.
     pub kind: ErrorKind,
 }
 
@@ -36,6 +39,7 @@ pub(crate) fn cut_text(text: &str) -> (&str, bool) {
 }
 
 impl FormatError {
+    /// An error at `offset` in `section`.
     pub fn new(offset: usize, section: impl fmt::Display, kind: ErrorKind) -> Self {
         Self { offset, section: section.to_string(), kind }
     }
@@ -63,27 +67,76 @@ impl ErrorKind {
 /// What went wrong; every variant says what was expected and what was found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {
+    /// The file has no bytes.
     #[error("the file is empty")]
     Empty,
+    /// The file ends before `expected` (`needed` bytes; only `available` are left).
     #[error("unexpected end of file: expected {expected} ({needed} bytes) but only {available} bytes are left")]
-    Truncated { expected: String, needed: usize, available: usize },
+    Truncated {
+        /// What was being read.
+        expected: String,
+        /// Bytes it needs.
+        needed: usize,
+        /// Bytes left in the file.
+        available: usize,
+    },
+    /// The header's version is neither [`VERSION_SFNN`](crate::VERSION_SFNN) nor
+    /// [`VERSION_HALFKP`](crate::VERSION_HALFKP).
     #[error("unknown version {found:#010x}: expected 0x7af32f20 (Stockfish 15.1-17.1) or 0x7af32f16 (Stockfish 12-13 HalfKP); a headerless net needs an architecture description")]
-    UnknownVersion { found: u32 },
+    UnknownVersion {
+        /// The header's version.
+        found: u32,
+    },
+    /// A known family with an architecture this crate does not evaluate, by name.
     #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
-    Unsupported { name: String },
+    Unsupported {
+        /// The architecture, by name.
+        name: String,
+    },
+    /// A file or section hash differs from the one the architecture implies.
     #[error("hash mismatch: expected {expected:#010x}, found {found:#010x}")]
-    HashMismatch { expected: u32, found: u32 },
+    HashMismatch {
+        /// The hash the architecture implies.
+        expected: u32,
+        /// The hash in the file.
+        found: u32,
+    },
+    /// A given description names another architecture than the header's hash.
     #[error("the description says {}, but the hash is that of {actual}", shown(described))]
-    DescriptionMismatch { described: String, actual: String },
+    DescriptionMismatch {
+        /// The given description.
+        described: String,
+        /// The architecture of the header's hash.
+        actual: String,
+    },
+    /// A malformed `COMPRESSED_LEB128` array, with the reason.
     #[error("bad LEB128 data: {0}")]
     Leb128(String),
+    /// Bytes left after the last section.
     #[error("{count} trailing bytes after the last section")]
-    Trailing { count: usize },
+    Trailing {
+        /// Number of trailing bytes.
+        count: usize,
+    },
+    /// A headerless file whose size doesn't fit its description.
     #[error("the file has {found} bytes but the description {arch} needs {expected}")]
-    SizeMismatch { arch: String, expected: usize, found: usize },
+    SizeMismatch {
+        /// The description.
+        arch: String,
+        /// Bytes it needs (with or without padding).
+        expected: usize,
+        /// The file's size in bytes.
+        found: usize,
+    },
     /// A headerless architecture was given for a file that starts with a Stockfish header.
     #[error("the file starts with a Stockfish header (version {version:#010x}), which describes the net: give no architecture description for it (the description {arch} is for headerless nets)")]
-    HeaderWithArchitecture { version: u32, arch: String },
+    HeaderWithArchitecture {
+        /// The header's version.
+        version: u32,
+        /// The headerless description that was given.
+        arch: String,
+    },
+    /// Any other inconsistency, described.
     #[error("{0}")]
     Invalid(String),
 }

@@ -25,19 +25,30 @@ const HEADER_BYTES: usize = 12;
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {kind}", path.display())]
 pub struct FileError {
+    /// The file as given.
     pub path: PathBuf,
+    /// What is wrong with it.
     pub kind: FileErrorKind,
 }
 
 /// What is wrong with the file.
 #[derive(Debug, thiserror::Error)]
 pub enum FileErrorKind {
+    /// The file could not be opened.
     #[error("can't open: {0}")]
     Open(std::io::Error),
+    /// The path is not a regular file (never opened when it is a FIFO).
     #[error("not a net file: expected a regular file, found {0}")]
     NotAFile(FileKind),
+    /// The file is larger than [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES).
     #[error("the file has {found} bytes: expected at most {max}")]
-    TooLarge { found: u64, max: u64 },
+    TooLarge {
+        /// The file's size in bytes.
+        found: u64,
+        /// The limit in bytes.
+        max: u64,
+    },
+    /// Reading the opened file failed.
     #[error("can't read: {0}")]
     Read(std::io::Error),
     /// The bytes are not a valid net (the same errors as [`Net::from_bytes`]).
@@ -48,11 +59,17 @@ pub enum FileErrorKind {
 /// The kind of a file system entry that is not a regular file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
+    /// A directory.
     Directory,
+    /// A named pipe.
     Fifo,
+    /// A character device such as `/dev/zero`.
     CharDevice,
+    /// A block device.
     BlockDevice,
+    /// A Unix domain socket.
     Socket,
+    /// Anything else that is not a regular file.
     Other,
 }
 

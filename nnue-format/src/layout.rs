@@ -52,12 +52,16 @@ pub const fn sfnn_fc1_act_source(s: usize) -> usize {
 /// Element type of a [`Blob`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Elem {
+    /// `i8`.
     I8,
+    /// `i16`.
     I16,
+    /// `i32`.
     I32,
 }
 
 impl Elem {
+    /// The Rust type's name (`"i8"`, `"i16"`, `"i32"`), for generated code.
     pub fn rust_name(self) -> &'static str {
         match self {
             Elem::I8 => "i8",
@@ -71,9 +75,13 @@ impl Elem {
 /// little-endian bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blob {
+    /// The array's name (the macro's static of that name).
     pub name: &'static str,
+    /// Element type.
     pub elem: Elem,
+    /// Shape, outermost dimension first.
     pub dims: Vec<usize>,
+    /// The elements, little-endian, in row-major order.
     pub bytes: Vec<u8>,
 }
 

@@ -16,23 +16,31 @@ pub enum Encoding {
 /// A parsed net file: its architecture and its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Net {
+    /// The architecture, from the header or the given description.
     pub arch: Architecture,
     /// The header's free-text description (empty for headerless nets).
     pub description: String,
+    /// The parameters, of the family of `arch`.
     pub params: Params,
 }
 
+/// A net's parameters, one variant per [`Architecture`] family.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Params {
+    /// For [`Architecture::Sfnn`].
     Sfnn(SfnnParams),
+    /// For [`Architecture::HalfKp`].
     HalfKp(HalfKpParams),
+    /// For [`Architecture::Chess768`].
     Chess768(Chess768Params),
+    /// For [`Architecture::Threats`].
     Threats(ThreatsParams),
 }
 
 /// The first layer: one row of `l1` weights (and `buckets` PSQT weights) per input feature.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureTransformer {
+    /// `[l1]`
     pub biases: Vec<i16>,
     /// `[inputs][l1]`
     pub weights: Vec<i16>,
@@ -43,6 +51,7 @@ pub struct FeatureTransformer {
 }
 
 impl FeatureTransformer {
+    /// Outputs per perspective (the number of biases).
     pub fn l1(&self) -> usize {
         self.biases.len()
     }
@@ -60,20 +69,25 @@ impl FeatureTransformer {
 /// An int8 affine layer: `out[o] = bias[o] + sum_i weight[o][i] * in[i]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dense {
+    /// Input count.
     pub inputs: usize,
     /// Row stride: inputs rounded up to 32, as Stockfish stores them.
     pub padded_inputs: usize,
+    /// Output count.
     pub outputs: usize,
+    /// `[outputs]`
     pub biases: Vec<i32>,
     /// `[outputs][padded_inputs]`
     pub weights: Vec<i8>,
 }
 
 impl Dense {
+    /// A layer of the given shape with all weights and biases zero.
     pub fn zeroed(inputs: usize, outputs: usize) -> Self {
         let padded_inputs = inputs.next_multiple_of(32);
         Self { inputs, padded_inputs, outputs, biases: vec![0; outputs], weights: vec![0; outputs * padded_inputs] }
     }
+    /// The weights of output `output` (its `inputs` values, without the padding).
     pub fn row(&self, output: usize) -> &[i8] {
         &self.weights[output * self.padded_inputs..][..self.inputs]
     }
@@ -82,14 +96,20 @@ impl Dense {
 /// One of the 8 SFNNv5+ layer stacks: fc_0 (L1 -> 15+1), fc_1 (30 -> 32), fc_2 (32 -> 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stack {
+    /// L1 -> 16: 15 into the activations, one forwarded straight to the output.
     pub fc0: Dense,
+    /// 30 -> 32.
     pub fc1: Dense,
+    /// 32 -> 1.
     pub fc2: Dense,
 }
 
+/// Stockfish SFNNv5-v9 (see [`SfnnArch`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SfnnParams {
+    /// HalfKAv2_hm -> L1, with 8 PSQT buckets.
     pub ft: FeatureTransformer,
+    /// The 8 layer stacks, chosen by piece count.
     pub stacks: Vec<Stack>,
 }
 
@@ -102,6 +122,7 @@ pub struct ThreatsParams {
     pub ft: FeatureTransformer,
     /// FullThreats weights `[79856][l1]`, int8, always raw in the file.
     pub threat_weights: Vec<i8>,
+    /// The 8 layer stacks, as in [`SfnnParams`].
     pub stacks: Vec<Stack>,
 }
 
@@ -113,11 +134,16 @@ impl ThreatsParams {
     }
 }
 
+/// Stockfish 12-13 HalfKP (see [`HalfKpArch`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HalfKpParams {
+    /// HalfKP -> L1, without PSQT.
     pub ft: FeatureTransformer,
+    /// L1 x 2 -> 32.
     pub fc0: Dense,
+    /// 32 -> 32.
     pub fc1: Dense,
+    /// 32 -> 1.
     pub fc2: Dense,
 }
 
@@ -126,22 +152,27 @@ pub struct HalfKpParams {
 pub struct Chess768Params {
     /// `[inputs][hidden]`
     pub l0w: Vec<i16>,
+    /// `[hidden]`
     pub l0b: Vec<i16>,
     /// `[output bucket][2 * hidden]`: the side to move's half first.
     pub l1w: Vec<i16>,
+    /// `[output bucket]`
     pub l1b: Vec<i16>,
     /// Whether the file carried bullet's zero padding to 64 bytes.
     pub padded: bool,
 }
 
 impl Chess768Params {
+    /// Hidden neurons per perspective.
     pub fn hidden(&self) -> usize {
         self.l0b.len()
     }
+    /// The input-layer weights of feature `feature`.
     pub fn row(&self, feature: usize) -> &[i16] {
         let n = self.hidden();
         &self.l0w[feature * n..(feature + 1) * n]
     }
+    /// The output weights of bucket `bucket`: the side to move's `hidden`, then the other side's.
     pub fn output_row(&self, bucket: usize) -> &[i16] {
         let n = 2 * self.hidden();
         &self.l1w[bucket * n..(bucket + 1) * n]
@@ -151,6 +182,20 @@ impl Chess768Params {
 impl Net {
     /// Reads a net file. `arch` is required for headerless nets; for Stockfish nets it is
     /// optional and, when given, must agree with what the header implies.
+    ///
+    /// ```
+    /// use nnue_format::{synth, Encoding, ErrorKind, Net};
+    ///
+    /// let net = synth::sfnn(128, 1, Encoding::Leb128); // a synthetic Stockfish net, L1 128
+    /// let bytes = net.to_bytes();
+    /// let read = Net::from_bytes(&bytes, None).unwrap();
+    /// assert_eq!(read, net);
+    /// assert_eq!(read.to_bytes(), bytes);
+    ///
+    /// // Every error names the offset and the section where reading stopped.
+    /// let err = Net::from_bytes(&bytes[..bytes.len() - 1], None).unwrap_err();
+    /// assert!(matches!(err.kind, ErrorKind::Truncated { .. } | ErrorKind::Leb128(_)), "{err}");
+    /// ```
     pub fn from_bytes(bytes: &[u8], arch: Option<&Architecture>) -> Result<Net, FormatError> {
         crate::read::read_net(bytes, arch)
     }
@@ -161,24 +206,28 @@ impl Net {
         crate::write::write_net(self)
     }
 
+    /// The architecture and parameters if this is an SFNNv5-v9 net.
     pub fn sfnn(&self) -> Option<(&SfnnArch, &SfnnParams)> {
         match (&self.arch, &self.params) {
             (Architecture::Sfnn(a), Params::Sfnn(p)) => Some((a, p)),
             _ => None,
         }
     }
+    /// The architecture and parameters if this is a threat-input net.
     pub fn threats(&self) -> Option<(&ThreatsArch, &ThreatsParams)> {
         match (&self.arch, &self.params) {
             (Architecture::Threats(a), Params::Threats(p)) => Some((a, p)),
             _ => None,
         }
     }
+    /// The architecture and parameters if this is a HalfKP net.
     pub fn halfkp(&self) -> Option<(&HalfKpArch, &HalfKpParams)> {
         match (&self.arch, &self.params) {
             (Architecture::HalfKp(a), Params::HalfKp(p)) => Some((a, p)),
             _ => None,
         }
     }
+    /// The architecture and parameters if this is a headerless chess-768 net.
     pub fn chess768(&self) -> Option<(&Chess768Arch, &Chess768Params)> {
         match (&self.arch, &self.params) {
             (Architecture::Chess768(a), Params::Chess768(p)) => Some((a, p)),

@@ -11,7 +11,8 @@
 //! - [`nets`]: the const-dimensioned network types the fast paths run.
 //! - [`accumulator`]: the accumulator stack with lazy updates and the refresh cache.
 //! - [`simd`]: the kernel paths and the one place that picks among them.
-//! - [`reference`]: the generic evaluator, the bit-exact reference for every fast path.
+//! - [`reference`](mod@reference): the generic evaluator, the bit-exact reference for every fast
+//!   path.
 //! - [`loaded`]: the fast network types filled from a net read at run time.
 //! - `shakmaty` (feature `shakmaty`): positions and moves of the shakmaty crate as ours.
 
@@ -30,6 +31,30 @@ pub use accumulator::{AccumulatorStack, Dirty, RefreshCache};
 pub use network::{Accumulator, Evaluation, Network, Trace};
 pub use nnue_format as format;
 pub use nnue_format::{Architecture, FormatError, Net};
+/// # Example
+///
+/// The generated module holds the net's `NETWORK`, its `Accumulator` type, the constants
+/// `ARCHITECTURE`, `PATH` and `L1`, and `evaluate`:
+///
+/// ```
+/// use nnue_runtime::{Network, Position};
+///
+/// nnue_runtime::nnue_net! {
+///     name = small, // the module's name (default `net`)
+///     path = "nets/default.nnue",
+///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// assert_eq!(small::L1, 32);
+/// assert_eq!(small::ARCHITECTURE, "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+/// let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")?;
+/// assert_eq!(small::evaluate(&pos), small::NETWORK.evaluate(&pos));
+/// let acc: small::Accumulator = small::NETWORK.new_accumulator();
+/// assert_eq!(acc.values[0].len(), small::L1);
+/// # Ok(())
+/// # }
+/// ```
 pub use nnue_macros::nnue_net;
 pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
 pub use reference::{Evaluator, GenericAccumulator};

@@ -21,6 +21,7 @@ pub struct FastWeights {
 }
 
 impl FastWeights {
+    /// Checks the net against the fast layout's limits and transforms it as `nnue_net!` does.
     pub fn new(net: &Net) -> Result<FastWeights, LoadError> {
         layout::check(net).map_err(LoadError)?;
         let arrays = layout::fast_layout(net)

@@ -14,12 +14,17 @@ use crate::simd::KernelPath;
 /// headerless nets the scaled output (`psqt` = 0, `bucket` = the output bucket).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Evaluation {
+    /// The layer stack (and PSQT bucket) used: `(pieces - 1) / 4` for SFNNv5+, 0 for HalfKP,
+    /// the output bucket for headerless nets.
     pub bucket: usize,
+    /// The PSQT part (0 for HalfKP and headerless nets).
     pub psqt: i32,
+    /// The layer stack's output.
     pub positional: i32,
 }
 
 impl Evaluation {
+    /// `psqt + positional`: the evaluation.
     pub fn total(&self) -> i32 {
         self.psqt + self.positional
     }
@@ -48,7 +53,10 @@ pub struct Trace {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator<const L1: usize, const PSQT: usize> {
+    /// `values[color]`: the `L1` int16 sums of that perspective.
     pub values: [[i16; L1]; 2],
+    /// `psqt[color]`: the int32 PSQT sums per bucket (SFNNv5+ and threat nets; `PSQT` = 0
+    /// otherwise).
     pub psqt: [[i32; PSQT]; 2],
 }
 
@@ -59,9 +67,46 @@ impl<const L1: usize, const PSQT: usize> Default for Accumulator<L1, PSQT> {
 }
 
 /// What engines need from a net, fast or generic: accumulators, their updates, evaluation.
+///
+/// Implemented by the const-dimensioned types of [`nets`](crate::nets) (what `nnue_net!`
+/// emits, or [`loaded`](crate::loaded) fills at run time) and by the generic reference
+/// [`Evaluator`](crate::Evaluator). Every method has an `_on` form that runs on a chosen
+/// [`KernelPath`] and a plain form that runs on [`KernelPath::best`]; all paths give the same
+/// integers.
+///
+/// ```
+/// use nnue_runtime::{Architecture, Color, Evaluator, Net, Network, Position};
+///
+/// nnue_runtime::nnue_net! {
+///     path = "nets/default.nnue",
+///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")?;
+///
+/// // What `evaluate` does: refresh both perspectives, then the layers after the accumulator.
+/// let mut acc = net::NETWORK.new_accumulator();
+/// for perspective in Color::BOTH {
+///     net::NETWORK.refresh(&pos, perspective, &mut acc);
+/// }
+/// let eval = net::NETWORK.forward(&acc, pos.side_to_move(), pos.piece_count());
+/// assert_eq!(eval, net::NETWORK.evaluate(&pos));
+///
+/// // The generic evaluator reads the same file at run time and gives the same integers.
+/// let arch: Architecture = net::ARCHITECTURE.parse()?;
+/// let file = Net::from_file(net::PATH, Some(&arch))?;
+/// assert_eq!(Evaluator::new(&file).evaluate(&pos), eval);
+/// println!("{eval}"); // bucket=0 psqt=0 positional=.. total=..
+/// # Ok(())
+/// # }
+/// ```
 pub trait Network {
+    /// The accumulator type: [`Accumulator`] for the fast nets,
+    /// [`GenericAccumulator`](crate::GenericAccumulator) for the reference.
     type Accumulator: Clone;
 
+    /// The input features the net reads.
     fn feature_set(&self) -> FeatureSet;
 
     /// An accumulator to refresh into (its contents are not meaningful yet).
@@ -87,10 +132,12 @@ pub trait Network {
     /// Like [`Network::forward_on`], recording every layer's output.
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
+    /// [`Network::refresh_on`] on the best path.
     fn refresh(&self, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.refresh_on(KernelPath::best(), pos, perspective, acc)
     }
 
+    /// [`Network::update_on`] on the best path.
     fn update(
         &self,
         src: &Self::Accumulator,
@@ -102,6 +149,7 @@ pub trait Network {
         self.update_on(KernelPath::best(), src, dst, perspective, added, removed)
     }
 
+    /// [`Network::forward_on`] on the best path.
     fn forward(&self, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
         self.forward_on(KernelPath::best(), acc, stm, pieces)
     }
@@ -115,6 +163,7 @@ pub trait Network {
         self.forward_on(path, &acc, pos.side_to_move(), pos.piece_count())
     }
 
+    /// [`Network::evaluate_on`] on the best path.
     fn evaluate(&self, pos: &Position) -> Evaluation {
         self.evaluate_on(KernelPath::best(), pos)
     }

@@ -3,14 +3,19 @@
 
 use std::fmt;
 
+/// A side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Color {
+    /// White, index 0.
     White = 0,
+    /// Black, index 1.
     Black = 1,
 }
 
 impl Color {
+    /// White, then black.
     pub const BOTH: [Color; 2] = [Color::White, Color::Black];
+    /// 0 for white, 1 for black: the index of per-perspective arrays.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -26,31 +31,44 @@ impl std::ops::Not for Color {
     }
 }
 
+/// A kind of piece; the discriminants are Stockfish's order minus one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PieceType {
+    /// Pawn, index 0.
     Pawn = 0,
+    /// Knight, index 1.
     Knight = 1,
+    /// Bishop, index 2.
     Bishop = 2,
+    /// Rook, index 3.
     Rook = 3,
+    /// Queen, index 4.
     Queen = 4,
+    /// King, index 5.
     King = 5,
 }
 
 impl PieceType {
+    /// Pawn to king.
     pub const ALL: [PieceType; 6] =
         [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King];
+    /// 0 (pawn) to 5 (king).
     pub fn index(self) -> usize {
         self as usize
     }
 }
 
+/// A piece of one colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Its side.
     pub color: Color,
+    /// Its kind.
     pub kind: PieceType,
 }
 
 impl Piece {
+    /// A `kind` of `color`.
     pub const fn new(color: Color, kind: PieceType) -> Self {
         Self { color, kind }
     }
@@ -69,15 +87,19 @@ impl Square {
             None
         }
     }
+    /// The square on `file` (0 = a) and `rank` (0 = first rank); both are taken modulo 8.
     pub const fn from_file_rank(file: u8, rank: u8) -> Square {
         Square((rank & 7) * 8 + (file & 7))
     }
+    /// 0 (a1) to 63 (h8).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+    /// 0 (a) to 7 (h).
     pub const fn file(self) -> u8 {
         self.0 & 7
     }
+    /// 0 (first rank) to 7 (eighth).
     pub const fn rank(self) -> u8 {
         self.0 >> 3
     }
@@ -99,10 +121,18 @@ impl fmt::Display for Square {
 /// Why a position can't be evaluated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// A FEN that doesn't parse.
     #[error("bad FEN {fen:?}: {reason}")]
-    BadFen { fen: String, reason: String },
+    BadFen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A side without exactly one king: the side and its king count.
     #[error("{0:?} has {1} kings; exactly one is needed")]
     Kings(Color, usize),
+    /// More than 32 pieces: the count.
     #[error("{0} pieces on the board; at most 32 are allowed")]
     TooManyPieces(usize),
 }
@@ -118,6 +148,27 @@ pub struct Position {
 
 impl Position {
     /// Checks the position has one king per side and at most 32 pieces.
+    ///
+    /// Engines call it with the pieces of their own board:
+    ///
+    /// ```
+    /// use nnue_runtime::{Color, Piece, PieceType, Position, PositionError, Square};
+    ///
+    /// let sq = |s| Square::parse(s).unwrap();
+    /// let pieces = [
+    ///     (sq("e1"), Piece::new(Color::White, PieceType::King)),
+    ///     (sq("d1"), Piece::new(Color::White, PieceType::Queen)),
+    ///     (sq("e8"), Piece::new(Color::Black, PieceType::King)),
+    /// ];
+    /// let pos = Position::new(Color::Black, pieces)?;
+    /// assert_eq!(pos, Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")?);
+    /// assert_eq!(pos.piece_count(), 3);
+    ///
+    /// // Both kings are needed.
+    /// let no_black_king = Position::new(Color::White, pieces.into_iter().take(2));
+    /// assert_eq!(no_black_king, Err(PositionError::Kings(Color::Black, 0)));
+    /// # Ok::<(), PositionError>(())
+    /// ```
     pub fn new(
         side_to_move: Color,
         pieces: impl IntoIterator<Item = (Square, Piece)>,
@@ -143,6 +194,21 @@ impl Position {
     }
 
     /// Reads the board and side-to-move fields of a FEN (the rest is ignored).
+    ///
+    /// ```
+    /// use nnue_runtime::{Color, Piece, PieceType, Position, PositionError, Square};
+    ///
+    /// let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")?;
+    /// assert_eq!(pos.side_to_move(), Color::Black);
+    /// assert_eq!(pos.king(Color::White), Square::parse("e1").unwrap());
+    /// let white_pawn = Piece::new(Color::White, PieceType::Pawn);
+    /// assert_eq!(pos.piece_at(Square::parse("e4").unwrap()), Some(white_pawn));
+    ///
+    /// // Castling rights, en passant and move counters may be left out.
+    /// assert_eq!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w")?.piece_count(), 2);
+    /// assert!(matches!(Position::from_fen("4k3/8/8 w"), Err(PositionError::BadFen { .. })));
+    /// # Ok::<(), PositionError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
         let bad = |reason: &str| PositionError::BadFen { fen: fen.to_string(), reason: reason.to_string() };
         let mut fields = fen.split_whitespace();
@@ -191,12 +257,15 @@ impl Position {
         Position::new(stm, pieces)
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
+    /// The square of `color`'s king.
     pub fn king(&self, color: Color) -> Square {
         self.kings[color.index()]
     }

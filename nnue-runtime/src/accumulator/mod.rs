@@ -89,10 +89,12 @@ impl Dirty {
         self
     }
 
+    /// The pieces taken off the board, with the squares they leave.
     pub fn removed(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.removed.iter().flatten().copied()
     }
 
+    /// The pieces put on the board, with the squares they land on.
     pub fn added(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.added.iter().flatten().copied()
     }
@@ -127,9 +129,11 @@ impl Deltas {
         self.removed[self.n_removed as usize] = f;
         self.n_removed += 1;
     }
+    /// Features to add (at most two).
     pub fn added(&self) -> &[usize] {
         &self.added[..self.n_added as usize]
     }
+    /// Features to remove (at most two).
     pub fn removed(&self) -> &[usize] {
         &self.removed[..self.n_removed as usize]
     }

@@ -36,6 +36,35 @@ struct Entry<A> {
 /// Stockfish refreshes the HalfKAv2_hm part; its threat part, refreshed only when the king
 /// changes board half, sums to the same values), else updated by the moved pieces' and the
 /// changed threats' rows (no cost comparison, as in Stockfish).
+///
+/// ```
+/// use nnue_runtime::{AccumulatorStack, Color, Dirty, Network, Piece, PieceType, Position, Square};
+///
+/// nnue_runtime::nnue_net! {
+///     path = "nets/default.nnue",
+///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let sq = |s| Square::parse(s).unwrap();
+/// let piece = |color, kind| Piece::new(color, kind);
+/// let root = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")?;
+/// let mut stack = AccumulatorStack::new(&net::NETWORK, &root);
+///
+/// // 2. exd5: push the move's change before making it on your board.
+/// let pawn = piece(Color::White, PieceType::Pawn);
+/// stack.push(Dirty::capture(pawn, sq("e4"), sq("d5"), piece(Color::Black, PieceType::Pawn)));
+/// let after = Position::from_fen("rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2")?;
+/// assert_eq!(stack.depth(), 1);
+/// // Computed by a fused update from the root, equal to a refresh.
+/// assert_eq!(stack.evaluate(&net::NETWORK, &after), net::NETWORK.evaluate(&after));
+///
+/// // Unmake: the root's accumulator is still current.
+/// stack.pop();
+/// assert_eq!(stack.evaluate(&net::NETWORK, &root), net::NETWORK.evaluate(&root));
+/// # Ok(())
+/// # }
+/// ```
 pub struct AccumulatorStack<N: Network> {
     entries: Vec<Entry<N::Accumulator>>,
     top: usize,

@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+/// A set of squares: bit `i` is square `i` (a1 = 0, h8 = 63).
 pub type Bitboard = u64;
 
 /// The eight ray directions as (file step, rank step). The first four increase the square
@@ -53,10 +54,12 @@ fn tables() -> &'static Tables {
     })
 }
 
+/// Squares a knight on `s` attacks.
 pub fn knight(s: usize) -> Bitboard {
     tables().knight[s]
 }
 
+/// Squares a king on `s` attacks.
 pub fn king(s: usize) -> Bitboard {
     tables().king[s]
 }
@@ -83,14 +86,17 @@ fn ray_attacks(dirs: &[usize; 4], s: usize, occ: Bitboard) -> Bitboard {
     out
 }
 
+/// Squares a rook on `s` attacks with `occ` occupied (the first blocker of each ray included).
 pub fn rook(s: usize, occ: Bitboard) -> Bitboard {
     ray_attacks(&ROOK_DIRS, s, occ)
 }
 
+/// Squares a bishop on `s` attacks with `occ` occupied (the first blocker of each ray included).
 pub fn bishop(s: usize, occ: Bitboard) -> Bitboard {
     ray_attacks(&BISHOP_DIRS, s, occ)
 }
 
+/// Squares a queen on `s` attacks with `occ` occupied: rook and bishop rays.
 pub fn queen(s: usize, occ: Bitboard) -> Bitboard {
     rook(s, occ) | bishop(s, occ)
 }

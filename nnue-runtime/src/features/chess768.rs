@@ -18,8 +18,10 @@ pub struct KingLayout {
 }
 
 impl KingLayout {
+    /// One bucket, no mirroring: plain chess-768.
     pub const SINGLE: KingLayout = KingLayout { mirrored: false, count: 1, buckets: [0; 64] };
 
+    /// The table for a net's [`KingBuckets`] (a mirrored map extended to files e-h).
     pub fn from_buckets(kings: &KingBuckets) -> KingLayout {
         KingLayout { mirrored: kings.mirrored, count: kings.count() as u8, buckets: kings.table() }
     }
@@ -32,6 +34,7 @@ impl KingLayout {
         (self.buckets[king ^ mirror], mirror)
     }
 
+    /// The feature of `piece` on `sq` for `perspective`, whose king is on `king` (bullet's index).
     #[inline(always)]
     pub fn index(&self, perspective: Color, king: Square, sq: Square, piece: Piece) -> usize {
         let (bucket, mirror) = self.orientation(perspective, king);

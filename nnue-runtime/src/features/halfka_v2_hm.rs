@@ -4,6 +4,7 @@
 use super::{flip, is_king, relative};
 use crate::position::{Color, Piece, Square};
 
+/// Number of features: 32 king buckets x 11 piece planes x 64 squares (22528).
 pub const INPUTS: usize = 32 * PLANES * 64;
 const PLANES: usize = 11;
 

@@ -4,6 +4,8 @@
 use super::{is_king, relative};
 use crate::position::{Color, Piece, Square};
 
+/// Number of features, 41024: 64 king squares x 641 (10 piece planes of 64 squares, plus
+/// Stockfish's unused index 0).
 pub const INPUTS: usize = 64 * PER_KING;
 const PER_KING: usize = 1 + 10 * 64;
 

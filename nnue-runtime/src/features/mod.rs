@@ -16,8 +16,11 @@ pub use chess768::KingLayout;
 /// constant and every `match` on it folds away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FeatureSet {
+    /// Stockfish 15.1-17.1's HalfKAv2_hm (SFNNv5-v9).
     HalfKav2Hm,
+    /// Stockfish 12-13's HalfKP.
     HalfKp,
+    /// Headerless chess-768, with its king buckets.
     Chess768(KingLayout),
     /// Stockfish 18's threat nets: FullThreats features `0..threats::INPUTS`, then
     /// HalfKAv2_hm feature `i` at `threats::INPUTS + i` (the order of the file's PSQT table).
@@ -27,6 +30,7 @@ pub enum FeatureSet {
 }
 
 impl FeatureSet {
+    /// The feature set a net of `arch` reads.
     pub fn for_arch(arch: &Architecture) -> FeatureSet {
         match arch {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,

@@ -141,9 +141,13 @@ fn index_oriented(l: &Layout, a: usize, from: usize, t: usize, to: usize) -> Opt
 /// An attacker and the piece it attacks (absolute colours and squares).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Threat {
+    /// The attacking piece.
     pub attacker: Piece,
+    /// The attacker's square (0..64, a1 = 0).
     pub from: u8,
+    /// The attacked piece.
     pub attacked: Piece,
+    /// The attacked piece's square (0..64, a1 = 0).
     pub to: u8,
 }
 
@@ -171,6 +175,7 @@ impl Default for Board {
 }
 
 impl Board {
+    /// The board of `pos`.
     pub fn new(pos: &Position) -> Board {
         let mut b = Board::default();
         for (sq, piece) in pos.pieces() {
@@ -179,10 +184,12 @@ impl Board {
         b
     }
 
+    /// The piece on square `s` (0..64), if any.
     pub fn piece_at(&self, s: usize) -> Option<Piece> {
         self.squares[s]
     }
 
+    /// Every occupied square.
     pub fn occupied(&self) -> Bitboard {
         self.occupied
     }
@@ -257,7 +264,9 @@ pub fn active(board: &Board, perspective: Color, king: usize, out: &mut Vec<usiz
 /// A threat that appeared (`add`) or disappeared during a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThreatChange {
+    /// The threat.
     pub threat: Threat,
+    /// `true`: the move made the threat; `false`: it broke it.
     pub add: bool,
 }
 

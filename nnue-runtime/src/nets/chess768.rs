@@ -10,22 +10,32 @@ use crate::simd::Kernels;
 /// The scalars of a headerless net.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chess768Config {
+    /// SCReLU (else CReLU).
     pub screlu: bool,
+    /// Quantisation of the input layer: the activation clamps to `0..=qa`.
     pub qa: i16,
+    /// Quantisation of the output layer.
     pub qb: i32,
+    /// The eval is the output times `scale / (qa * qb)`.
     pub scale: i32,
     /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16.
     pub screlu_in_i16: bool,
+    /// King buckets and mirroring of the input layer.
     pub kings: KingLayout,
 }
 
 /// A headerless net with `N` hidden neurons, `INPUTS` = 768 x king buckets, `B` output buckets.
 #[derive(Debug, Clone, Copy)]
 pub struct Chess768<'a, const N: usize, const INPUTS: usize, const B: usize> {
+    /// Input-layer biases.
     pub l0_biases: &'a [i16; N],
+    /// Input-layer weights, one row of `N` per feature.
     pub l0_weights: &'a [[i16; N]; INPUTS],
+    /// Output weights per bucket: the side to move's `N`, then the other side's.
     pub l1_weights: &'a [[[i16; N]; 2]; B],
+    /// Output biases per bucket.
     pub l1_biases: &'a [i16; B],
+    /// The scalars.
     pub config: Chess768Config,
 }
 

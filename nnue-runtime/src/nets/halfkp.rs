@@ -13,13 +13,21 @@ const INPUTS: usize = halfkp::INPUTS;
 /// transformer pack-ordered, int8 layers `[1][chunk][output][4]`.
 #[derive(Debug, Clone, Copy)]
 pub struct HalfKp<'a, const L1: usize, const CHUNKS: usize> {
+    /// Transformer biases, pack-ordered.
     pub ft_biases: &'a [i16; L1],
+    /// Transformer weights, one pack-ordered row of `L1` per HalfKP feature.
     pub ft_weights: &'a [[i16; L1]; INPUTS],
+    /// First dense layer (2 x L1 -> 32): biases.
     pub fc0_biases: &'a [[i32; 32]; 1],
+    /// First dense layer: weights as `[chunk of 4 inputs][output][4]`.
     pub fc0_weights: &'a [[[[i8; 4]; 32]; CHUNKS]; 1],
+    /// Second dense layer (32 -> 32): biases.
     pub fc1_biases: &'a [[i32; 32]; 1],
+    /// Second dense layer: weights as `[chunk of 4 inputs][output][4]`.
     pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; 1],
+    /// Output layer (32 -> 1): bias.
     pub fc2_biases: &'a [[i32; 1]; 1],
+    /// Output layer: weights.
     pub fc2_weights: &'a [[i8; 32]; 1],
 }
 

@@ -14,14 +14,24 @@ const BUCKETS: usize = 8;
 /// layout: transformer doubled and pack-ordered, int8 layers `[stack][chunk][output][4]`.
 #[derive(Debug, Clone, Copy)]
 pub struct Sfnn<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
+    /// Transformer biases, doubled and pack-ordered.
     pub ft_biases: &'a [i16; L1],
+    /// Transformer weights, one doubled, pack-ordered row of `L1` per HalfKAv2_hm feature.
     pub ft_weights: &'a [[i16; L1]; INPUTS],
+    /// PSQT weights, one per bucket and feature.
     pub psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
+    /// fc_0 (L1 -> 15+1) biases, per stack.
     pub fc0_biases: &'a [[i32; 16]; BUCKETS],
+    /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
     pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
+    /// fc_1 (30 -> 32) biases, per stack.
     pub fc1_biases: &'a [[i32; 32]; BUCKETS],
+    /// fc_1 weights per stack, as `[chunk][output][4]`, inputs in the order `packs` leaves the
+    /// activations.
     pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
+    /// fc_2 (32 -> 1) bias, per stack.
     pub fc2_biases: &'a [[i32; 1]; BUCKETS],
+    /// fc_2 weights per stack, inputs in the order `packs` leaves the activations.
     pub fc2_weights: &'a [[i8; 32]; BUCKETS],
 }
 

@@ -27,16 +27,25 @@ const TILE: usize = 128;
 /// A threat-input net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4).
 #[derive(Debug, Clone, Copy)]
 pub struct SfnnThreats<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
+    /// Transformer biases (not doubled, logical order).
     pub ft_biases: &'a [i16; L1],
+    /// FullThreats rows, int8, one row of `L1` per threat feature.
     pub threat_weights: &'a [[i8; L1]; THREAT_INPUTS],
+    /// HalfKAv2_hm rows, int16, one row of `L1` per piece feature.
     pub ft_weights: &'a [[i16; L1]; PIECE_INPUTS],
     /// Threat rows, then HalfKAv2_hm rows.
     pub psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
+    /// fc_0 (L1 -> 15+1) biases, per stack.
     pub fc0_biases: &'a [[i32; 16]; BUCKETS],
+    /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
     pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
+    /// fc_1 (30 -> 32) biases, per stack.
     pub fc1_biases: &'a [[i32; 32]; BUCKETS],
+    /// fc_1 weights per stack, as in [`super::Sfnn`].
     pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
+    /// fc_2 (32 -> 1) bias, per stack.
     pub fc2_biases: &'a [[i32; 1]; BUCKETS],
+    /// fc_2 weights per stack, as in [`super::Sfnn`].
     pub fc2_weights: &'a [[i8; 32]; BUCKETS],
 }
 

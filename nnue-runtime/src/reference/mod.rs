@@ -14,6 +14,7 @@ pub use layers::{affine, clipped_relu, ft_pairwise, ft_pairwise_threats, sqr_cli
 /// [`Color::index`]), sized at run time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenericAccumulator {
+    /// `values[color]`: the L1 int16 sums of that perspective.
     pub values: [Vec<i16>; 2],
     /// PSQT sums per bucket (SFNNv5+ only; empty otherwise).
     pub psqt: [Vec<i32>; 2],
@@ -27,14 +28,17 @@ pub struct Evaluator<'a> {
 }
 
 impl<'a> Evaluator<'a> {
+    /// The evaluator of `net`.
     pub fn new(net: &'a Net) -> Self {
         Self { net, features: FeatureSet::for_arch(&net.arch) }
     }
 
+    /// The net it evaluates.
     pub fn net(&self) -> &'a Net {
         self.net
     }
 
+    /// The net's input features.
     pub fn features(&self) -> FeatureSet {
         self.features
     }
@@ -83,7 +87,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish;
-    /// SFNN rows count doubled, see [`Evaluator::ft_scale`]).
+    /// SFNN rows count doubled, see `Evaluator::ft_scale`).
     pub fn update(&self, acc: &mut GenericAccumulator, perspective: Color, added: &[usize], removed: &[usize]) {
         let (_, _, psqt, buckets) = self.first_layer();
         let p = perspective.index();
@@ -118,6 +122,7 @@ impl<'a> Evaluator<'a> {
         acc
     }
 
+    /// Refresh of both perspectives, then the forward pass.
     pub fn evaluate(&self, pos: &Position) -> Evaluation {
         self.forward(&self.refresh(pos), pos.side_to_move(), pos.piece_count()).0
     }

@@ -4,7 +4,7 @@
 //! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL); loops that
 //! every path shares are in `portable`. The CPU is probed once; a [`KernelPath`] value is the
 //! proof that its instructions are available. Each path's target features and kernel set are
-//! named in one table, [`entry_points!`](crate::simd::entry_points) below, beside the probe.
+//! named in one table, `entry_points!` below, beside the probe.
 
 pub(crate) mod portable;
 pub(crate) mod scalar;
@@ -31,6 +31,7 @@ pub enum Isa {
 }
 
 impl Isa {
+    /// Every path, scalar first.
     pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni];
 
     /// The name used on command lines (`--path`) and in bench tables.
@@ -43,6 +44,7 @@ impl Isa {
         }
     }
 
+    /// The instruction set whose [`Isa::name`] is `name`, if any.
     pub fn from_name(name: &str) -> Option<Isa> {
         Isa::ALL.into_iter().find(|i| i.name() == name)
     }
@@ -123,6 +125,7 @@ impl KernelPath {
         Isa::ALL.into_iter().filter_map(KernelPath::new).collect()
     }
 
+    /// The instruction set of this path.
     pub fn isa(self) -> Isa {
         self.0
     }
