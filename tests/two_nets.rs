@@ -1,9 +1,9 @@
 //! A package whose lib and bin compile in the same net (`tests/fixtures/two-nets/`), built with
 //! cargo into its own target directory:
 //!
-//! - it links (issue 11 B: both copies once defined the same `nnue_…_L0_BIASES` symbols);
+//! - it links (both copies once defined the same `nnue_…_L0_BIASES` symbols);
 //! - the weight cache is kept in that target directory, not in a shared temp folder, and a
-//!   cache file corrupted without changing its size is not used (issue 11 A): the binary
+//!   cache file corrupted without changing its size is not used: the binary
 //!   checks both compiled-in nets against the net read at run time, on every path.
 
 use std::path::Path;
