@@ -155,57 +155,62 @@ fn stacked_rows(name: &'static str, layers: &[&Dense]) -> Blob {
     i8s(name, vec![layers.len(), l.padded_inputs], &v)
 }
 
+/// The 8 layer stacks of the SFNN families: fc_0 scrambled for the sparse kernel; fc_1 and fc_2
+/// with their inputs in the order the SIMD activations leave them (pack order).
+fn sfnn_stacks(stacks: &[crate::Stack]) -> Vec<Blob> {
+    let pick = |f: fn(&crate::Stack) -> &Dense| stacks.iter().map(f).collect::<Vec<_>>();
+    let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
+    let permuted = |d: &Dense, source: &dyn Fn(usize) -> Option<usize>| {
+        let mut out = d.clone();
+        for o in 0..d.outputs {
+            for s in 0..d.padded_inputs {
+                out.weights[o * d.padded_inputs + s] = source(s).map_or(0, |i| d.weights[o * d.padded_inputs + i]);
+            }
+        }
+        out
+    };
+    let fc1: Vec<Dense> = fc1.iter().map(|d| permuted(d, &|s| sfnn_fc1_input(s))).collect();
+    let fc2: Vec<Dense> = fc2.iter().map(|d| permuted(d, &|s| Some(sfnn_fc1_act_source(s)))).collect();
+    let (fc1, fc2): (Vec<&Dense>, Vec<&Dense>) = (fc1.iter().collect(), fc2.iter().collect());
+    vec![
+        stacked_biases("FC0_BIASES", &fc0),
+        stacked_scrambled("FC0_WEIGHTS", &fc0),
+        stacked_biases("FC1_BIASES", &fc1),
+        stacked_scrambled("FC1_WEIGHTS", &fc1),
+        stacked_biases("FC2_BIASES", &fc2),
+        stacked_rows("FC2_WEIGHTS", &fc2),
+    ]
+}
+
 /// Every array the fast path of `net` reads, in the order the runtime's constructors take them.
 pub fn fast_layout(net: &Net) -> Vec<Blob> {
     match &net.params {
         Params::Sfnn(p) => {
             let [b, w] = ft_blobs(&p.ft, true);
             let psqt = i32s("PSQT_WEIGHTS", vec![p.ft.weights.len() / p.ft.l1(), 8], &p.ft.psqt);
-            let pick = |f: fn(&crate::Stack) -> &Dense| p.stacks.iter().map(f).collect::<Vec<_>>();
-            let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
-            // fc_1 and fc_2 read their inputs in the activations' pack order.
-            let permuted = |d: &Dense, source: &dyn Fn(usize) -> Option<usize>| {
-                let mut out = d.clone();
-                for o in 0..d.outputs {
-                    for s in 0..d.padded_inputs {
-                        out.weights[o * d.padded_inputs + s] =
-                            source(s).map_or(0, |i| d.weights[o * d.padded_inputs + i]);
-                    }
-                }
-                out
-            };
-            let fc1: Vec<Dense> = fc1.iter().map(|d| permuted(d, &|s| sfnn_fc1_input(s))).collect();
-            let fc2: Vec<Dense> = fc2.iter().map(|d| permuted(d, &|s| Some(sfnn_fc1_act_source(s)))).collect();
-            let (fc1, fc2): (Vec<&Dense>, Vec<&Dense>) = (fc1.iter().collect(), fc2.iter().collect());
-            vec![
-                b,
-                w,
-                psqt,
-                stacked_biases("FC0_BIASES", &fc0),
-                stacked_scrambled("FC0_WEIGHTS", &fc0),
-                stacked_biases("FC1_BIASES", &fc1),
-                stacked_scrambled("FC1_WEIGHTS", &fc1),
-                stacked_biases("FC2_BIASES", &fc2),
-                stacked_rows("FC2_WEIGHTS", &fc2),
-            ]
+            [vec![b, w, psqt], sfnn_stacks(&p.stacks)].concat()
         }
         Params::Threats(p) => {
-            // Logical column order and no doubling: the threat transform is a plain loop.
+            // The same column order as SFNN's (so the same kernels run), but not doubled: the
+            // transform clamps to 0..=255 instead.
             let l1 = p.ft.l1();
-            let pick = |f: fn(&crate::Stack) -> &Dense| p.stacks.iter().map(f).collect::<Vec<_>>();
-            let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
-            vec![
-                i16s("FT_BIASES", vec![l1], &p.ft.biases),
-                i8s("THREAT_WEIGHTS", vec![p.threat_weights.len() / l1, l1], &p.threat_weights),
-                i16s("FT_WEIGHTS", vec![p.ft.weights.len() / l1, l1], &p.ft.weights),
-                i32s("PSQT_WEIGHTS", vec![p.ft.psqt.len() / 8, 8], &p.ft.psqt),
-                stacked_biases("FC0_BIASES", &fc0),
-                stacked_scrambled("FC0_WEIGHTS", &fc0),
-                stacked_biases("FC1_BIASES", &fc1),
-                stacked_scrambled("FC1_WEIGHTS", &fc1),
-                stacked_biases("FC2_BIASES", &fc2),
-                stacked_rows("FC2_WEIGHTS", &fc2),
-            ]
+            let [b, w] = ft_blobs(&p.ft, false);
+            let mut threats = Vec::with_capacity(p.threat_weights.len());
+            for row in p.threat_weights.chunks_exact(l1) {
+                let mut packed = vec![0u8; l1];
+                for (j, &v) in row.iter().enumerate() {
+                    packed[pack_slot(j)] = v as u8;
+                }
+                threats.extend_from_slice(&packed);
+            }
+            let threats = Blob {
+                name: "THREAT_WEIGHTS",
+                elem: Elem::I8,
+                dims: vec![p.threat_weights.len() / l1, l1],
+                bytes: threats,
+            };
+            let psqt = i32s("PSQT_WEIGHTS", vec![p.ft.psqt.len() / 8, 8], &p.ft.psqt);
+            [vec![b, threats, w, psqt], sfnn_stacks(&p.stacks)].concat()
         }
         Params::HalfKp(p) => {
             let [b, w] = ft_blobs(&p.ft, false);

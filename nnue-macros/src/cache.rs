@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use nnue_format::layout::{Blob, Elem};
 
 /// Bump when the fast layout (or the entry format) changes, so stale entries are never used.
-const LAYOUT_VERSION: u32 = 3;
+const LAYOUT_VERSION: u32 = 4;
 
 /// Where one array's bytes are.
 pub enum Source {

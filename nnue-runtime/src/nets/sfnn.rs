@@ -71,57 +71,17 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
-        let bucket = (pieces - 1) / 4;
-        let (us, them) = (stm.index(), (!stm).index());
-        let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
-
-        // Scratch the kernel fills completely (ft_out) or up to what it returns (nnz): not cleared.
-        let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
-        let (ft_out, nnz) =
-            // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-            unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
-        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
-
-        let mut fc0 = [0i32; 16];
-        let (weights, biases) = (&self.fc0_weights[bucket], &self.fc0_biases[bucket]);
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, nnz) };
-        // 15 squared then 15 plain activations, in pack order (fc_1's weights follow it); the
-        // two bytes of fc0[15], which skips ahead to the output, meet zero weights.
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let fc1_in = unsafe { K::sfnn_fc0_act(&fc0) };
-        let mut fc1 = [0i32; 32];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe {
-            K::affine_dense(
-                bytemuck::must_cast_ref(&fc1_in),
-                &self.fc1_weights[bucket],
-                &self.fc1_biases[bucket],
-                &mut fc1,
-            )
+        let stacks = LayerStacks {
+            fc0_biases: self.fc0_biases,
+            fc0_weights: self.fc0_weights,
+            fc1_biases: self.fc1_biases,
+            fc1_weights: self.fc1_weights,
+            fc2_biases: self.fc2_biases,
+            fc2_weights: self.fc2_weights,
         };
+        // Doubled accumulators: Stockfish's `clamp(2x, 0, 254)` is `clamp(x, 0, 127)` doubled.
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let fc2_in = unsafe { K::sfnn_fc1_act(&fc1) };
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let fc2 = unsafe { K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]) };
-        // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
-        let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
-        let positional = fc2.wrapping_add(forward);
-
-        if let Some(t) = trace {
-            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
-            t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-            // Back in the canonical order.
-            let (mut act0, mut act1) = (vec![0u8; 30], vec![0u8; 32]);
-            for s in 0..32 {
-                if let Some(i) = sfnn_fc1_input(s) {
-                    act0[i] = fc1_in[s];
-                }
-                act1[sfnn_fc1_act_source(s)] = fc2_in[s];
-            }
-            t.activations = vec![act0, act1];
-        }
-        Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
+        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 254>(&stacks, acc, stm, pieces, trace) }
     }
 
     #[inline(always)]
@@ -172,3 +132,88 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
 }
 
 network_family!([const L1: usize, const HALF: usize, const CHUNKS: usize] Sfnn<'_, L1, HALF, CHUNKS>, Accumulator<L1, BUCKETS>, |_| FeatureSet::HalfKav2Hm);
+
+/// The layer stacks of the SFNN families (Stockfish 15.1 to 18): for each of the 8 buckets,
+/// fc_0 (sparse int8, `L1 -> 16`), fc_1 (`30 -> 32`, inputs in the activations' pack order) and
+/// fc_2 (`32 -> 1`), in the fast layout.
+pub(super) struct LayerStacks<'a, const CHUNKS: usize> {
+    pub(super) fc0_biases: &'a [[i32; 16]; BUCKETS],
+    pub(super) fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
+    pub(super) fc1_biases: &'a [[i32; 32]; BUCKETS],
+    pub(super) fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
+    pub(super) fc2_biases: &'a [[i32; 1]; BUCKETS],
+    pub(super) fc2_weights: &'a [[i8; 32]; BUCKETS],
+}
+
+/// The forward pass of the SFNN families from pack-ordered accumulators: the pairwise
+/// transform clamped to `0..=MAX` (254 on Stockfish 15.1-17.1's doubled accumulators, 255 on
+/// Stockfish 18's threat nets), then the bucket's layer stack.
+///
+/// # Safety
+/// The caller holds a `KernelPath` for `K`'s target features.
+#[inline(always)]
+pub(super) unsafe fn forward_stacks<
+    K: Kernels,
+    const L1: usize,
+    const HALF: usize,
+    const CHUNKS: usize,
+    const MAX: i16,
+>(
+    stacks: &LayerStacks<'_, CHUNKS>,
+    acc: &Accumulator<L1, BUCKETS>,
+    stm: Color,
+    pieces: usize,
+    trace: Option<&mut Trace>,
+) -> Evaluation {
+    let bucket = (pieces - 1) / 4;
+    let (us, them) = (stm.index(), (!stm).index());
+    let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
+
+    // Scratch the kernel fills completely (ft_out) or up to what it returns (nnz): not cleared.
+    let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
+    let (ft_out, nnz) =
+        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+        unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS, MAX>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
+    let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
+
+    let mut fc0 = [0i32; 16];
+    let (weights, biases) = (&stacks.fc0_weights[bucket], &stacks.fc0_biases[bucket]);
+    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+    unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, nnz) };
+    // 15 squared then 15 plain activations, in pack order (fc_1's weights follow it); the
+    // two bytes of fc0[15], which skips ahead to the output, meet zero weights.
+    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+    let fc1_in = unsafe { K::sfnn_fc0_act(&fc0) };
+    let mut fc1 = [0i32; 32];
+    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+    unsafe {
+        K::affine_dense(
+            bytemuck::must_cast_ref(&fc1_in),
+            &stacks.fc1_weights[bucket],
+            &stacks.fc1_biases[bucket],
+            &mut fc1,
+        )
+    };
+    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+    let fc2_in = unsafe { K::sfnn_fc1_act(&fc1) };
+    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+    let fc2 = unsafe { K::affine_one(&fc2_in, &stacks.fc2_weights[bucket], stacks.fc2_biases[bucket][0]) };
+    // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
+    let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
+    let positional = fc2.wrapping_add(forward);
+
+    if let Some(t) = trace {
+        t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
+        t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
+        // Back in the canonical order.
+        let (mut act0, mut act1) = (vec![0u8; 30], vec![0u8; 32]);
+        for s in 0..32 {
+            if let Some(i) = sfnn_fc1_input(s) {
+                act0[i] = fc1_in[s];
+            }
+            act1[sfnn_fc1_act_source(s)] = fc2_in[s];
+        }
+        t.activations = vec![act0, act1];
+    }
+    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
+}

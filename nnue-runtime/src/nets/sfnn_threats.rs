@@ -5,16 +5,17 @@
 //! widened). Wrapping int16 adds are associative, so this equals Stockfish's sum of its two
 //! accumulators (HalfKA and threats, added with wrapping before the transform); the PSQT sums
 //! likewise. Feature indices are [`FeatureSet::HalfKav2HmThreats`]'s: threats first, then
-//! HalfKAv2_hm. Weights are in logical column order and not doubled (the transform clamps to
-//! 0..255 and divides the product by 512: a plain loop the compiler vectorises under each
-//! path's target features); the int8 layers are as in [`super::Sfnn`].
+//! HalfKAv2_hm. Columns are in the same pack order as [`super::Sfnn`]'s but not doubled (the
+//! transform clamps to 0..=255 instead of 0..=254), so the forward pass is the SFNN one,
+//! kernels and layer stacks included (`sfnn::forward_stacks`).
 
 use super::network_family;
+use super::sfnn::{forward_stacks, LayerStacks};
 use crate::features::threats;
 use crate::features::{halfka_v2_hm, FeatureSet};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable::{self, clipped_relu, sqr_clipped_relu};
+use crate::simd::portable;
 use crate::simd::Kernels;
 
 const THREAT_INPUTS: usize = threats::INPUTS;
@@ -47,61 +48,6 @@ pub struct SfnnThreats<'a, const L1: usize, const HALF: usize, const CHUNKS: usi
     pub fc2_biases: &'a [[i32; 1]; BUCKETS],
     /// fc_2 weights per stack, as in [`super::Sfnn`].
     pub fc2_weights: &'a [[i8; 32]; BUCKETS],
-}
-
-/// For each 8-bit mask, the positions of its set bits, in order.
-const NNZ_OFFSETS: [[u16; 8]; 256] = {
-    let mut table = [[0u16; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let (mut bit, mut k) = (0, 0);
-        while bit < 8 {
-            if mask & (1 << bit) != 0 {
-                table[mask][k] = bit as u16;
-                k += 1;
-            }
-            bit += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
-/// The transform of both perspectives: `out[p][j] = clamp(a, 0, 255) * clamp(b, 0, 255) / 512`
-/// for the halves a = acc[j], b = acc[j + HALF]; lists the non-zero 4-byte chunks in `nnz`.
-#[inline(always)]
-fn pairwise<const L1: usize, const HALF: usize, const CHUNKS: usize>(
-    us: &[i16; L1],
-    them: &[i16; L1],
-    out: &mut [[u8; HALF]; 2],
-    nnz: &mut [u16; CHUNKS],
-) -> usize {
-    for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
-        let (lo, hi) = acc.split_at(HALF);
-        for ((o, &a), &b) in out.iter_mut().zip(lo).zip(hi) {
-            // 255 * 255 fits a u16.
-            let (a, b) = (a.clamp(0, 255) as u16, b.clamp(0, 255) as u16);
-            *o = ((a * b) >> 9) as u8;
-        }
-    }
-    let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(out);
-    // Eight chunks at a time, without branches (about half the chunks are zero, at random):
-    // the mask of the non-zero ones picks their offsets from a table. `count` never exceeds
-    // the group's first chunk, so the 8-wide store stays inside `nnz` (CHUNKS is a multiple
-    // of 16).
-    let mut count = 0;
-    for (g, group) in chunks.chunks_exact(8).enumerate() {
-        let mut mask = 0usize;
-        for (k, c) in group.iter().enumerate() {
-            mask |= usize::from(u32::from_ne_bytes(*c) != 0) << k;
-        }
-        let base = (g * 8) as u16;
-        for (slot, &offset) in nnz[count..count + 8].iter_mut().zip(&NNZ_OFFSETS[mask]) {
-            *slot = base + offset;
-        }
-        count += mask.count_ones() as usize;
-    }
-    count
 }
 
 impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a, L1, HALF, CHUNKS> {
@@ -184,50 +130,17 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
-        let bucket = (pieces - 1) / 4;
-        let (us, them) = (stm.index(), (!stm).index());
-        let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
-
-        let (mut ft_out, mut nnz) = ([[0u8; HALF]; 2], [0u16; CHUNKS]);
-        let count = pairwise(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz);
-        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(&ft_out);
-
-        let mut fc0 = [0i32; 16];
-        let (weights, biases) = (&self.fc0_weights[bucket], &self.fc0_biases[bucket]);
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, &nnz[..count]) };
-        // 15 squared then 15 plain activations; fc0[15] skips ahead to the output.
-        let mut fc1_in = [0u8; 32];
-        for i in 0..15 {
-            fc1_in[i] = sqr_clipped_relu(fc0[i]);
-            fc1_in[15 + i] = clipped_relu(fc0[i]);
-        }
-        let mut fc1 = [0i32; 32];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe {
-            K::affine_dense(
-                bytemuck::must_cast_ref(&fc1_in),
-                &self.fc1_weights[bucket],
-                &self.fc1_biases[bucket],
-                &mut fc1,
-            )
+        let stacks = LayerStacks {
+            fc0_biases: self.fc0_biases,
+            fc0_weights: self.fc0_weights,
+            fc1_biases: self.fc1_biases,
+            fc1_weights: self.fc1_weights,
+            fc2_biases: self.fc2_biases,
+            fc2_weights: self.fc2_weights,
         };
-        let mut fc2_in = [0u8; 32];
-        for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
-            *a = clipped_relu(x);
-        }
+        // Not doubled: Stockfish 18 clamps the summed accumulators to 0..=255.
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let fc2 = unsafe { K::affine_one(&fc2_in, &self.fc2_weights[bucket], self.fc2_biases[bucket][0]) };
-        // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
-        let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
-        let positional = fc2.wrapping_add(forward);
-
-        if let Some(t) = trace {
-            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(&ft_out).to_vec();
-            t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-            t.activations = vec![fc1_in[..30].to_vec(), fc2_in.to_vec()];
-        }
-        Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
+        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 255>(&stacks, acc, stm, pieces, trace) }
     }
 
     #[inline(always)]

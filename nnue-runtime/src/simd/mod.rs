@@ -193,11 +193,12 @@ pub(crate) use on_path;
 /// Implementations may use instructions of their path: callers must hold the [`KernelPath`].
 pub(crate) unsafe trait Kernels {
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
-    /// `out[p][j] = clamp(a, 0, 254) * clamp(b, 0, 254) / 512` for the two halves a, b. Also
+    /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) / 512` for the two halves a, b (`MAX`: 254
+    /// for SFNNv5+'s doubled accumulators, 255 for Stockfish 18's threat nets; at most 255). Also
     /// lists the non-zero 4-byte chunks of `out` (as one `[[u8; 4]; CHUNKS]`) in `nnz`, for
     /// [`Kernels::affine_sparse_listed`]. Neither buffer needs clearing: the kernel writes all
     /// of `out` and returns it with the initialised front of `nnz`.
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,

@@ -12,7 +12,7 @@ pub(crate) struct Scalar;
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
@@ -21,8 +21,8 @@ unsafe impl Kernels for Scalar {
         let (out, nnz) = (out.write([[0; HALF]; 2]), nnz.write([0; CHUNKS]));
         for (acc, out) in [us, them].into_iter().zip(out.iter_mut()) {
             for j in 0..HALF {
-                let a = i32::from(acc[j]).clamp(0, 254);
-                let b = i32::from(acc[j + HALF]).clamp(0, 254);
+                let a = i32::from(acc[j]).clamp(0, i32::from(MAX));
+                let b = i32::from(acc[j + HALF]).clamp(0, i32::from(MAX));
                 out[pack_slot(j)] = (a * b / 512) as u8;
             }
         }

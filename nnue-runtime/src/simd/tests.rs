@@ -94,7 +94,7 @@ proptest! {
     fn ft_pairwise(us in array::<i16, 128>(any::<i16>()), them in array::<i16, 128>(any::<i16>())) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, same);
     }
@@ -103,7 +103,7 @@ proptest! {
     fn ft_pairwise_near_the_window(us in array::<i16, 256>(-300i16..600), them in array::<i16, 256>(-300i16..600)) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, same);
     }

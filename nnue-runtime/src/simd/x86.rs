@@ -269,7 +269,7 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize>(
+    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
@@ -278,7 +278,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
             const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
-            let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(254));
+            let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(MAX));
             let mut list = NonZero::new(nnz);
             let out_base = out.as_mut_ptr() as *mut __m256i;
             for (p, acc) in [us, them].into_iter().enumerate() {
