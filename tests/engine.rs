@@ -30,6 +30,33 @@ fn engine(evalfile: Option<&std::path::Path>, args: &[&str], input: &str) -> Vec
     String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect()
 }
 
+/// The engine's `eval` along every row of `rows`, with both evaluators, equals `expected`.
+fn engine_eval_along(
+    net: &std::path::Path,
+    rows: &[nnue_testkit::OracleRow],
+    expected: impl Fn(&nnue_testkit::OracleRow) -> (usize, i32, i32),
+) {
+    let mut input = String::new();
+    let mut want = Vec::new();
+    for evaluator in ["generic", "generated"] {
+        input += &format!("setoption name Evaluator value {evaluator}\n");
+        for r in rows {
+            input += &format!("position startpos moves {}\neval\n", r.moves.join(" "));
+            let (bucket, psqt, positional) = expected(r);
+            want.push(format!("bucket={bucket} psqt={psqt} positional={positional} total={}", psqt + positional));
+        }
+    }
+    input += "quit\n";
+    let got = engine(Some(net), &[], &input);
+    assert_eq!(got.len(), want.len(), "{}: one line per eval", net.display());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        let evaluator = if i < rows.len() { "generic" } else { "generated" };
+        assert_eq!(g, w, "{} ({evaluator}) after {}", net.display(), rows[i % rows.len()].moves.join(" "));
+    }
+    // Stockfish's internal units: a pawn is PawnValueEg = 208.
+    score_in_centipawns(Some(net), 208);
+}
+
 #[test]
 fn engine_eval_reproduces_stockfish_along_games_and_plays() {
     if let Some(rows) = oracle_or_skip("games.tsv", "engine eval along games.tsv") {
@@ -39,32 +66,17 @@ fn engine_eval_reproduces_stockfish_along_games_and_plays() {
             (nnue_testkit::SF17_BIG, "big"),
         ] {
             let Some(net) = net_or_skip(file, "engine eval along games.tsv") else { continue };
-            let mut input = String::new();
-            let mut want = Vec::new();
-            for evaluator in ["generic", "generated"] {
-                input += &format!("setoption name Evaluator value {evaluator}\n");
-                for r in &rows {
-                    input += &format!("position startpos moves {}\neval\n", r.moves.join(" "));
-                    let (bucket, psqt, positional) = match which {
-                        "big" => (r.bucket, r.big.0, r.big.1),
-                        "small" => (r.bucket, r.small.0, r.small.1),
-                        _ => (0, 0, r.halfkp),
-                    };
-                    want.push(format!(
-                        "bucket={bucket} psqt={psqt} positional={positional} total={}",
-                        psqt + positional
-                    ));
-                }
-            }
-            input += "quit\n";
-            let got = engine(Some(&net), &[], &input);
-            assert_eq!(got.len(), want.len(), "{file}: one line per eval");
-            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-                let evaluator = if i < rows.len() { "generic" } else { "generated" };
-                assert_eq!(g, w, "{file} ({evaluator}) after {}", rows[i % rows.len()].moves.join(" "));
-            }
-            // Stockfish's internal units: a pawn is PawnValueEg = 208.
-            score_in_centipawns(Some(&net), 208);
+            engine_eval_along(&net, &rows, |r| match which {
+                "big" => (r.bucket, r.big.0, r.big.1),
+                "small" => (r.bucket, r.small.0, r.small.1),
+                _ => (0, 0, r.halfkp),
+            });
+        }
+    }
+    // Stockfish 18's threat net, incrementally along the games (its positions not in check).
+    if let Some(rows) = oracle_or_skip("games18.tsv", "engine eval along games18.tsv") {
+        if let Some(net) = net_or_skip(nnue_testkit::SF18_BIG, "engine eval along games18.tsv") {
+            engine_eval_along(&net, &rows, |r| (r.bucket, r.sf18_big.0, r.sf18_big.1));
         }
     }
     // Back to the committed default net, whose output is in centipawns.

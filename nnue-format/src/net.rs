@@ -2,7 +2,6 @@
 //! this form is what the reader returns, the writer takes and the reference evaluator reads.
 
 use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
-use crate::error::FormatError;
 
 /// How an array is stored in a Stockfish file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,32 +179,6 @@ impl Chess768Params {
 }
 
 impl Net {
-    /// Reads a net file. `arch` is required for headerless nets; for Stockfish nets it is
-    /// optional and, when given, must agree with what the header implies.
-    ///
-    /// ```
-    /// use nnue_format::{synth, Encoding, ErrorKind, Net};
-    ///
-    /// let net = synth::sfnn(128, 1, Encoding::Leb128); // a synthetic Stockfish net, L1 128
-    /// let bytes = net.to_bytes();
-    /// let read = Net::from_bytes(&bytes, None).unwrap();
-    /// assert_eq!(read, net);
-    /// assert_eq!(read.to_bytes(), bytes);
-    ///
-    /// // Every error names the offset and the section where reading stopped.
-    /// let err = Net::from_bytes(&bytes[..bytes.len() - 1], None).unwrap_err();
-    /// assert!(matches!(err.kind, ErrorKind::Truncated { .. } | ErrorKind::Leb128(_)), "{err}");
-    /// ```
-    pub fn from_bytes(bytes: &[u8], arch: Option<&Architecture>) -> Result<Net, FormatError> {
-        crate::read::read_net(bytes, arch)
-    }
-
-    /// Writes the net back; `Net::from_bytes(&net.to_bytes(), ..)` gives the same net, and a
-    /// file that was read is written back byte for byte.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        crate::write::write_net(self)
-    }
-
     /// The architecture and parameters if this is an SFNNv5-v9 net.
     pub fn sfnn(&self) -> Option<(&SfnnArch, &SfnnParams)> {
         match (&self.arch, &self.params) {

@@ -303,3 +303,25 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
     let params = Chess768Params { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
     Ok(Net { arch: full.clone(), description: String::new(), params: Params::Chess768(params) })
 }
+
+impl Net {
+    /// Reads a net file. `arch` is required for headerless nets; for Stockfish nets it is
+    /// optional and, when given, must agree with what the header implies.
+    ///
+    /// ```
+    /// use nnue_format::{synth, Encoding, ErrorKind, Net};
+    ///
+    /// let net = synth::sfnn(128, 1, Encoding::Leb128); // a synthetic Stockfish net, L1 128
+    /// let bytes = net.to_bytes();
+    /// let read = Net::from_bytes(&bytes, None).unwrap();
+    /// assert_eq!(read, net);
+    /// assert_eq!(read.to_bytes(), bytes);
+    ///
+    /// // Every error names the offset and the section where reading stopped.
+    /// let err = Net::from_bytes(&bytes[..bytes.len() - 1], None).unwrap_err();
+    /// assert!(matches!(err.kind, ErrorKind::Truncated { .. } | ErrorKind::Leb128(_)), "{err}");
+    /// ```
+    pub fn from_bytes(bytes: &[u8], arch: Option<&Architecture>) -> Result<Net, FormatError> {
+        crate::read::read_net(bytes, arch)
+    }
+}

@@ -96,3 +96,11 @@ fn dense(out: &mut Vec<u8>, layer: &Dense) {
     raw(out, &layer.biases);
     raw(out, &layer.weights);
 }
+
+impl Net {
+    /// Writes the net back; `Net::from_bytes(&net.to_bytes(), ..)` gives the same net, and a
+    /// file that was read is written back byte for byte.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        crate::write::write_net(self)
+    }
+}
