@@ -12,7 +12,7 @@ mod sfnn_threats;
 
 pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
-pub use sfnn::Sfnn;
+pub use sfnn::{LayerStacks, Sfnn};
 pub use sfnn_threats::SfnnThreats;
 
 use crate::features::FeatureSet;

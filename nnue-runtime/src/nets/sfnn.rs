@@ -20,19 +20,8 @@ pub struct Sfnn<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
     pub ft_weights: &'a [[i16; L1]; INPUTS],
     /// PSQT weights, one per bucket and feature.
     pub psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
-    /// fc_0 (L1 -> 15+1) biases, per stack.
-    pub fc0_biases: &'a [[i32; 16]; BUCKETS],
-    /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
-    pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
-    /// fc_1 (30 -> 32) biases, per stack.
-    pub fc1_biases: &'a [[i32; 32]; BUCKETS],
-    /// fc_1 weights per stack, as `[chunk][output][4]`, inputs in the order `packs` leaves the
-    /// activations.
-    pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
-    /// fc_2 (32 -> 1) bias, per stack.
-    pub fc2_biases: &'a [[i32; 1]; BUCKETS],
-    /// fc_2 weights per stack, inputs in the order `packs` leaves the activations.
-    pub fc2_weights: &'a [[i8; 32]; BUCKETS],
+    /// The 8 layer stacks.
+    pub stacks: LayerStacks<'a, CHUNKS>,
 }
 
 impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, HALF, CHUNKS> {
@@ -54,12 +43,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
             ft_biases,
             ft_weights,
             psqt_weights,
-            fc0_biases,
-            fc0_weights,
-            fc1_biases,
-            fc1_weights,
-            fc2_biases,
-            fc2_weights,
+            stacks: LayerStacks { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights },
         }
     }
 
@@ -71,17 +55,9 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
-        let stacks = LayerStacks {
-            fc0_biases: self.fc0_biases,
-            fc0_weights: self.fc0_weights,
-            fc1_biases: self.fc1_biases,
-            fc1_weights: self.fc1_weights,
-            fc2_biases: self.fc2_biases,
-            fc2_weights: self.fc2_weights,
-        };
         // Doubled accumulators: Stockfish's `clamp(2x, 0, 254)` is `clamp(x, 0, 127)` doubled.
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 254>(&stacks, acc, stm, pieces, trace) }
+        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 254>(&self.stacks, acc, stm, pieces, trace) }
     }
 
     #[inline(always)]
@@ -134,15 +110,22 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
 network_family!([const L1: usize, const HALF: usize, const CHUNKS: usize] Sfnn<'_, L1, HALF, CHUNKS>, Accumulator<L1, BUCKETS>, |_| FeatureSet::HalfKav2Hm);
 
 /// The layer stacks of the SFNN families (Stockfish 15.1 to 18): for each of the 8 buckets,
-/// fc_0 (sparse int8, `L1 -> 16`), fc_1 (`30 -> 32`, inputs in the activations' pack order) and
-/// fc_2 (`32 -> 1`), in the fast layout.
-pub(super) struct LayerStacks<'a, const CHUNKS: usize> {
-    pub(super) fc0_biases: &'a [[i32; 16]; BUCKETS],
-    pub(super) fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
-    pub(super) fc1_biases: &'a [[i32; 32]; BUCKETS],
-    pub(super) fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
-    pub(super) fc2_biases: &'a [[i32; 1]; BUCKETS],
-    pub(super) fc2_weights: &'a [[i8; 32]; BUCKETS],
+/// fc_0 (sparse int8, `L1 -> 15+1`), fc_1 (`30 -> 32`) and fc_2 (`32 -> 1`), in the fast layout.
+#[derive(Debug, Clone, Copy)]
+pub struct LayerStacks<'a, const CHUNKS: usize> {
+    /// fc_0 (L1 -> 15+1) biases, per stack.
+    pub fc0_biases: &'a [[i32; 16]; BUCKETS],
+    /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
+    pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
+    /// fc_1 (30 -> 32) biases, per stack.
+    pub fc1_biases: &'a [[i32; 32]; BUCKETS],
+    /// fc_1 weights per stack, as `[chunk][output][4]`, inputs in the order `packs` leaves the
+    /// activations.
+    pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
+    /// fc_2 (32 -> 1) bias, per stack.
+    pub fc2_biases: &'a [[i32; 1]; BUCKETS],
+    /// fc_2 weights per stack, inputs in the order `packs` leaves the activations.
+    pub fc2_weights: &'a [[i8; 32]; BUCKETS],
 }
 
 /// The forward pass of the SFNN families from pack-ordered accumulators: the pairwise

@@ -28,26 +28,16 @@ const TILE: usize = 128;
 /// A threat-input net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4).
 #[derive(Debug, Clone, Copy)]
 pub struct SfnnThreats<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
-    /// Transformer biases (not doubled, logical order).
+    /// Transformer biases (not doubled; columns pack-ordered as in [`super::Sfnn`]).
     pub ft_biases: &'a [i16; L1],
-    /// FullThreats rows, int8, one row of `L1` per threat feature.
+    /// FullThreats rows, int8, one pack-ordered row of `L1` per threat feature.
     pub threat_weights: &'a [[i8; L1]; THREAT_INPUTS],
-    /// HalfKAv2_hm rows, int16, one row of `L1` per piece feature.
+    /// HalfKAv2_hm rows, int16, one pack-ordered row of `L1` per piece feature.
     pub ft_weights: &'a [[i16; L1]; PIECE_INPUTS],
     /// Threat rows, then HalfKAv2_hm rows.
     pub psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
-    /// fc_0 (L1 -> 15+1) biases, per stack.
-    pub fc0_biases: &'a [[i32; 16]; BUCKETS],
-    /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
-    pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
-    /// fc_1 (30 -> 32) biases, per stack.
-    pub fc1_biases: &'a [[i32; 32]; BUCKETS],
-    /// fc_1 weights per stack, as in [`super::Sfnn`].
-    pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
-    /// fc_2 (32 -> 1) bias, per stack.
-    pub fc2_biases: &'a [[i32; 1]; BUCKETS],
-    /// fc_2 weights per stack, as in [`super::Sfnn`].
-    pub fc2_weights: &'a [[i8; 32]; BUCKETS],
+    /// The 8 layer stacks, as in [`super::Sfnn`].
+    pub stacks: LayerStacks<'a, CHUNKS>,
 }
 
 impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a, L1, HALF, CHUNKS> {
@@ -71,12 +61,7 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a
             threat_weights,
             ft_weights,
             psqt_weights,
-            fc0_biases,
-            fc0_weights,
-            fc1_biases,
-            fc1_weights,
-            fc2_biases,
-            fc2_weights,
+            stacks: LayerStacks { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights },
         }
     }
 
@@ -130,17 +115,9 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
-        let stacks = LayerStacks {
-            fc0_biases: self.fc0_biases,
-            fc0_weights: self.fc0_weights,
-            fc1_biases: self.fc1_biases,
-            fc1_weights: self.fc1_weights,
-            fc2_biases: self.fc2_biases,
-            fc2_weights: self.fc2_weights,
-        };
         // Not doubled: Stockfish 18 clamps the summed accumulators to 0..=255.
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 255>(&stacks, acc, stm, pieces, trace) }
+        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 255>(&self.stacks, acc, stm, pieces, trace) }
     }
 
     #[inline(always)]
