@@ -35,9 +35,9 @@ pub(crate) fn fused_update<const L1: usize, const A: usize, const S: usize>(
     }
 }
 
-/// `dst = src + sum of rows[added] - sum of rows[removed]` for any number of rows (a refresh
-/// from a cached accumulator), tile by tile like [`refresh_rows`] so that `dst` is written
-/// once instead of once per row (wrapping int16: the order of the terms doesn't matter).
+/// `dst = src + sum of rows[added] - sum of rows[removed]` for any number of rows (a refresh,
+/// from the biases or from a cached accumulator), tile by tile so that `dst` is written once
+/// instead of once per row (wrapping int16: the order of the terms doesn't matter).
 #[inline(always)]
 fn update_rows_tiled<const L1: usize>(
     src: &[i16; L1],
@@ -92,26 +92,7 @@ pub(crate) fn refresh_rows<const L1: usize>(
     features: &[usize],
     dst: &mut [i16; L1],
 ) {
-    if !L1.is_multiple_of(TILE) {
-        *dst = *biases;
-        for &f in features {
-            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                *d = d.wrapping_add(w);
-            }
-        }
-        return;
-    }
-    for t in (0..L1).step_by(TILE) {
-        let mut tile = [0i16; TILE];
-        tile.copy_from_slice(&biases[t..t + TILE]);
-        for &f in features {
-            let row = &rows[f][t..t + TILE];
-            for i in 0..TILE {
-                tile[i] = tile[i].wrapping_add(row[i]);
-            }
-        }
-        dst[t..t + TILE].copy_from_slice(&tile);
-    }
+    update_rows_tiled(biases, rows, features, &[], dst)
 }
 
 /// `dst = src + rows[added] - rows[removed]`, fused for the move shapes that occur.
