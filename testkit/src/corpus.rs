@@ -215,13 +215,7 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.array("ft.biases", "feature transformer", a.l1, 2);
             w.array("ft.weights", "feature transformer", SfnnArch::INPUTS * a.l1, 2);
             w.array("ft.psqt", "feature transformer", SfnnArch::INPUTS * SfnnArch::PSQT_BUCKETS, 4);
-            for s in 0..SfnnArch::STACKS {
-                w.push(&format!("stack{s}.hash"), &format!("stack[{s}]"), 4, RegionKind::Word);
-                let (prefix, section) = (format!("stack{s}"), format!("stack[{s}]"));
-                w.dense(&prefix, &section, 0, a.l1, SfnnArch::FC0_OUT);
-                w.dense(&prefix, &section, 1, SfnnArch::FC1_IN, SfnnArch::FC1_OUT);
-                w.dense(&prefix, &section, 2, SfnnArch::FC1_OUT, 1);
-            }
+            w.sfnn_stacks(a.l1);
         }
         Architecture::Threats(a) => {
             w.header();
@@ -230,13 +224,7 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.push("ft.threat_weights", "feature transformer", ThreatsArch::THREAT_INPUTS * a.l1, RegionKind::Raw);
             w.array("ft.weights", "feature transformer", ThreatsArch::PIECE_INPUTS * a.l1, 2);
             w.array("ft.psqt", "feature transformer", ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS, 4);
-            for s in 0..SfnnArch::STACKS {
-                w.push(&format!("stack{s}.hash"), &format!("stack[{s}]"), 4, RegionKind::Word);
-                let (prefix, section) = (format!("stack{s}"), format!("stack[{s}]"));
-                w.dense(&prefix, &section, 0, a.l1, SfnnArch::FC0_OUT);
-                w.dense(&prefix, &section, 1, SfnnArch::FC1_IN, SfnnArch::FC1_OUT);
-                w.dense(&prefix, &section, 2, SfnnArch::FC1_OUT, 1);
-            }
+            w.sfnn_stacks(a.l1);
         }
         Architecture::HalfKp(a) => {
             w.header();
@@ -297,6 +285,17 @@ impl Walker<'_> {
     }
 
     /// An int8 layer: i32 biases, then rows of weights padded to 32 inputs.
+    /// The 8 layer stacks of the SFNN families (17.1's and 18's threat nets alike).
+    fn sfnn_stacks(&mut self, l1: usize) {
+        for s in 0..SfnnArch::STACKS {
+            self.push(&format!("stack{s}.hash"), &format!("stack[{s}]"), 4, RegionKind::Word);
+            let (prefix, section) = (format!("stack{s}"), format!("stack[{s}]"));
+            self.dense(&prefix, &section, 0, l1, SfnnArch::FC0_OUT);
+            self.dense(&prefix, &section, 1, SfnnArch::FC1_IN, SfnnArch::FC1_OUT);
+            self.dense(&prefix, &section, 2, SfnnArch::FC1_OUT, 1);
+        }
+    }
+
     fn dense(&mut self, prefix: &str, section: &str, k: usize, inputs: usize, outputs: usize) {
         let section = format!("{section} fc_{k}");
         self.push(&format!("{prefix}.fc{k}.biases"), &section, outputs * 4, RegionKind::Raw);
