@@ -107,8 +107,8 @@ pub fn run() {
         let path = out.join(format!("{}.nnue", name.to_lowercase()));
         write_if_changed(&path, &net.to_bytes());
         println!("cargo:rustc-env=NNUE_SYNTH_{name}={}", path.display());
-        if let Architecture::Chess768(_) = net.arch {
-            println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch);
+        if let Architecture::Chess768(_) = net.arch() {
+            println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch());
         }
         paths.insert(name, path);
     }

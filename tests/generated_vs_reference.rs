@@ -36,7 +36,7 @@ macro_rules! synthetic_test {
         #[test]
         fn $test() {
             let net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
-            assert_eq!(net.arch.to_string(), $module::ARCHITECTURE);
+            assert_eq!(net.arch().to_string(), $module::ARCHITECTURE);
             assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);
         }
     };

@@ -107,7 +107,7 @@ fn corpus_bases_read() {
         let base = corpus::base(&recipe);
         let arch = matches!(base.arch, Architecture::Chess768(_)).then_some(&base.arch);
         let net = read(&base.bytes, arch).unwrap_or_else(|e| panic!("{recipe}: {e}"));
-        assert_eq!(net.arch, base.arch);
+        assert_eq!(net.arch(), base.arch);
         assert!(net.to_bytes() == base.bytes, "{recipe}");
     }
 }

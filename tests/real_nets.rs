@@ -42,7 +42,7 @@ fn stockfish_17_1_nets() {
 #[test]
 fn stockfish_18_big_net() {
     if let Some(net) = round_trip(nnue_testkit::SF18_BIG) {
-        assert_eq!(net.arch.to_string(), "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(net.arch().to_string(), "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8");
         let w = FastWeights::new(&net).unwrap();
         let mut positions = random_positions(18, 100);
         if let Some(rows) = nnue_testkit::oracle("stockfish18-eval.tsv") {
@@ -56,7 +56,7 @@ fn stockfish_18_big_net() {
 fn stockfish_15_1_net() {
     // Debian 12's stockfish 15.1 (raw arrays, L1 1024).
     if let Some(net) = round_trip("nn-ad9b42354671.nnue") {
-        assert_eq!(net.arch.l1(), 1024);
+        assert_eq!(net.arch().l1(), 1024);
         let w = FastWeights::new(&net).unwrap();
         nnue_testkit::assert_matches_reference(&net, &w.sfnn::<1024, 512, 256>().unwrap(), &random_positions(15, 30));
     }
@@ -65,7 +65,7 @@ fn stockfish_15_1_net() {
 #[test]
 fn stockfish_16_net() {
     if let Some(net) = round_trip("nn-5af11540bbfe.nnue") {
-        assert_eq!(net.arch.l1(), 1536);
+        assert_eq!(net.arch().l1(), 1536);
         let w = FastWeights::new(&net).unwrap();
         nnue_testkit::assert_matches_reference(&net, &w.sfnn::<1536, 768, 384>().unwrap(), &random_positions(16, 30));
     }

@@ -154,7 +154,7 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn bench_net<N: Network>(c: &mut Criterion, name: &str, fast: &N, file: &str, arch: Option<&str>, inputs: &Inputs) {
     let net: Net = nnue_testkit::read_net(file, arch);
-    let slow = net.arch.l1() >= 1024;
+    let slow = net.arch().l1() >= 1024;
     for path in KernelPath::all() {
         measure(c, name, path.isa().name(), fast, path, inputs, slow);
     }

@@ -76,7 +76,7 @@ fn bases() -> &'static [Base] {
     BASES.get_or_init(|| {
         let synthetic = |recipe: &str, other: &str| {
             let b = corpus::base(recipe);
-            base(b.bytes.clone(), b.arch.clone(), other)
+            base(b.bytes.clone(), b.arch, other)
         };
         let mut bases = vec![
             synthetic("sfnn:64:leb128:seed=5", CHESS768),
@@ -85,7 +85,7 @@ fn bases() -> &'static [Base] {
         ];
         if let Some(path) = nnue_testkit::net_or_skip(nnue_testkit::SF17_SMALL, "mutations of the real small net") {
             let bytes = std::fs::read(path).unwrap();
-            let arch = Net::from_bytes(&bytes, None).unwrap().arch;
+            let arch = Net::from_bytes(&bytes, None).unwrap().arch();
             bases.push(base(bytes, arch, SFNN64));
         }
         bases

@@ -40,7 +40,7 @@ use crate::hash;
 /// assert_eq!(arch.to_string().parse::<Architecture>().unwrap(), arch);
 /// assert!("(768 -> 512)x2 -> 1, relu".parse::<Architecture>().is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Architecture {
     /// Stockfish 15.1 to 17.1 and 18's small net: HalfKAv2_hm, SFNNv5 to SFNNv9.
     Sfnn(SfnnArch),
@@ -70,8 +70,6 @@ impl SfnnArch {
     pub const FC0_OUT: usize = 16;
     /// fc_1 inputs: fc_0's first 15 outputs through SqrClippedReLU and through ClippedReLU.
     pub const FC1_IN: usize = 30;
-    /// [`Self::FC1_IN`] rounded up to 32, fc_1's row stride in the file.
-    pub const FC1_IN_PADDED: usize = 32;
     /// fc_1 outputs, the inputs of fc_2.
     pub const FC1_OUT: usize = 32;
 
@@ -163,37 +161,96 @@ pub enum Activation {
     SCReLU,
 }
 
-/// King buckets of a chess-768 input layer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+/// King buckets of a chess-768 input layer: the bucket of each king square as the perspective
+/// sees it, and whether the board is mirrored so that the king sits on files a-d.
+///
+/// The one description of king buckets: the architecture's text (`768xK[hm]`, `kings=[...]`)
+/// parses into it, and the runtime's chess-768 features index with it as it is (`Copy`, so
+/// generated code holds it as a constant).
+///
+/// ```
+/// use nnue_format::KingBuckets;
+///
+/// // Two buckets, mirrored: the king on files a-b is bucket 0, on files c-d bucket 1.
+/// let map: Vec<u8> = (0..32).map(|i| (i % 4 / 2) as u8).collect();
+/// let kings = KingBuckets::from_map(true, &map).unwrap();
+/// assert_eq!((kings.count, kings.table[2], kings.table[5]), (2, 1, 1)); // c1, f1 (mirrors c1)
+/// assert_eq!(kings.map(), Some(map));
+/// assert!(KingBuckets::from_map(true, &[0, 1]).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KingBuckets {
     /// Mirror the board horizontally so that the king is on files a-d.
     pub mirrored: bool,
-    /// Bucket of each king square (32 entries when mirrored, else 64); `None`: one bucket.
-    pub map: Option<Vec<u8>>,
+    /// Number of buckets, 1 to 64; every bucket below it appears in `table`.
+    pub count: u8,
+    /// Bucket of each king square a1..h8, seen from the perspective's side of the board (files
+    /// e-h of a mirrored table repeat files d-a).
+    pub table: [u8; 64],
+}
+
+impl Default for KingBuckets {
+    fn default() -> Self {
+        Self::SINGLE
+    }
 }
 
 impl KingBuckets {
-    /// Number of king buckets (1 without a map).
-    pub fn count(&self) -> usize {
-        self.map.as_ref().map_or(1, |m| m.iter().copied().max().unwrap_or(0) as usize + 1)
+    /// One bucket, no mirroring: plain chess-768.
+    pub const SINGLE: KingBuckets = KingBuckets { mirrored: false, count: 1, table: [0; 64] };
+
+    /// The buckets of a `kings=[...]` map: 32 entries (a1, b1, c1, d1, a2, ...) when mirrored,
+    /// else 64, using every bucket from 0 to the largest.
+    pub fn from_map(mirrored: bool, map: &[u8]) -> Result<KingBuckets, String> {
+        let want = if mirrored { 32 } else { 64 };
+        if map.len() != want {
+            return Err(format!("kings=[...] has {} entries, expected {want}", map.len()));
+        }
+        let mut table = [0u8; 64];
+        for (sq, b) in table.iter_mut().enumerate() {
+            let (rank, file) = (sq / 8, sq % 8);
+            *b = if mirrored { map[rank * 4 + file.min(7 - file)] } else { map[sq] };
+        }
+        let largest = map.iter().copied().max().unwrap_or(0);
+        if largest >= 64 {
+            return Err(format!("king bucket {largest} is out of range: at most 64 buckets"));
+        }
+        let kings = KingBuckets { mirrored, count: largest + 1, table };
+        kings.validate()?;
+        Ok(kings)
     }
 
-    /// The bucket of every king square a1..h8 as the perspective sees it (a mirrored map is
-    /// extended to files e-h by symmetry).
-    pub fn table(&self) -> [u8; 64] {
-        let mut table = [0u8; 64];
-        if let Some(map) = &self.map {
-            for (sq, b) in table.iter_mut().enumerate() {
-                let (rank, file) = (sq / 8, sq % 8);
-                *b = if self.mirrored { map[rank * 4 + file.min(7 - file)] } else { map[sq] };
-            }
+    /// The `kings=[...]` map (32 entries when mirrored, else 64), or `None` for one bucket.
+    pub fn map(&self) -> Option<Vec<u8>> {
+        (self.count > 1).then(|| (0..64).filter(|sq| !self.mirrored || sq % 8 < 4).map(|sq| self.table[sq]).collect())
+    }
+
+    /// Number of king buckets.
+    pub fn count(&self) -> usize {
+        usize::from(self.count)
+    }
+
+    /// Checks the invariants of the fields: `count` buckets, every one used, and a mirrored
+    /// table symmetric.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=64).contains(&self.count) {
+            return Err(format!("{} king buckets: must be 1 to 64", self.count));
         }
-        table
+        if let Some(b) = self.table.iter().find(|&&b| b >= self.count) {
+            return Err(format!("king bucket {b} is out of range: {} buckets", self.count));
+        }
+        if (0..self.count).any(|b| !self.table.contains(&b)) {
+            return Err("kings=[...] must use every bucket from 0 to its maximum".into());
+        }
+        if self.mirrored && (0..64).any(|sq| self.table[sq] != self.table[sq ^ 7]) {
+            return Err("a mirrored king table must be the same on files e-h as on d-a".into());
+        }
+        Ok(())
     }
 }
 
 /// `(768xK -> N)x2 -> 1xB`: bullet-style headerless nets.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Chess768Arch {
     /// King buckets of the input layer (and horizontal mirroring).
     pub kings: KingBuckets,
@@ -281,16 +338,7 @@ impl Architecture {
                 if s.qa <= 0 || s.qb <= 0 || s.scale <= 0 || s.qa > 32767 || s.qb > 32767 {
                     return Err("qa, qb and scale must be positive (qa, qb at most 32767)".into());
                 }
-                if let Some(map) = &s.kings.map {
-                    let want = if s.kings.mirrored { 32 } else { 64 };
-                    if map.len() != want {
-                        return Err(format!("kings=[...] has {} entries, expected {want}", map.len()));
-                    }
-                    let n = s.kings.count();
-                    if (0..n).any(|b| !map.contains(&(b as u8))) {
-                        return Err("kings=[...] must use every bucket from 0 to its maximum".into());
-                    }
-                }
+                s.kings.validate()?;
             }
         }
         Ok(())
@@ -319,9 +367,8 @@ impl fmt::Display for Architecture {
             ),
             Architecture::Chess768(s) => {
                 write!(f, "(768")?;
-                let k = s.kings.count();
-                if s.kings.map.is_some() {
-                    write!(f, "x{k}")?;
+                if s.kings.count > 1 {
+                    write!(f, "x{}", s.kings.count)?;
                 }
                 if s.kings.mirrored {
                     write!(f, "hm")?;
@@ -335,7 +382,7 @@ impl fmt::Display for Architecture {
                     Activation::SCReLU => "screlu",
                 };
                 write!(f, ", {act}, qa={}, qb={}, scale={}", s.qa, s.qb, s.scale)?;
-                if let Some(map) = &s.kings.map {
+                if let Some(map) = s.kings.map() {
                     let list: Vec<String> = map.iter().map(u8::to_string).collect();
                     write!(f, ", kings=[{}]", list.join(","))?;
                 }
@@ -448,17 +495,18 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         }
     }
     let missing = |what: &str| format!("headerless nets must state {what}");
-    let kings = KingBuckets { mirrored, map };
-    match declared_buckets {
-        Some(k) if kings.map.is_none() => {
-            return Err(format!("768x{k} needs kings=[...] mapping king squares to its {k} buckets"))
+    let kings = match (declared_buckets, map) {
+        (None, None) => KingBuckets { mirrored, ..KingBuckets::SINGLE },
+        (None, Some(_)) => return Err("kings=[...] needs the bucket count: 768xK".into()),
+        (Some(k), None) => return Err(format!("768x{k} needs kings=[...] mapping king squares to its {k} buckets")),
+        (Some(k), Some(map)) => {
+            let kings = KingBuckets::from_map(mirrored, &map)?;
+            if k != kings.count() {
+                return Err(format!("768x{k} declares {k} king buckets, kings=[...] uses {}", kings.count()));
+            }
+            kings
         }
-        Some(k) if k != kings.count() => {
-            return Err(format!("768x{k} declares {k} king buckets, kings=[...] uses {}", kings.count()))
-        }
-        None if kings.map.is_some() => return Err("kings=[...] needs the bucket count: 768xK".into()),
-        _ => {}
-    }
+    };
     Ok(Architecture::Chess768(Chess768Arch {
         kings,
         hidden,

@@ -11,7 +11,8 @@
 //!   (Sqr)ClippedReLU activations in ([`sfnn_fc0_act_source`], [`sfnn_fc1_act_source`]): their
 //!   weight columns are permuted to match, so the activations need no permute at run time.
 
-use crate::net::{Dense, FeatureTransformer, Net, Params};
+use crate::arch::{Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, SfnnArch, ThreatsArch};
+use crate::net::{Dense, FeatureTransformer, Model, Net};
 
 /// Stored position of accumulator column `j` (and, the map being an involution, the logical
 /// column of stored position `j`).
@@ -49,7 +50,7 @@ pub const fn sfnn_fc1_act_source(s: usize) -> usize {
     8 * (t / 4) + 4 * lane + t % 4
 }
 
-/// Element type of a [`Blob`].
+/// Element type of an [`Array`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Elem {
     /// `i8`.
@@ -69,14 +70,21 @@ impl Elem {
             Elem::I32 => "i32",
         }
     }
+
+    /// Bytes per element.
+    pub fn size(self) -> usize {
+        match self {
+            Elem::I8 => 1,
+            Elem::I16 => 2,
+            Elem::I32 => 4,
+        }
+    }
 }
 
-/// One array of the fast layout: a name, a nested array shape (outermost first) and its
-/// little-endian bytes.
+/// One array of the fast layout: a nested array shape (outermost first) and its little-endian
+/// bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blob {
-    /// The array's name (the macro's static of that name).
-    pub name: &'static str,
+pub struct Array {
     /// Element type.
     pub elem: Elem,
     /// Shape, outermost dimension first.
@@ -85,22 +93,293 @@ pub struct Blob {
     pub bytes: Vec<u8>,
 }
 
-fn blob<T: Copy>(name: &'static str, elem: Elem, dims: Vec<usize>, values: &[T], le: impl Fn(T) -> Vec<u8>) -> Blob {
+impl Array {
+    /// Size in bytes of an array of this shape.
+    pub fn size(elem: Elem, dims: &[usize]) -> Option<usize> {
+        dims.iter().try_fold(elem.size(), |n, &d| n.checked_mul(d))
+    }
+}
+
+/// A struct of named arrays, generic over what holds an array (`A`: [`Array`] here, a cache
+/// file in the macro, an aligned buffer in the runtime), so that every crate moves the same
+/// fields by name. The name of an array is its field's.
+macro_rules! arrays {
+    (
+        $(#[$doc:meta])*
+        pub struct $name:ident {
+            $($(#[$fdoc:meta])* $field:ident,)*
+        }
+        $(nested { $($(#[$ndoc:meta])* $nested:ident: $nty:ident,)* })?
+        $(scalars { $($(#[$sdoc:meta])* $scalar:ident: $sty:ty,)* })?
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name<A = Array> {
+            $($(#[$fdoc])* pub $field: A,)*
+            $($($(#[$ndoc])* pub $nested: $nty<A>,)*)?
+            $($($(#[$sdoc])* pub $scalar: $sty,)*)?
+        }
+
+        impl<A> $name<A> {
+            /// Every array with its name, in field order.
+            pub fn arrays(&self) -> Vec<(&'static str, &A)> {
+                #[allow(unused_mut)]
+                let mut all = vec![$((stringify!($field), &self.$field)),*];
+                $($(all.extend(self.$nested.arrays());)*)?
+                all
+            }
+
+            /// The same fields, borrowed.
+            pub fn as_ref(&self) -> $name<&A> {
+                $name {
+                    $($field: &self.$field,)*
+                    $($($nested: self.$nested.as_ref(),)*)?
+                    $($($scalar: self.$scalar,)*)?
+                }
+            }
+
+            /// The same fields, each array replaced by `f(name, array)`.
+            pub fn map<B>(self, f: &mut impl FnMut(&'static str, A) -> B) -> $name<B> {
+                $name {
+                    $($field: f(stringify!($field), self.$field),)*
+                    $($($nested: self.$nested.map(f),)*)?
+                    $($($scalar: self.$scalar,)*)?
+                }
+            }
+
+            /// The struct from its arrays by name (`None` if `find` misses one) and its scalars.
+            pub fn assemble(
+                $($($scalar: $sty,)*)?
+                find: &mut impl FnMut(&'static str) -> Option<A>,
+            ) -> Option<Self> {
+                Some($name {
+                    $($field: find(stringify!($field))?,)*
+                    $($($nested: $nty::assemble(find)?,)*)?
+                    $($($scalar,)*)?
+                })
+            }
+        }
+    };
+}
+
+arrays! {
+    /// The 8 layer stacks of the SFNN families (runtime: `nets::LayerStacks`).
+    pub struct StacksLayout {
+        /// `[stack][16]` i32.
+        fc0_biases,
+        /// `[stack][L1 / 4][16][4]` i8, scrambled for the sparse kernel.
+        fc0_weights,
+        /// `[stack][32]` i32.
+        fc1_biases,
+        /// `[stack][8][32][4]` i8, inputs in the order the fc_0 activation leaves them.
+        fc1_weights,
+        /// `[stack][1]` i32.
+        fc2_biases,
+        /// `[stack][32]` i8, inputs in the order the fc_1 activation leaves them.
+        fc2_weights,
+    }
+}
+
+arrays! {
+    /// Stockfish 15.1-17.1 (runtime: `nets::Sfnn`).
+    pub struct SfnnLayout {
+        /// `[L1]` i16, doubled and pack-ordered.
+        ft_biases,
+        /// `[22528][L1]` i16, doubled and pack-ordered.
+        ft_weights,
+        /// `[22528][8]` i32.
+        psqt_weights,
+    }
+    nested {
+        /// fc_0, fc_1, fc_2 of the 8 stacks.
+        stacks: StacksLayout,
+    }
+}
+
+arrays! {
+    /// Stockfish 18's threat nets (runtime: `nets::SfnnThreats`).
+    pub struct ThreatsLayout {
+        /// `[L1]` i16, pack-ordered (not doubled).
+        ft_biases,
+        /// `[79856][L1]` i8, pack-ordered.
+        threat_weights,
+        /// `[22528][L1]` i16, pack-ordered.
+        ft_weights,
+        /// `[79856 + 22528][8]` i32: threat rows, then HalfKAv2_hm rows.
+        psqt_weights,
+    }
+    nested {
+        /// fc_0, fc_1, fc_2 of the 8 stacks.
+        stacks: StacksLayout,
+    }
+}
+
+arrays! {
+    /// Stockfish 12-13 (runtime: `nets::HalfKp`). The int8 layers have a stack dimension of 1.
+    pub struct HalfKpLayout {
+        /// `[L1]` i16, pack-ordered.
+        ft_biases,
+        /// `[41024][L1]` i16, pack-ordered.
+        ft_weights,
+        /// `[1][32]` i32.
+        fc0_biases,
+        /// `[1][2 * L1 / 4][32][4]` i8.
+        fc0_weights,
+        /// `[1][32]` i32.
+        fc1_biases,
+        /// `[1][8][32][4]` i8.
+        fc1_weights,
+        /// `[1][1]` i32.
+        fc2_biases,
+        /// `[1][32]` i8.
+        fc2_weights,
+    }
+}
+
+arrays! {
+    /// Headerless chess-768 nets (runtime: `nets::Chess768`).
+    pub struct Chess768Layout {
+        /// `[N]` i16.
+        l0_biases,
+        /// `[768 x king buckets][N]` i16.
+        l0_weights,
+        /// `[output bucket][2][N]` i16: the side to move's half first.
+        l1_weights,
+        /// `[output bucket]` i16.
+        l1_biases,
+    }
+    scalars {
+        /// The activation, quantisation and king buckets.
+        config: Chess768Config,
+    }
+}
+
+/// The scalars of a headerless net's fast path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chess768Config {
+    /// SCReLU (else CReLU).
+    pub screlu: bool,
+    /// Quantisation of the input layer: the activation clamps to `0..=qa`.
+    pub qa: i16,
+    /// Quantisation of the output layer.
+    pub qb: i32,
+    /// The eval is the output times `scale / (qa * qb)`.
+    pub scale: i32,
+    /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16; the
+    /// one scalar that depends on the weights, not only on the architecture.
+    pub screlu_in_i16: bool,
+    /// King buckets and mirroring of the input layer.
+    pub kings: KingBuckets,
+}
+
+impl Chess768Config {
+    /// The scalars of a net of `arch`, given whether its output weights allow int16 SCReLU.
+    pub fn new(arch: &Chess768Arch, screlu_in_i16: bool) -> Self {
+        Chess768Config {
+            screlu: arch.activation == Activation::SCReLU,
+            // A validated architecture has qa <= 32767.
+            qa: arch.qa as i16,
+            qb: arch.qb,
+            scale: arch.scale,
+            screlu_in_i16,
+            kings: arch.kings,
+        }
+    }
+}
+
+/// A net in the fast paths' layout: per family, its architecture and its named arrays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FastLayout<A = Array> {
+    /// Stockfish 15.1-17.1.
+    Sfnn(SfnnArch, SfnnLayout<A>),
+    /// Stockfish 18's threat nets.
+    Threats(ThreatsArch, ThreatsLayout<A>),
+    /// Stockfish 12-13.
+    HalfKp(HalfKpArch, HalfKpLayout<A>),
+    /// Headerless chess-768 nets.
+    Chess768(Chess768Arch, Chess768Layout<A>),
+}
+
+impl<A> FastLayout<A> {
+    /// The architecture.
+    pub fn arch(&self) -> Architecture {
+        match self {
+            FastLayout::Sfnn(a, _) => Architecture::Sfnn(*a),
+            FastLayout::Threats(a, _) => Architecture::Threats(*a),
+            FastLayout::HalfKp(a, _) => Architecture::HalfKp(*a),
+            FastLayout::Chess768(a, _) => Architecture::Chess768(*a),
+        }
+    }
+
+    /// Every array with its name (unique within a layout).
+    pub fn arrays(&self) -> Vec<(&'static str, &A)> {
+        match self {
+            FastLayout::Sfnn(_, l) => l.arrays(),
+            FastLayout::Threats(_, l) => l.arrays(),
+            FastLayout::HalfKp(_, l) => l.arrays(),
+            FastLayout::Chess768(_, l) => l.arrays(),
+        }
+    }
+
+    /// The same layout, borrowed.
+    pub fn as_ref(&self) -> FastLayout<&A> {
+        match self {
+            FastLayout::Sfnn(a, l) => FastLayout::Sfnn(*a, l.as_ref()),
+            FastLayout::Threats(a, l) => FastLayout::Threats(*a, l.as_ref()),
+            FastLayout::HalfKp(a, l) => FastLayout::HalfKp(*a, l.as_ref()),
+            FastLayout::Chess768(a, l) => FastLayout::Chess768(*a, l.as_ref()),
+        }
+    }
+
+    /// The same layout, each array replaced by `f(name, array)`.
+    pub fn map<B>(self, mut f: impl FnMut(&'static str, A) -> B) -> FastLayout<B> {
+        match self {
+            FastLayout::Sfnn(a, l) => FastLayout::Sfnn(a, l.map(&mut f)),
+            FastLayout::Threats(a, l) => FastLayout::Threats(a, l.map(&mut f)),
+            FastLayout::HalfKp(a, l) => FastLayout::HalfKp(a, l.map(&mut f)),
+            FastLayout::Chess768(a, l) => FastLayout::Chess768(a, l.map(&mut f)),
+        }
+    }
+
+    /// The layout of a net of `arch` from its arrays by name (`None` if `find` misses one);
+    /// `screlu_in_i16` as [`Chess768Config::screlu_in_i16`] (ignored by the other families).
+    pub fn assemble(
+        arch: &Architecture,
+        screlu_in_i16: bool,
+        mut find: impl FnMut(&'static str) -> Option<A>,
+    ) -> Option<Self> {
+        Some(match arch {
+            Architecture::Sfnn(a) => FastLayout::Sfnn(*a, SfnnLayout::assemble(&mut find)?),
+            Architecture::Threats(a) => FastLayout::Threats(*a, ThreatsLayout::assemble(&mut find)?),
+            Architecture::HalfKp(a) => FastLayout::HalfKp(*a, HalfKpLayout::assemble(&mut find)?),
+            Architecture::Chess768(a) => {
+                FastLayout::Chess768(*a, Chess768Layout::assemble(Chess768Config::new(a, screlu_in_i16), &mut find)?)
+            }
+        })
+    }
+}
+
+fn blob<T: Copy>(dims: Vec<usize>, values: &[T], le: impl Fn(T, &mut Vec<u8>)) -> Array {
     debug_assert_eq!(dims.iter().product::<usize>(), values.len());
     // Sized up front: collecting the flat_map would grow (and copy) the vector by doubling.
     let mut bytes = Vec::with_capacity(std::mem::size_of_val(values));
-    values.iter().for_each(|&v| bytes.extend_from_slice(&le(v)));
-    Blob { name, elem, dims, bytes }
+    values.iter().for_each(|&v| le(v, &mut bytes));
+    let elem = match std::mem::size_of::<T>() {
+        1 => Elem::I8,
+        2 => Elem::I16,
+        _ => Elem::I32,
+    };
+    Array { elem, dims, bytes }
 }
 
-fn i8s(name: &'static str, dims: Vec<usize>, v: &[i8]) -> Blob {
-    blob(name, Elem::I8, dims, v, |x| x.to_le_bytes().to_vec())
+fn i8s(dims: Vec<usize>, v: &[i8]) -> Array {
+    blob(dims, v, |x, out| out.extend_from_slice(&x.to_le_bytes()))
 }
-fn i16s(name: &'static str, dims: Vec<usize>, v: &[i16]) -> Blob {
-    blob(name, Elem::I16, dims, v, |x| x.to_le_bytes().to_vec())
+fn i16s(dims: Vec<usize>, v: &[i16]) -> Array {
+    blob(dims, v, |x, out| out.extend_from_slice(&x.to_le_bytes()))
 }
-fn i32s(name: &'static str, dims: Vec<usize>, v: &[i32]) -> Blob {
-    blob(name, Elem::I32, dims, v, |x| x.to_le_bytes().to_vec())
+fn i32s(dims: Vec<usize>, v: &[i32]) -> Array {
+    blob(dims, v, |x, out| out.extend_from_slice(&x.to_le_bytes()))
 }
 
 /// Transformer rows with columns in pack order within each `block` (a perspective's output
@@ -114,7 +393,8 @@ fn ft_columns(row: &[i16], double: bool) -> Vec<i16> {
     out
 }
 
-fn ft_blobs(ft: &FeatureTransformer, double: bool) -> [Blob; 2] {
+/// The transformer's biases and weights, pack-ordered and optionally doubled.
+fn ft_arrays(ft: &FeatureTransformer, double: bool) -> (Array, Array) {
     let l1 = ft.l1();
     let inputs = ft.weights.len() / l1;
     // Straight to bytes, row by row: no second copy of the largest array.
@@ -122,12 +402,12 @@ fn ft_blobs(ft: &FeatureTransformer, double: bool) -> [Blob; 2] {
     for f in 0..inputs {
         ft_columns(ft.row(f), double).iter().for_each(|v| weights.extend_from_slice(&v.to_le_bytes()));
     }
-    let weights = Blob { name: "FT_WEIGHTS", elem: Elem::I16, dims: vec![inputs, l1], bytes: weights };
-    [i16s("FT_BIASES", vec![l1], &ft_columns(&ft.biases, double)), weights]
+    let weights = Array { elem: Elem::I16, dims: vec![inputs, l1], bytes: weights };
+    (i16s(vec![l1], &ft_columns(&ft.biases, double)), weights)
 }
 
 /// `[chunk][output][4]` over the padded inputs.
-pub fn scramble(layer: &Dense) -> Vec<i8> {
+fn scramble(layer: &Dense) -> Vec<i8> {
     let (p, o) = (layer.padded_inputs, layer.outputs);
     let mut out = vec![0i8; p * o];
     for (i, &w) in layer.weights.iter().enumerate() {
@@ -137,27 +417,27 @@ pub fn scramble(layer: &Dense) -> Vec<i8> {
     out
 }
 
-/// Scrambled layers of several stacks as one `[stack][chunk][output][4]` blob.
-fn stacked_scrambled(name: &'static str, layers: &[&Dense]) -> Blob {
+/// Scrambled layers of several stacks as one `[stack][chunk][output][4]` array.
+fn stacked_scrambled(layers: &[&Dense]) -> Array {
     let l = layers[0];
     let v: Vec<i8> = layers.iter().flat_map(|d| scramble(d)).collect();
-    i8s(name, vec![layers.len(), l.padded_inputs / 4, l.outputs, 4], &v)
+    i8s(vec![layers.len(), l.padded_inputs / 4, l.outputs, 4], &v)
 }
 
-fn stacked_biases(name: &'static str, layers: &[&Dense]) -> Blob {
+fn stacked_biases(layers: &[&Dense]) -> Array {
     let v: Vec<i32> = layers.iter().flat_map(|d| d.biases.iter().copied()).collect();
-    i32s(name, vec![layers.len(), layers[0].outputs], &v)
+    i32s(vec![layers.len(), layers[0].outputs], &v)
 }
 
-fn stacked_rows(name: &'static str, layers: &[&Dense]) -> Blob {
+fn stacked_rows(layers: &[&Dense]) -> Array {
     let l = layers[0];
     let v: Vec<i8> = layers.iter().flat_map(|d| d.weights.iter().copied()).collect();
-    i8s(name, vec![layers.len(), l.padded_inputs], &v)
+    i8s(vec![layers.len(), l.padded_inputs], &v)
 }
 
 /// The 8 layer stacks of the SFNN families: fc_0 scrambled for the sparse kernel; fc_1 and fc_2
 /// with their inputs in the order the SIMD activations leave them (pack order).
-fn sfnn_stacks(stacks: &[crate::Stack]) -> Vec<Blob> {
+fn sfnn_stacks(stacks: &[crate::Stack]) -> StacksLayout {
     let pick = |f: fn(&crate::Stack) -> &Dense| stacks.iter().map(f).collect::<Vec<_>>();
     let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
     let permuted = |d: &Dense, source: &dyn Fn(usize) -> Option<usize>| {
@@ -172,29 +452,29 @@ fn sfnn_stacks(stacks: &[crate::Stack]) -> Vec<Blob> {
     let fc1: Vec<Dense> = fc1.iter().map(|d| permuted(d, &|s| sfnn_fc1_input(s))).collect();
     let fc2: Vec<Dense> = fc2.iter().map(|d| permuted(d, &|s| Some(sfnn_fc1_act_source(s)))).collect();
     let (fc1, fc2): (Vec<&Dense>, Vec<&Dense>) = (fc1.iter().collect(), fc2.iter().collect());
-    vec![
-        stacked_biases("FC0_BIASES", &fc0),
-        stacked_scrambled("FC0_WEIGHTS", &fc0),
-        stacked_biases("FC1_BIASES", &fc1),
-        stacked_scrambled("FC1_WEIGHTS", &fc1),
-        stacked_biases("FC2_BIASES", &fc2),
-        stacked_rows("FC2_WEIGHTS", &fc2),
-    ]
+    StacksLayout {
+        fc0_biases: stacked_biases(&fc0),
+        fc0_weights: stacked_scrambled(&fc0),
+        fc1_biases: stacked_biases(&fc1),
+        fc1_weights: stacked_scrambled(&fc1),
+        fc2_biases: stacked_biases(&fc2),
+        fc2_weights: stacked_rows(&fc2),
+    }
 }
 
-/// Every array the fast path of `net` reads, in the order the runtime's constructors take them.
-pub fn fast_layout(net: &Net) -> Vec<Blob> {
-    match &net.params {
-        Params::Sfnn(p) => {
-            let [b, w] = ft_blobs(&p.ft, true);
-            let psqt = i32s("PSQT_WEIGHTS", vec![p.ft.weights.len() / p.ft.l1(), 8], &p.ft.psqt);
-            [vec![b, w, psqt], sfnn_stacks(&p.stacks)].concat()
+/// Every array the fast path of `net` reads, by name, and the scalars it needs.
+pub fn fast_layout(net: &Net) -> FastLayout {
+    match &net.model {
+        Model::Sfnn(arch, p) => {
+            let (ft_biases, ft_weights) = ft_arrays(&p.ft, true);
+            let psqt_weights = i32s(vec![p.ft.weights.len() / p.ft.l1(), 8], &p.ft.psqt);
+            FastLayout::Sfnn(*arch, SfnnLayout { ft_biases, ft_weights, psqt_weights, stacks: sfnn_stacks(&p.stacks) })
         }
-        Params::Threats(p) => {
+        Model::Threats(arch, p) => {
             // The same column order as SFNN's (so the same kernels run), but not doubled: the
             // transform clamps to 0..=255 instead.
             let l1 = p.ft.l1();
-            let [b, w] = ft_blobs(&p.ft, false);
+            let (ft_biases, ft_weights) = ft_arrays(&p.ft, false);
             let mut threats = Vec::with_capacity(p.threat_weights.len());
             for row in p.threat_weights.chunks_exact(l1) {
                 let mut packed = vec![0u8; l1];
@@ -203,44 +483,43 @@ pub fn fast_layout(net: &Net) -> Vec<Blob> {
                 }
                 threats.extend_from_slice(&packed);
             }
-            let threats = Blob {
-                name: "THREAT_WEIGHTS",
-                elem: Elem::I8,
-                dims: vec![p.threat_weights.len() / l1, l1],
-                bytes: threats,
+            let threat_weights = Array { elem: Elem::I8, dims: vec![p.threat_weights.len() / l1, l1], bytes: threats };
+            let psqt_weights = i32s(vec![p.ft.psqt.len() / 8, 8], &p.ft.psqt);
+            let stacks = sfnn_stacks(&p.stacks);
+            FastLayout::Threats(*arch, ThreatsLayout { ft_biases, threat_weights, ft_weights, psqt_weights, stacks })
+        }
+        Model::HalfKp(arch, p) => {
+            let (ft_biases, ft_weights) = ft_arrays(&p.ft, false);
+            let layout = HalfKpLayout {
+                ft_biases,
+                ft_weights,
+                fc0_biases: stacked_biases(&[&p.fc0]),
+                fc0_weights: stacked_scrambled(&[&p.fc0]),
+                fc1_biases: stacked_biases(&[&p.fc1]),
+                fc1_weights: stacked_scrambled(&[&p.fc1]),
+                fc2_biases: stacked_biases(&[&p.fc2]),
+                fc2_weights: stacked_rows(&[&p.fc2]),
             };
-            let psqt = i32s("PSQT_WEIGHTS", vec![p.ft.psqt.len() / 8, 8], &p.ft.psqt);
-            [vec![b, threats, w, psqt], sfnn_stacks(&p.stacks)].concat()
+            FastLayout::HalfKp(*arch, layout)
         }
-        Params::HalfKp(p) => {
-            let [b, w] = ft_blobs(&p.ft, false);
-            vec![
-                b,
-                w,
-                stacked_biases("FC0_BIASES", &[&p.fc0]),
-                stacked_scrambled("FC0_WEIGHTS", &[&p.fc0]),
-                stacked_biases("FC1_BIASES", &[&p.fc1]),
-                stacked_scrambled("FC1_WEIGHTS", &[&p.fc1]),
-                stacked_biases("FC2_BIASES", &[&p.fc2]),
-                stacked_rows("FC2_WEIGHTS", &[&p.fc2]),
-            ]
-        }
-        Params::Chess768(p) => {
+        Model::Chess768(arch, p) => {
             let n = p.hidden();
             let buckets = p.l1b.len();
-            vec![
-                i16s("L0_BIASES", vec![n], &p.l0b),
-                i16s("L0_WEIGHTS", vec![p.l0w.len() / n, n], &p.l0w),
-                i16s("L1_WEIGHTS", vec![buckets, 2, n], &p.l1w),
-                i16s("L1_BIASES", vec![buckets], &p.l1b),
-            ]
+            let layout = Chess768Layout {
+                l0_biases: i16s(vec![n], &p.l0b),
+                l0_weights: i16s(vec![p.l0w.len() / n, n], &p.l0w),
+                l1_weights: i16s(vec![buckets, 2, n], &p.l1w),
+                l1_biases: i16s(vec![buckets], &p.l1b),
+                config: Chess768Config::new(arch, screlu_fits_i16(&p.l1w, arch.qa)),
+            };
+            FastLayout::Chess768(*arch, layout)
         }
     }
 }
 
 /// Whether a headerless SCReLU net may compute `v * (v * w)` with `v * w` in int16
 /// (`qa * max |output weight| <= 32767`); otherwise the exact int32 form is used.
-pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
+fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
     l1w.iter().all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
 }
 
@@ -250,7 +529,7 @@ pub fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
 /// net is refused rather than evaluated one way or another. (Sums of doubled values that leave
 /// int16 are fine: they wrap, in Stockfish's accumulators and in ours alike.)
 pub fn check(net: &Net) -> Result<(), String> {
-    if let Params::Sfnn(p) = &net.params {
+    if let Model::Sfnn(_, p) = &net.model {
         let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
         let why = "Stockfish doubles the transformer when it loads a net, and the doubled value does \
                    not fit int16, so no exact evaluation exists";
@@ -267,6 +546,43 @@ pub fn check(net: &Net) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn every_family() -> Vec<Net> {
+        let chess768 = |text: &str| match text.parse::<Architecture>().unwrap() {
+            Architecture::Chess768(a) => crate::synth::chess768(&a, 3),
+            _ => unreachable!(),
+        };
+        vec![
+            crate::synth::sfnn(64, 1, crate::Encoding::Leb128),
+            crate::synth::threats(64, 2, crate::Encoding::Leb128),
+            crate::synth::halfkp(64, 3),
+            chess768("(768x2hm -> 32)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]"),
+        ]
+    }
+
+    /// The names are what the macro's statics, the cache's files and the runtime's fields go
+    /// by: unique within a layout, and enough to put the layout back together.
+    #[test]
+    fn a_layout_goes_by_its_names() {
+        for net in every_family() {
+            let layout = fast_layout(&net);
+            assert_eq!(layout.arch(), net.arch());
+            let mut names: Vec<&str> = layout.arrays().into_iter().map(|(name, _)| name).collect();
+            let count = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), count, "{}: {names:?}", net.arch());
+            for (name, array) in layout.arrays() {
+                assert_eq!(Array::size(array.elem, &array.dims), Some(array.bytes.len()), "{name}");
+            }
+            let screlu_in_i16 = matches!(&layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
+            let mut by_name: std::collections::HashMap<&str, Array> =
+                layout.clone().map(|name, array| (name, array)).arrays().into_iter().map(|(_, p)| p.clone()).collect();
+            let back = FastLayout::assemble(&net.arch(), screlu_in_i16, |name| by_name.remove(name)).unwrap();
+            assert_eq!(back, layout);
+            assert!(FastLayout::<Array>::assemble(&net.arch(), screlu_in_i16, |_| None).is_none());
+        }
+    }
 
     #[test]
     fn pack_slot_is_an_involution_swapping_middle_groups() {

@@ -25,7 +25,7 @@ pub use arch::{
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, SfnnParams, Stack, ThreatsParams,
 };
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.

@@ -12,28 +12,39 @@ pub enum Encoding {
     Leb128,
 }
 
-/// A parsed net file: its architecture and its parameters.
+/// A parsed net file: its description and, of one family, its architecture and parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Net {
-    /// The architecture, from the header or the given description.
-    pub arch: Architecture,
     /// The header's free-text description (empty for headerless nets).
     pub description: String,
-    /// The parameters, of the family of `arch`.
-    pub params: Params,
+    /// The architecture and the parameters.
+    pub model: Model,
 }
 
-/// A net's parameters, one variant per [`Architecture`] family.
+/// A net's architecture with its parameters: one variant per family, so the two can't be of
+/// different families.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Params {
-    /// For [`Architecture::Sfnn`].
-    Sfnn(SfnnParams),
-    /// For [`Architecture::HalfKp`].
-    HalfKp(HalfKpParams),
-    /// For [`Architecture::Chess768`].
-    Chess768(Chess768Params),
-    /// For [`Architecture::Threats`].
-    Threats(ThreatsParams),
+pub enum Model {
+    /// Stockfish 15.1-17.1 (SFNNv5-v9).
+    Sfnn(SfnnArch, SfnnParams),
+    /// Stockfish 18's threat-input nets.
+    Threats(ThreatsArch, ThreatsParams),
+    /// Stockfish 12-13.
+    HalfKp(HalfKpArch, HalfKpParams),
+    /// Headerless chess-768 nets.
+    Chess768(Chess768Arch, Chess768Params),
+}
+
+impl Net {
+    /// The architecture, from the header or the given description.
+    pub fn arch(&self) -> Architecture {
+        match &self.model {
+            Model::Sfnn(a, _) => Architecture::Sfnn(*a),
+            Model::Threats(a, _) => Architecture::Threats(*a),
+            Model::HalfKp(a, _) => Architecture::HalfKp(*a),
+            Model::Chess768(a, _) => Architecture::Chess768(*a),
+        }
+    }
 }
 
 /// The first layer: one row of `l1` weights (and `buckets` PSQT weights) per input feature.
@@ -58,10 +69,6 @@ impl FeatureTransformer {
     pub fn row(&self, feature: usize) -> &[i16] {
         let l1 = self.l1();
         &self.weights[feature * l1..(feature + 1) * l1]
-    }
-    /// The PSQT weights of input feature `feature`, one per bucket.
-    pub fn psqt_row(&self, feature: usize, buckets: usize) -> &[i32] {
-        &self.psqt[feature * buckets..(feature + 1) * buckets]
     }
 }
 
@@ -175,36 +182,5 @@ impl Chess768Params {
     pub fn output_row(&self, bucket: usize) -> &[i16] {
         let n = 2 * self.hidden();
         &self.l1w[bucket * n..(bucket + 1) * n]
-    }
-}
-
-impl Net {
-    /// The architecture and parameters if this is an SFNNv5-v9 net.
-    pub fn sfnn(&self) -> Option<(&SfnnArch, &SfnnParams)> {
-        match (&self.arch, &self.params) {
-            (Architecture::Sfnn(a), Params::Sfnn(p)) => Some((a, p)),
-            _ => None,
-        }
-    }
-    /// The architecture and parameters if this is a threat-input net.
-    pub fn threats(&self) -> Option<(&ThreatsArch, &ThreatsParams)> {
-        match (&self.arch, &self.params) {
-            (Architecture::Threats(a), Params::Threats(p)) => Some((a, p)),
-            _ => None,
-        }
-    }
-    /// The architecture and parameters if this is a HalfKP net.
-    pub fn halfkp(&self) -> Option<(&HalfKpArch, &HalfKpParams)> {
-        match (&self.arch, &self.params) {
-            (Architecture::HalfKp(a), Params::HalfKp(p)) => Some((a, p)),
-            _ => None,
-        }
-    }
-    /// The architecture and parameters if this is a headerless chess-768 net.
-    pub fn chess768(&self) -> Option<(&Chess768Arch, &Chess768Params)> {
-        match (&self.arch, &self.params) {
-            (Architecture::Chess768(a), Params::Chess768(p)) => Some((a, p)),
-            _ => None,
-        }
     }
 }

@@ -5,7 +5,7 @@ use crate::error::{ErrorKind, FormatError};
 use crate::hash;
 use crate::leb128::{self, Element};
 use crate::net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, SfnnParams, Stack, ThreatsParams,
 };
 use crate::{VERSION_HALFKP, VERSION_SFNN};
 
@@ -182,13 +182,13 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             ));
         }
     }
-    let params = match &arch {
+    let model = match arch {
         Architecture::Sfnn(a) => {
             r.section = "feature transformer".into();
             r.hash(a.ft_hash())?;
             let ft = r.feature_transformer(SfnnArch::INPUTS, a.l1, SfnnArch::PSQT_BUCKETS)?;
             let stacks = r.stacks(a.l1, a.stack_hash())?;
-            Params::Sfnn(SfnnParams { ft, stacks })
+            Model::Sfnn(a, SfnnParams { ft, stacks })
         }
         Architecture::Threats(a) => {
             // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one
@@ -204,7 +204,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             )?;
             let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
             let stacks = r.stacks(a.l1, a.stack_hash())?;
-            Params::Threats(ThreatsParams { ft, threat_weights, stacks })
+            Model::Threats(a, ThreatsParams { ft, threat_weights, stacks })
         }
         Architecture::HalfKp(a) => {
             r.section = "feature transformer".into();
@@ -215,12 +215,12 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             let fc0 = r.dense("fc_0", 2 * a.l1, HalfKpArch::L2)?;
             let fc1 = r.dense("fc_1", HalfKpArch::L2, HalfKpArch::L3)?;
             let fc2 = r.dense("fc_2", HalfKpArch::L3, 1)?;
-            Params::HalfKp(HalfKpParams { ft, fc0, fc1, fc2 })
+            Model::HalfKp(a, HalfKpParams { ft, fc0, fc1, fc2 })
         }
         Architecture::Chess768(_) => unreachable!("identify never returns a headerless architecture"),
     };
     r.end()?;
-    Ok(Net { arch, description, params })
+    Ok(Net { description, model })
 }
 
 /// Works out the architecture from the version and hash, and checks the description agrees.
@@ -301,7 +301,7 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
     r.section = "l1 biases".into();
     let l1b = r.raw(b, "l1 biases")?;
     let params = Chess768Params { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
-    Ok(Net { arch: full.clone(), description: String::new(), params: Params::Chess768(params) })
+    Ok(Net { description: String::new(), model: Model::Chess768(*arch, params) })
 }
 
 impl Net {

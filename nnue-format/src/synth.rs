@@ -1,9 +1,9 @@
 //! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
+use crate::arch::{Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
 use crate::net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Net, Params, SfnnParams, Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, SfnnParams, Stack, ThreatsParams,
 };
 
 /// SplitMix64: tiny, seedable and good enough for test data.
@@ -77,9 +77,8 @@ pub fn sfnn(l1: usize, seed: u64, encoding: Encoding) -> Net {
         })
         .collect();
     Net {
-        arch: Architecture::Sfnn(arch),
         description: format!("synthetic SFNN L1={l1} seed={seed}"),
-        params: Params::Sfnn(SfnnParams { ft, stacks }),
+        model: Model::Sfnn(arch, SfnnParams { ft, stacks }),
     }
 }
 
@@ -107,9 +106,8 @@ pub fn threats(l1: usize, seed: u64, encoding: Encoding) -> Net {
     let threat_weights = fill(&mut rng, ThreatsArch::THREAT_INPUTS * l1, |r| r.weight(30, 127) as i8);
     let stacks = stacks(&mut rng, l1);
     Net {
-        arch: Architecture::Threats(ThreatsArch { l1 }),
         description: format!("synthetic HalfKAv2_hm+Threats L1={l1} seed={seed}"),
-        params: Params::Threats(ThreatsParams { ft, threat_weights, stacks }),
+        model: Model::Threats(ThreatsArch { l1 }, ThreatsParams { ft, threat_weights, stacks }),
     }
 }
 
@@ -118,14 +116,16 @@ pub fn halfkp(l1: usize, seed: u64) -> Net {
     let mut rng = Rng::new(seed);
     let ft = feature_transformer(&mut rng, HalfKpArch::INPUTS, l1, 0, Encoding::Raw);
     Net {
-        arch: Architecture::HalfKp(HalfKpArch { l1 }),
         description: format!("synthetic HalfKP L1={l1} seed={seed}"),
-        params: Params::HalfKp(HalfKpParams {
-            ft,
-            fc0: dense(&mut rng, 2 * l1, HalfKpArch::L2, 20000),
-            fc1: dense(&mut rng, HalfKpArch::L2, HalfKpArch::L3, 8000),
-            fc2: dense(&mut rng, HalfKpArch::L3, 1, 4000),
-        }),
+        model: Model::HalfKp(
+            HalfKpArch { l1 },
+            HalfKpParams {
+                ft,
+                fc0: dense(&mut rng, 2 * l1, HalfKpArch::L2, 20000),
+                fc1: dense(&mut rng, HalfKpArch::L2, HalfKpArch::L3, 8000),
+                fc2: dense(&mut rng, HalfKpArch::L3, 1, 4000),
+            },
+        ),
     }
 }
 
@@ -141,7 +141,7 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
         l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
         padded: true,
     };
-    Net { arch: Architecture::Chess768(arch.clone()), description: String::new(), params: Params::Chess768(params) }
+    Net { description: String::new(), model: Model::Chess768(*arch, params) }
 }
 
 /// `net` with its first layer redrawn so large (SFNN transformers, which Stockfish doubles, in
@@ -151,21 +151,21 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
 pub fn with_wrapping_first_layer(mut net: Net, seed: u64) -> Net {
     let mut rng = Rng::new(seed ^ 0x5752_4150);
     let mut redraw = |v: &mut [i16], spread: i64| v.iter_mut().for_each(|x| *x = rng.weight(spread, spread) as i16);
-    match &mut net.params {
-        Params::Sfnn(p) => {
+    match &mut net.model {
+        Model::Sfnn(_, p) => {
             redraw(&mut p.ft.biases, 2600);
             redraw(&mut p.ft.weights, 2600);
         }
-        Params::HalfKp(p) => {
+        Model::HalfKp(_, p) => {
             redraw(&mut p.ft.biases, 9000);
             redraw(&mut p.ft.weights, 9000);
         }
-        Params::Chess768(p) => {
+        Model::Chess768(_, p) => {
             redraw(&mut p.l0b, 9000);
             redraw(&mut p.l0w, 9000);
         }
         // Not doubled, and threat rows are int8: the HalfKAv2_hm part carries the wrap.
-        Params::Threats(p) => {
+        Model::Threats(_, p) => {
             redraw(&mut p.ft.biases, 9000);
             redraw(&mut p.ft.weights, 9000);
         }

@@ -1,13 +1,13 @@
 //! The writer: the exact inverse of the reader.
 
 use crate::leb128::{self, Element};
-use crate::net::{Dense, Encoding, FeatureTransformer, Net, Params};
-use crate::{Architecture, VERSION_HALFKP, VERSION_SFNN};
+use crate::net::{Dense, Encoding, FeatureTransformer, Model, Net};
+use crate::{VERSION_HALFKP, VERSION_SFNN};
 
 pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     let mut out = Vec::new();
-    match (&net.arch, &net.params) {
-        (Architecture::Sfnn(a), Params::Sfnn(p)) => {
+    match &net.model {
+        Model::Sfnn(a, p) => {
             header(&mut out, VERSION_SFNN, a.file_hash(), &net.description);
             put(&mut out, a.ft_hash());
             feature_transformer(&mut out, &p.ft);
@@ -18,7 +18,7 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 }
             }
         }
-        (Architecture::Threats(a), Params::Threats(p)) => {
+        Model::Threats(a, p) => {
             header(&mut out, VERSION_SFNN, a.file_hash(), &net.description);
             put(&mut out, a.ft_hash());
             array(&mut out, &p.ft.biases, p.ft.encoding[0]);
@@ -32,7 +32,7 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 }
             }
         }
-        (Architecture::HalfKp(a), Params::HalfKp(p)) => {
+        Model::HalfKp(a, p) => {
             header(&mut out, VERSION_HALFKP, a.file_hash(), &net.description);
             put(&mut out, a.ft_hash());
             feature_transformer(&mut out, &p.ft);
@@ -41,7 +41,7 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 dense(&mut out, layer);
             }
         }
-        (Architecture::Chess768(_), Params::Chess768(p)) => {
+        Model::Chess768(_, p) => {
             for part in [&p.l0w, &p.l0b, &p.l1w, &p.l1b] {
                 raw(&mut out, part);
             }
@@ -49,7 +49,6 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 out.resize(out.len().next_multiple_of(64), 0);
             }
         }
-        _ => panic!("Net::arch and Net::params describe different families"),
     }
     out
 }

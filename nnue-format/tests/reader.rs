@@ -4,9 +4,9 @@
 use nnue_format::synth;
 use nnue_format::{Architecture, Chess768Arch, Encoding, ErrorKind, FormatError, KingBuckets, Net, SfnnArch};
 
-fn chess768(hidden: usize, map: Option<Vec<u8>>) -> Architecture {
+fn chess768(hidden: usize, kings: KingBuckets) -> Architecture {
     Architecture::Chess768(Chess768Arch {
-        kings: KingBuckets { mirrored: false, map },
+        kings,
         hidden,
         output_buckets: 1,
         activation: nnue_format::Activation::CReLU,
@@ -22,10 +22,12 @@ fn chess768(hidden: usize, map: Option<Vec<u8>>) -> Architecture {
 fn unvalidated_descriptions_are_refused() {
     let bytes = synth::sfnn(64, 1, Encoding::Leb128).to_bytes();
     for arch in [
-        chess768(usize::MAX / 2, None),
-        chess768(1 << 40, None),
-        chess768(0, None),
-        chess768(32, Some(vec![0, 1, 2])),
+        chess768(usize::MAX / 2, KingBuckets::SINGLE),
+        chess768(1 << 40, KingBuckets::SINGLE),
+        chess768(0, KingBuckets::SINGLE),
+        // Three buckets of which only bucket 0 is used, and a table bucket out of range.
+        chess768(32, KingBuckets { count: 3, ..KingBuckets::SINGLE }),
+        chess768(32, KingBuckets { table: [1; 64], ..KingBuckets::SINGLE }),
         Architecture::Sfnn(SfnnArch { l1: 0 }),
         Architecture::Sfnn(SfnnArch { l1: usize::MAX }),
     ] {
@@ -71,7 +73,7 @@ fn every_short_prefix_is_an_error() {
     for net in [synth::sfnn(64, 2, Encoding::Leb128), synth::sfnn(64, 3, Encoding::Raw), synth::halfkp(64, 4)] {
         let bytes = net.to_bytes();
         for len in 0..4096 {
-            for arch in [None, Some(&net.arch)] {
+            for arch in [None, Some(&net.arch())] {
                 let err = Net::from_bytes(&bytes[..len], arch).unwrap_err();
                 let expected = if len == 0 { "Empty" } else { "Truncated|Leb128" };
                 assert!(expected.split('|').any(|k| k == err.kind.name()), "{len}: {err}");

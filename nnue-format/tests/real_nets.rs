@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use nnue_format::{Architecture, Encoding, Net};
+use nnue_format::{Architecture, Encoding, Model, Net};
 
 /// Nets bigger than this are slow tests in debug builds.
 const SLOW_BYTES: u64 = 30 << 20;
@@ -65,13 +65,13 @@ fn round_trip(name: &str, arch: &str, encoding: Encoding) {
     let bytes = std::fs::read(&path).unwrap();
     let net = Net::from_bytes(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
     let arch: Architecture = arch.parse().unwrap();
-    assert_eq!(net.arch, arch, "{name}");
-    let ft = net
-        .sfnn()
-        .map(|(_, p)| &p.ft)
-        .or(net.halfkp().map(|(_, p)| &p.ft))
-        .or(net.threats().map(|(_, p)| &p.ft))
-        .unwrap();
+    assert_eq!(net.arch(), arch, "{name}");
+    let ft = match &net.model {
+        Model::Sfnn(_, p) => &p.ft,
+        Model::HalfKp(_, p) => &p.ft,
+        Model::Threats(_, p) => &p.ft,
+        Model::Chess768(..) => unreachable!("{name} has a header"),
+    };
     assert_eq!(ft.encoding[1], encoding, "{name}: transformer weights encoding");
     assert!(net.to_bytes() == bytes, "{name}: writing back changes the bytes");
     // Given the right description, the same.
@@ -130,7 +130,7 @@ fn stockfish_18_big_sections() {
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(bytes.len(), 108_919_594);
     let net = Net::from_bytes(&bytes, None).unwrap();
-    let (_, p) = net.threats().unwrap();
+    let Model::Threats(_, p) = &net.model else { panic!("not a threat net: {}", net.arch()) };
     assert_eq!((p.ft.biases.len(), p.threat_weights.len()), (1024, 79856 * 1024));
     assert_eq!((p.ft.weights.len(), p.ft.psqt.len()), (22528 * 1024, (79856 + 22528) * 8));
     assert_eq!(p.ft.encoding, [Encoding::Leb128; 3]);

@@ -2,28 +2,29 @@
 //! gives the same net, and writing what was read gives the same bytes.
 
 use nnue_format::synth::{self, Rng};
-use nnue_format::{Architecture, Encoding, Net, Params};
+use nnue_format::{Architecture, Encoding, Model, Net};
 
 /// `Net::from_bytes(&net.to_bytes()) == net`, and the bytes written again are identical.
 fn round_trip(net: &Net) -> Vec<u8> {
     let bytes = net.to_bytes();
-    let arch = matches!(net.arch, Architecture::Chess768(_)).then_some(&net.arch);
-    let back = Net::from_bytes(&bytes, arch).unwrap_or_else(|e| panic!("{}: {e}", net.arch));
-    assert!(back == *net, "{}: the net read back differs", net.arch);
-    assert!(back.to_bytes() == bytes, "{}: the bytes written back differ", net.arch);
+    let arch = net.arch();
+    let arch = matches!(arch, Architecture::Chess768(_)).then_some(&arch);
+    let back = Net::from_bytes(&bytes, arch).unwrap_or_else(|e| panic!("{}: {e}", net.arch()));
+    assert!(back == *net, "{}: the net read back differs", net.arch());
+    assert!(back.to_bytes() == bytes, "{}: the bytes written back differ", net.arch());
     // Passing the architecture explicitly changes nothing for Stockfish nets.
     if arch.is_none() {
-        assert!(Net::from_bytes(&bytes, Some(&net.arch)).unwrap() == *net);
+        assert!(Net::from_bytes(&bytes, Some(&net.arch())).unwrap() == *net);
     }
     bytes
 }
 
 fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
-    match &mut net.params {
-        Params::Sfnn(p) => p.ft.encoding = encoding,
-        Params::HalfKp(p) => p.ft.encoding = encoding,
-        Params::Threats(p) => p.ft.encoding = encoding,
-        Params::Chess768(_) => unreachable!(),
+    match &mut net.model {
+        Model::Sfnn(_, p) => p.ft.encoding = encoding,
+        Model::HalfKp(_, p) => p.ft.encoding = encoding,
+        Model::Threats(_, p) => p.ft.encoding = encoding,
+        Model::Chess768(_, _) => unreachable!(),
     }
 }
 
@@ -78,7 +79,7 @@ fn extreme_values_round_trip() {
     ]);
     for encoding in [Encoding::Leb128, Encoding::Raw] {
         let mut net = synth::sfnn(64, 11, encoding);
-        let Params::Sfnn(p) = &mut net.params else { unreachable!() };
+        let Model::Sfnn(_, p) = &mut net.model else { unreachable!() };
         p.ft.biases[..i16s.len()].copy_from_slice(&i16s);
         let n = p.ft.weights.len();
         p.ft.weights[n - i16s.len()..].copy_from_slice(&i16s);
@@ -94,7 +95,7 @@ fn extreme_values_round_trip() {
     }
     // Every int16 value, LEB128-encoded (one transformer weight row per 64 values).
     let mut net = synth::sfnn(64, 12, Encoding::Leb128);
-    let Params::Sfnn(p) = &mut net.params else { unreachable!() };
+    let Model::Sfnn(_, p) = &mut net.model else { unreachable!() };
     for (slot, v) in p.ft.weights.iter_mut().zip(i16::MIN..=i16::MAX) {
         *slot = v;
     }
@@ -133,7 +134,7 @@ fn headerless_shapes() {
         let bytes = round_trip(&net);
         assert_eq!(bytes.len(), s.file_bytes(), "{shape}");
         // Without bullet's padding as well.
-        let Params::Chess768(p) = &mut net.params else { unreachable!() };
+        let Model::Chess768(_, p) = &mut net.model else { unreachable!() };
         p.padded = false;
         let bytes = round_trip(&net);
         assert_eq!(bytes.len(), s.param_bytes(), "{shape}");
@@ -170,7 +171,7 @@ fn random_full_range_nets() {
         let encoding =
             [0, 1, 2].map(|_| if rng.next_u64().is_multiple_of(2) { Encoding::Raw } else { Encoding::Leb128 });
         set_encodings(&mut net, encoding);
-        let Params::Sfnn(p) = &mut net.params else { unreachable!() };
+        let Model::Sfnn(_, p) = &mut net.model else { unreachable!() };
         for w in p.ft.weights.iter_mut().step_by(7) {
             *w = rng.next_u64() as i16;
         }

@@ -3,7 +3,7 @@
 //! where and what.
 
 use nnue_format::synth;
-use nnue_format::{Architecture, Encoding, Net, Params, ThreatsArch};
+use nnue_format::{Architecture, Encoding, Model, Net, ThreatsArch};
 
 /// Byte offsets of the sections of a synthetic threat net written with all-raw encodings.
 struct RawLayout {
@@ -31,20 +31,20 @@ fn stack_bytes(l1: usize) -> usize {
 fn synthetic_threat_nets_round_trip() {
     for (l1, encoding) in [(64, Encoding::Raw), (128, Encoding::Leb128), (192, Encoding::Leb128)] {
         let net = synth::threats(l1, 40 + l1 as u64, encoding);
-        assert_eq!(net.arch, Architecture::Threats(ThreatsArch { l1 }));
-        let text = net.arch.to_string();
+        assert_eq!(net.arch(), Architecture::Threats(ThreatsArch { l1 }));
+        let text = net.arch().to_string();
         assert_eq!(text, format!("HalfKAv2_hm+Threats -> {l1}x2 -> (15+1 -> 32 -> 1)x8, psqt=8"));
-        assert_eq!(text.parse::<Architecture>().unwrap(), net.arch);
+        assert_eq!(text.parse::<Architecture>().unwrap(), net.arch());
         let bytes = net.to_bytes();
         let back = Net::from_bytes(&bytes, None).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert!(back == net, "{text}: the net read back differs");
         assert!(back.to_bytes() == bytes, "{text}: the bytes written back differ");
-        assert!(Net::from_bytes(&bytes, Some(&net.arch)).unwrap() == net);
+        assert!(Net::from_bytes(&bytes, Some(&net.arch())).unwrap() == net);
         if encoding == Encoding::Raw {
             let at = raw_layout(&net, l1);
             assert_eq!(bytes.len(), at.stacks + 8 * stack_bytes(l1));
             // Threat weights are raw int8, in feature-major order.
-            let Params::Threats(p) = &net.params else { unreachable!() };
+            let Model::Threats(_, p) = &net.model else { unreachable!() };
             assert_eq!(bytes[at.threat_weights + l1 + 3] as i8, p.threat_row(1)[3]);
         }
     }
@@ -58,7 +58,7 @@ fn mixed_encodings_round_trip() {
         [Encoding::Raw, Encoding::Leb128, Encoding::Raw],
         [Encoding::Raw, Encoding::Raw, Encoding::Leb128],
     ] {
-        let Params::Threats(p) = &mut net.params else { unreachable!() };
+        let Model::Threats(_, p) = &mut net.model else { unreachable!() };
         p.ft.encoding = encoding;
         let bytes = net.to_bytes();
         assert!(Net::from_bytes(&bytes, None).unwrap() == net, "{encoding:?}");

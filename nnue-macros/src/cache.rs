@@ -22,10 +22,11 @@ use std::hash::{Hash, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use nnue_format::layout::{Blob, Elem};
+use nnue_format::layout::{Array, Elem, FastLayout};
+use nnue_format::Architecture;
 
 /// Bump when the fast layout (or the entry format) changes, so stale entries are never used.
-const LAYOUT_VERSION: u32 = 4;
+const LAYOUT_VERSION: u32 = 5;
 
 /// Where one array's bytes are.
 pub enum Source {
@@ -35,9 +36,9 @@ pub enum Source {
     Bytes(Vec<u8>),
 }
 
-/// One array: its bytes (or their file) and its shape.
+/// One array: its name in the layout, its shape and its bytes (or their file).
 pub struct BlobFile {
-    pub name: String,
+    pub name: &'static str,
     pub elem: Elem,
     pub dims: Vec<usize>,
     pub source: Source,
@@ -45,11 +46,8 @@ pub struct BlobFile {
 
 /// A complete cache entry.
 pub struct Entry {
-    pub arch: String,
     pub description: String,
-    /// Headerless SCReLU nets whose `v * w` fits int16 (see `Chess768Config::screlu_in_i16`).
-    pub screlu_in_i16: bool,
-    pub blobs: Vec<BlobFile>,
+    pub layout: FastLayout<BlobFile>,
 }
 
 /// The cache folder for this build, if there is one (see the module docs).
@@ -195,68 +193,59 @@ pub fn lookup(root: &Path, key: &str) -> Option<Entry> {
     if check != format!("check\t{}", content_hash(format!("{body}\n").as_bytes())) {
         return None;
     }
-    let mut entry = Entry { arch: String::new(), description: String::new(), screlu_in_i16: false, blobs: Vec::new() };
+    let (mut arch, mut description, mut screlu_in_i16) = (None, String::new(), false);
+    let mut files = std::collections::HashMap::new();
     for line in body.lines() {
         let mut f = line.split('\t');
         match (f.next()?, f.next()?) {
-            ("arch", v) => entry.arch = v.to_string(),
-            ("description", v) => entry.description = v.to_string(),
-            ("screlu_in_i16", v) => entry.screlu_in_i16 = v == "true",
+            ("arch", v) => arch = Some(v.parse::<Architecture>().ok()?),
+            ("description", v) => description = v.to_string(),
+            ("screlu_in_i16", v) => screlu_in_i16 = v == "true",
             ("blob", name) => {
                 let elem = parse_elem(f.next()?)?;
                 let dims = f.next()?.split(',').map(|d| d.parse().ok()).collect::<Option<Vec<usize>>>()?;
                 let hash = f.next()?;
                 let path = folder.join(format!("{name}.bin"));
-                let size = dims.iter().try_fold(elem_size(elem), |n, &d| n.checked_mul(d))?;
+                let size = Array::size(elem, &dims)?;
                 if fs::metadata(&path).ok()?.len() != size as u64
                     || file_hash(&path)? != (size as u64, hash.to_string())
                 {
                     return None;
                 }
-                entry.blobs.push(BlobFile {
-                    name: name.to_string(),
-                    elem,
-                    dims,
-                    source: Source::File(path, hash.to_string()),
-                });
+                files.insert(name.to_string(), (elem, dims, Source::File(path, hash.to_string())));
             }
             _ => return None,
         }
     }
-    Some(entry)
-}
-
-fn elem_size(e: Elem) -> usize {
-    match e {
-        Elem::I8 => 1,
-        Elem::I16 => 2,
-        Elem::I32 => 4,
-    }
+    let layout = FastLayout::assemble(&arch?, screlu_in_i16, |name| {
+        let (elem, dims, source) = files.remove(name)?;
+        Some(BlobFile { name, elem, dims, source })
+    })?;
+    // Exactly the layout's arrays: an entry with more is not one this version wrote.
+    files.is_empty().then_some(Entry { description, layout })
 }
 
 /// Writes an entry to the folder `root` (atomically: a complete folder is renamed into place,
 /// replacing one that didn't check out) and returns it. Each array is dropped once written.
-pub fn store(
-    root: &Path,
-    key: &str,
-    arch: String,
-    description: &str,
-    screlu_in_i16: bool,
-    blobs: Vec<Blob>,
-) -> std::io::Result<Entry> {
+pub fn store(root: &Path, key: &str, description: &str, layout: FastLayout) -> std::io::Result<Entry> {
     fs::create_dir_all(root)?;
     let tmp = root.join(format!("{key}.tmp-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp)?;
     // Escaped and cut: it only reaches the generated docs.
     let description = nnue_format::shown(description);
-    let mut manifest = format!("arch\t{arch}\ndescription\t{description}\nscrelu_in_i16\t{screlu_in_i16}\n");
-    for b in blobs {
-        fs::write(tmp.join(format!("{}.bin", b.name)), &b.bytes)?;
-        let dims: Vec<String> = b.dims.iter().map(usize::to_string).collect();
-        let hash = content_hash(&b.bytes);
-        manifest += &format!("blob\t{}\t{}\t{}\t{hash}\n", b.name, elem_name(b.elem), dims.join(","));
-    }
+    let screlu_in_i16 = matches!(&layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
+    let mut manifest = format!("arch\t{}\ndescription\t{description}\nscrelu_in_i16\t{screlu_in_i16}\n", layout.arch());
+    let mut written = Ok(());
+    layout.map(|name, array| {
+        if written.is_ok() {
+            written = fs::write(tmp.join(format!("{name}.bin")), &array.bytes);
+        }
+        let dims: Vec<String> = array.dims.iter().map(usize::to_string).collect();
+        let hash = content_hash(&array.bytes);
+        manifest += &format!("blob\t{name}\t{}\t{}\t{hash}\n", elem_name(array.elem), dims.join(","));
+    });
+    written?;
     manifest += &format!("check\t{}\n", content_hash(manifest.as_bytes()));
     fs::write(tmp.join("manifest"), manifest)?;
     let folder = root.join(key);
@@ -276,12 +265,9 @@ pub fn store(
 }
 
 /// An entry that lives only in memory (no cache folder).
-pub fn in_memory(arch: String, description: &str, screlu_in_i16: bool, blobs: Vec<Blob>) -> Entry {
-    let blobs = blobs
-        .into_iter()
-        .map(|b| BlobFile { name: b.name.to_string(), elem: b.elem, dims: b.dims, source: Source::Bytes(b.bytes) })
-        .collect();
-    Entry { arch, description: nnue_format::shown(description), screlu_in_i16, blobs }
+pub fn in_memory(description: &str, layout: FastLayout) -> Entry {
+    let layout = layout.map(|name, a| BlobFile { name, elem: a.elem, dims: a.dims, source: Source::Bytes(a.bytes) });
+    Entry { description: nnue_format::shown(description), layout }
 }
 
 #[cfg(test)]
@@ -294,32 +280,37 @@ mod tests {
         d
     }
 
-    fn blobs() -> Vec<Blob> {
-        vec![
-            Blob { name: "FT_BIASES", elem: Elem::I16, dims: vec![4], bytes: (1..=8).collect() },
-            Blob { name: "FT_WEIGHTS", elem: Elem::I8, dims: vec![3, 7], bytes: (0..21).map(|i| i * 3).collect() },
-        ]
+    /// A small real layout: a headerless net of 32 hidden neurons.
+    fn layout() -> FastLayout {
+        let arch: Architecture = "(768 -> 32)x2 -> 1, screlu, qa=255, qb=64, scale=400".parse().unwrap();
+        let Architecture::Chess768(arch) = arch else { unreachable!() };
+        nnue_format::layout::fast_layout(&nnue_format::synth::chess768(&arch, 1))
     }
 
-    fn bytes_of(entry: &Entry) -> Vec<Vec<u8>> {
-        entry
-            .blobs
-            .iter()
-            .map(|b| match &b.source {
-                Source::File(p, _) => fs::read(p).unwrap(),
-                Source::Bytes(v) => v.clone(),
-            })
-            .collect()
+    fn bytes_of(layout: &FastLayout<BlobFile>) -> Vec<(&'static str, Vec<u8>)> {
+        let read = |b: &BlobFile| match &b.source {
+            Source::File(p, _) => fs::read(p).unwrap(),
+            Source::Bytes(v) => v.clone(),
+        };
+        layout.arrays().into_iter().map(|(name, b)| (name, read(b))).collect()
+    }
+
+    fn expected() -> Vec<(&'static str, Vec<u8>)> {
+        layout().arrays().into_iter().map(|(name, a)| (name, a.bytes.clone())).collect()
     }
 
     #[test]
     fn a_stored_entry_is_found_with_its_bytes() {
         let root = scratch("stored");
-        let e = store(&root, "k", "A".into(), "desc\u{1b}", true, blobs()).unwrap();
-        assert_eq!(bytes_of(&e), blobs().into_iter().map(|b| b.bytes).collect::<Vec<_>>());
+        let e = store(&root, "k", "desc\u{1b}", layout()).unwrap();
+        assert_eq!(bytes_of(&e.layout), expected());
         let again = lookup(&root, "k").unwrap();
-        assert_eq!((again.arch.as_str(), again.description.as_str(), again.screlu_in_i16), ("A", "desc\\u{1b}", true));
-        assert_eq!(bytes_of(&again), bytes_of(&e));
+        assert_eq!(again.layout.arch(), layout().arch());
+        assert_eq!(again.description, "desc\\u{1b}");
+        assert!(matches!(&again.layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16));
+        assert_eq!(bytes_of(&again.layout), bytes_of(&e.layout));
+        let memory = in_memory("", layout());
+        assert_eq!(bytes_of(&memory.layout), expected());
         fs::remove_dir_all(&root).unwrap();
     }
 
@@ -327,15 +318,15 @@ mod tests {
     #[test]
     fn a_corrupt_entry_of_the_same_size_is_not_used() {
         let root = scratch("corrupt");
-        store(&root, "k", "A".into(), "", false, blobs()).unwrap();
-        let file = root.join("k/FT_WEIGHTS.bin");
+        store(&root, "k", "", layout()).unwrap();
+        let file = root.join("k/l0_weights.bin");
         let mut bytes = fs::read(&file).unwrap();
         bytes[20] ^= 1;
         fs::write(&file, &bytes).unwrap();
         assert!(lookup(&root, "k").is_none());
         // Rewritten over the corrupt one.
-        let e = store(&root, "k", "A".into(), "", false, blobs()).unwrap();
-        assert_eq!(bytes_of(&e)[1], blobs()[1].bytes);
+        let e = store(&root, "k", "", layout()).unwrap();
+        assert_eq!(bytes_of(&e.layout), expected());
         assert!(lookup(&root, "k").is_some());
         fs::remove_dir_all(&root).unwrap();
     }
@@ -343,14 +334,14 @@ mod tests {
     #[test]
     fn a_short_or_tampered_entry_is_not_used() {
         let root = scratch("short");
-        store(&root, "k", "A".into(), "", false, blobs()).unwrap();
-        let file = root.join("k/FT_BIASES.bin");
+        store(&root, "k", "", layout()).unwrap();
+        let file = root.join("k/l0_biases.bin");
         fs::write(&file, [1u8, 2, 3]).unwrap();
         assert!(lookup(&root, "k").is_none());
-        store(&root, "k", "A".into(), "", false, blobs()).unwrap();
+        store(&root, "k", "", layout()).unwrap();
         let manifest = root.join("k/manifest");
         let text = fs::read_to_string(&manifest).unwrap();
-        fs::write(&manifest, text.replace("arch\tA", "arch\tB")).unwrap();
+        fs::write(&manifest, text.replace("scale=400", "scale=401")).unwrap();
         assert!(lookup(&root, "k").is_none());
         fs::remove_dir_all(&root).unwrap();
     }

@@ -1,9 +1,11 @@
 //! The generated module: weights as aligned statics in the kernels' layout, a `NETWORK` whose
 //! type carries every dimension, and a few entry points.
 
-use nnue_format::layout::Elem;
-use nnue_format::{Activation, Architecture, SfnnArch};
-use proc_macro2::{Literal, TokenStream};
+use nnue_format::layout::{
+    Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, SfnnLayout, StacksLayout, ThreatsLayout,
+};
+use nnue_format::SfnnArch;
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::cache::{BlobFile, Source};
@@ -23,6 +25,11 @@ fn array_type(elem: Elem, dims: &[usize]) -> TokenStream {
     })
 }
 
+/// The static holding the layout's array `name` (`ft_biases`: `FT_BIASES`).
+fn static_ident(name: &str) -> Ident {
+    format_ident!("{}", name.to_ascii_uppercase())
+}
+
 /// A `static NAME: &[..]` for one weight array.
 ///
 /// Where the target's assembler takes `.incbin` (ELF, Mach-O and COFF on x86-64 and AArch64),
@@ -34,11 +41,11 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
         Source::File(path, hash) => (path.to_string_lossy().into_owned(), hash),
         Source::Bytes(bytes) => return weight_literal(blob, bytes),
     };
-    let name = format_ident!("{}", blob.name);
-    let raw = format_ident!("{}_BYTES", blob.name);
+    let name = static_ident(blob.name);
+    let raw = format_ident!("{name}_BYTES");
     let ty = array_type(blob.elem, &blob.dims);
-    let bytes = blob.dims.iter().product::<usize>() * elem_bytes(blob.elem);
-    let symbol = format!("{symbol_prefix}_{}", blob.name);
+    let bytes = blob.dims.iter().product::<usize>() * blob.elem.size();
+    let symbol = format!("{symbol_prefix}_{name}");
     let incbin = |section: &str, prefix: &str| {
         let escaped = path.replace('\\', "\\\\").replace('"', "\\\"");
         let shown = path.replace("*/", "* /");
@@ -62,7 +69,7 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
     };
     let (elf, macho, coff) =
         (incbin(".rodata.nnue,\"a\"", ""), incbin("__DATA,__const", "_"), incbin(".rdata,\"dr\"", ""));
-    let doc = format!(" `{}`: {bytes} bytes, little-endian, in the kernels' layout.", blob.name);
+    let doc = format!(" `{name}`: {bytes} bytes, little-endian, in the kernels' layout.");
     // Comments don't survive into the expansion; the reasoning behind each `unsafe` does, here.
     let safety_incbin = " SAFETY: the symbol is exactly the array's size of the cache file's bytes (the \
                          assembler fails on a shorter file), 64-byte aligned; any bits are valid integers.";
@@ -105,9 +112,9 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
 
 /// The array as a byte-string literal, when there is no cache folder to hold its file.
 fn weight_literal(blob: &BlobFile, bytes: &[u8]) -> TokenStream {
-    let name = format_ident!("{}", blob.name);
+    let name = static_ident(blob.name);
     let ty = array_type(blob.elem, &blob.dims);
-    let doc = format!(" `{}`: {} bytes, little-endian, in the kernels' layout.", blob.name, bytes.len());
+    let doc = format!(" `{name}`: {} bytes, little-endian, in the kernels' layout.", bytes.len());
     let safety = " SAFETY: a zero-copy cast of exactly the array's size in bytes (rustc checks the sizes \
                   agree); any bits are valid integers.";
     let literal = Literal::byte_string(bytes);
@@ -119,93 +126,139 @@ fn weight_literal(blob: &BlobFile, bytes: &[u8]) -> TokenStream {
     }
 }
 
-fn elem_bytes(e: Elem) -> usize {
-    match e {
-        Elem::I8 => 1,
-        Elem::I16 => 2,
-        Elem::I32 => 4,
+/// `rt::nets::LayerStacks { .. }`, each field the static of the same name.
+fn layer_stacks(stacks: StacksLayout<Ident>) -> TokenStream {
+    let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
+    quote! {
+        rt::nets::LayerStacks {
+            fc0_biases: #fc0_biases,
+            fc0_weights: #fc0_weights,
+            fc1_biases: #fc1_biases,
+            fc1_weights: #fc1_weights,
+            fc2_biases: #fc2_biases,
+            fc2_weights: #fc2_weights,
+        }
     }
 }
 
-/// The network type, its accumulator and the constructor call, per family.
-fn network(loaded: &Loaded) -> (TokenStream, TokenStream, TokenStream) {
-    let refs: Vec<TokenStream> = loaded
-        .entry
-        .blobs
-        .iter()
-        .map(|b| {
-            let name = format_ident!("{}", b.name);
-            quote!(#name)
-        })
-        .collect();
-    let l1 = loaded.arch.l1();
+/// The network type, its accumulator and its value, per family: a struct literal whose every
+/// field is the static of the same name.
+fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream) {
+    let l1 = layout.arch().l1();
     let l1_lit = lit(l1);
-    match &loaded.arch {
-        Architecture::Sfnn(_) => {
-            let (half, chunks, psqt) = (lit(l1 / 2), lit(l1 / 4), lit(SfnnArch::PSQT_BUCKETS));
+    let psqt = lit(SfnnArch::PSQT_BUCKETS);
+    match layout {
+        FastLayout::Sfnn(_, SfnnLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
+            let (half, chunks, stacks) = (lit(l1 / 2), lit(l1 / 4), layer_stacks(stacks));
             (
                 quote!(rt::nets::Sfnn<'static, #l1_lit, #half, #chunks>),
                 quote!(rt::Accumulator<#l1_lit, #psqt>),
-                quote!(rt::nets::Sfnn::new(#(#refs),*)),
+                quote! {
+                    rt::nets::Sfnn {
+                        ft_biases: #ft_biases,
+                        ft_weights: #ft_weights,
+                        psqt_weights: #psqt_weights,
+                        stacks: #stacks,
+                    }
+                },
             )
         }
-        Architecture::Threats(_) => {
-            let (half, chunks, psqt) = (lit(l1 / 2), lit(l1 / 4), lit(SfnnArch::PSQT_BUCKETS));
+        FastLayout::Threats(_, ThreatsLayout { ft_biases, threat_weights, ft_weights, psqt_weights, stacks }) => {
+            let (half, chunks, stacks) = (lit(l1 / 2), lit(l1 / 4), layer_stacks(stacks));
             (
                 quote!(rt::nets::SfnnThreats<'static, #l1_lit, #half, #chunks>),
                 quote!(rt::Accumulator<#l1_lit, #psqt>),
-                quote!(rt::nets::SfnnThreats::new(#(#refs),*)),
+                quote! {
+                    rt::nets::SfnnThreats {
+                        ft_biases: #ft_biases,
+                        threat_weights: #threat_weights,
+                        ft_weights: #ft_weights,
+                        psqt_weights: #psqt_weights,
+                        stacks: #stacks,
+                    }
+                },
             )
         }
-        Architecture::HalfKp(_) => {
+        FastLayout::HalfKp(_, layout) => {
+            let HalfKpLayout {
+                ft_biases,
+                ft_weights,
+                fc0_biases,
+                fc0_weights,
+                fc1_biases,
+                fc1_weights,
+                fc2_biases,
+                fc2_weights,
+            } = layout;
             let chunks = lit(l1 / 2);
             (
                 quote!(rt::nets::HalfKp<'static, #l1_lit, #chunks>),
                 quote!(rt::Accumulator<#l1_lit, 0>),
-                quote!(rt::nets::HalfKp::new(#(#refs),*)),
+                quote! {
+                    rt::nets::HalfKp {
+                        ft_biases: #ft_biases,
+                        ft_weights: #ft_weights,
+                        fc0_biases: #fc0_biases,
+                        fc0_weights: #fc0_weights,
+                        fc1_biases: #fc1_biases,
+                        fc1_weights: #fc1_weights,
+                        fc2_biases: #fc2_biases,
+                        fc2_weights: #fc2_weights,
+                    }
+                },
             )
         }
-        Architecture::Chess768(s) => {
-            let (inputs, buckets) = (lit(s.inputs()), lit(s.output_buckets));
-            let screlu = s.activation == Activation::SCReLU;
-            let (qa, qb, scale) = (Literal::i16_unsuffixed(s.qa as i16), s.qb, s.scale);
-            let screlu_in_i16 = loaded.entry.screlu_in_i16;
-            let (mirrored, count) = (s.kings.mirrored, s.kings.count() as u8);
-            let table = s.kings.table();
-            let king_buckets = if table.iter().all(|&b| b == 0) {
-                quote!([0; 64])
-            } else {
-                let entries = table.iter().map(|&b| Literal::u8_unsuffixed(b));
-                quote!([#(#entries),*])
-            };
-            let (qb, scale, count) =
-                (Literal::i32_unsuffixed(qb), Literal::i32_unsuffixed(scale), Literal::u8_unsuffixed(count));
+        FastLayout::Chess768(arch, Chess768Layout { l0_biases, l0_weights, l1_weights, l1_biases, config }) => {
+            let (inputs, buckets, config) = (lit(arch.inputs()), lit(arch.output_buckets), chess768_config(&config));
             (
                 quote!(rt::nets::Chess768<'static, #l1_lit, #inputs, #buckets>),
                 quote!(rt::Accumulator<#l1_lit, 0>),
                 quote! {
-                    rt::nets::Chess768::new(#(#refs,)* rt::nets::Chess768Config {
-                        screlu: #screlu,
-                        qa: #qa,
-                        qb: #qb,
-                        scale: #scale,
-                        screlu_in_i16: #screlu_in_i16,
-                        kings: rt::features::KingLayout { mirrored: #mirrored, count: #count, buckets: #king_buckets },
-                    })
+                    rt::nets::Chess768 {
+                        l0_biases: #l0_biases,
+                        l0_weights: #l0_weights,
+                        l1_weights: #l1_weights,
+                        l1_biases: #l1_biases,
+                        config: #config,
+                    }
                 },
             )
         }
     }
 }
 
+/// `rt::nets::Chess768Config { .. }` with the layout's scalars.
+fn chess768_config(config: &Chess768Config) -> TokenStream {
+    let Chess768Config { screlu, qa, qb, scale, screlu_in_i16, kings } = *config;
+    let (qa, qb, scale) = (Literal::i16_unsuffixed(qa), Literal::i32_unsuffixed(qb), Literal::i32_unsuffixed(scale));
+    let (mirrored, count) = (kings.mirrored, Literal::u8_unsuffixed(kings.count));
+    let table = if kings.table.iter().all(|&b| b == 0) {
+        quote!([0; 64])
+    } else {
+        let entries = kings.table.iter().map(|&b| Literal::u8_unsuffixed(b));
+        quote!([#(#entries),*])
+    };
+    quote! {
+        rt::nets::Chess768Config {
+            screlu: #screlu,
+            qa: #qa,
+            qb: #qb,
+            scale: #scale,
+            screlu_in_i16: #screlu_in_i16,
+            kings: rt::features::KingBuckets { mirrored: #mirrored, count: #count, table: #table },
+        }
+    }
+}
+
 pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let module = &input.name;
-    let (network_ty, accumulator_ty, constructor) = network(loaded);
+    let layout = &loaded.entry.layout;
+    let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)));
     let prefix = symbol_prefix(&loaded.key);
-    let statics = loaded.entry.blobs.iter().map(|b| weight_static(b, &prefix));
+    let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
     let net_file = loaded.file.to_string_lossy().into_owned();
-    let arch = loaded.entry.arch.as_str();
-    let l1 = lit(loaded.arch.l1());
+    let arch = layout.arch().to_string();
+    let l1 = lit(layout.arch().l1());
     let mut doc = format!(" The NNUE net `{}`: `{arch}`.", loaded.shown);
     if !loaded.entry.description.is_empty() {
         doc += &format!("\n\n Its description: {}", loaded.entry.description);
@@ -242,7 +295,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             pub type Accumulator = #accumulator_ty;
 
             /// The network, with its weights baked into the binary.
-            pub static NETWORK: Network = #constructor;
+            pub static NETWORK: Network = #value;
 
             /// Evaluates `pos` from scratch on the fastest path this CPU has.
             pub fn evaluate(pos: &rt::Position) -> rt::Evaluation {
@@ -300,7 +353,7 @@ mod tests {
     #[test]
     fn incbin_pins_the_length() {
         let source = Source::File("/cache/k/FT_BIASES.bin".into(), "0123abcd".into());
-        let blob = BlobFile { name: "FT_BIASES".into(), elem: Elem::I16, dims: vec![4], source };
+        let blob = BlobFile { name: "ft_biases", elem: Elem::I16, dims: vec![4], source };
         let text = weight_static(&blob, "nnue_x").to_string();
         assert!(text.contains(r#".incbin \"/cache/k/FT_BIASES.bin\", 0, 8 /* content hash 0123abcd */"#), "{text}");
         assert!(text.contains(".skip nnue_x_FT_BIASES_end - nnue_x_FT_BIASES - 8 "), "{text}");

@@ -16,7 +16,6 @@ pub struct Loaded {
     pub shown: String,
     /// The environment variable consulted, for rebuild tracking.
     pub env_var: Option<String>,
-    pub arch: Architecture,
     /// The cache key (a hash of the net's bytes and description).
     pub key: String,
     pub entry: Entry,
@@ -74,26 +73,24 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let entry = match root.as_deref().and_then(|root| cache::lookup(root, &key)) {
         Some(entry) => entry,
         None => {
-            let net =
+            let mut net =
                 Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
             layout::check(&net).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
-            let screlu_in_i16 = net.chess768().is_some_and(|(a, p)| layout::screlu_fits_i16(&p.l1w, a.qa));
-            let (arch, description) = (net.arch.to_string(), net.description.clone());
-            let blobs = layout::fast_layout(&net);
+            let fast = layout::fast_layout(&net);
+            let description = std::mem::take(&mut net.description);
             drop(net);
             match root {
-                Some(root) => cache::store(&root, &key, arch, &description, screlu_in_i16, blobs).map_err(|e| {
+                Some(root) => cache::store(&root, &key, &description, fast).map_err(|e| {
                     err(&span, format!("can't write the weight cache in {}: {e} (set NNUE_CACHE_DIR)", root.display()))
                 })?,
-                None => cache::in_memory(arch, &description, screlu_in_i16, blobs),
+                None => cache::in_memory(&description, fast),
             }
         }
     };
-    let arch = entry.arch.parse().map_err(|e| err(&span, format!("corrupt cache entry {key}: {e}")))?;
-    Ok(Loaded { file, shown, env_var, arch, key, entry })
+    Ok(Loaded { file, shown, env_var, key, entry })
 }
 
 /// Relative paths are taken from the manifest directory, then from the working directory.

@@ -1,77 +1,78 @@
 //! Fast-path networks built at run time from a [`Net`]: the same types `nnue_net!` fills with
 //! compile-time weights, here backed by owned buffers. Tests use them to check every path on
 //! arbitrary nets; engines can use them to load a net chosen at run time.
+//!
+//! Both build from [`nnue_format::layout::FastLayout`]: each network field takes the layout's
+//! array of the same name.
 
 use bytemuck::Pod;
-use nnue_format::layout::{self, Blob};
-use nnue_format::{Activation, Net};
+use nnue_format::layout::{
+    self, Chess768Layout, Elem, FastLayout, HalfKpLayout, SfnnLayout, StacksLayout, ThreatsLayout,
+};
+use nnue_format::Net;
 
-use crate::features::KingLayout;
-use crate::nets::{Chess768, Chess768Config, HalfKp, Sfnn, SfnnThreats};
+use crate::nets::{Chess768, HalfKp, LayerStacks, Sfnn, SfnnThreats};
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct LoadError(String);
 
+/// One array of the fast layout in an 8-byte aligned buffer.
+struct Words {
+    name: &'static str,
+    elem: Elem,
+    dims: Vec<usize>,
+    words: Vec<u64>,
+}
+
+impl Words {
+    /// The array as `T`, which must be exactly its size (its shape, element type aside).
+    fn view<T: Pod>(&self) -> Result<&T, LoadError> {
+        let size = std::mem::size_of::<T>();
+        if layout::Array::size(self.elem, &self.dims) != Some(size) {
+            return Err(LoadError(format!(
+                "{} has shape {:?} of {}, which is not the {size} bytes the requested type takes",
+                self.name,
+                self.dims,
+                self.elem.rust_name()
+            )));
+        }
+        let bytes = bytemuck::cast_slice::<u64, u8>(&self.words);
+        bytemuck::try_from_bytes(&bytes[..size]).map_err(|e| LoadError(format!("{}: {e}", self.name)))
+    }
+}
+
 /// A net's arrays in the fast layout, 8-byte aligned.
 pub struct FastWeights {
-    net: Net,
-    arrays: Vec<(Blob, Vec<u64>)>,
+    layout: FastLayout<Words>,
 }
 
 impl FastWeights {
     /// Checks the net against the fast layout's limits and transforms it as `nnue_net!` does.
     pub fn new(net: &Net) -> Result<FastWeights, LoadError> {
         layout::check(net).map_err(LoadError)?;
-        let arrays = layout::fast_layout(net)
-            .into_iter()
-            .map(|mut blob| {
-                let mut words = vec![0u64; blob.bytes.len().div_ceil(8)];
-                bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..blob.bytes.len()].copy_from_slice(&blob.bytes);
-                blob.bytes = Vec::new();
-                (blob, words)
-            })
-            .collect();
-        Ok(FastWeights { net: net.clone(), arrays })
-    }
-
-    fn array<T: Pod>(&self, i: usize) -> Result<&T, LoadError> {
-        let (blob, words) = &self.arrays[i];
-        let size = std::mem::size_of::<T>();
-        let bytes = bytemuck::cast_slice::<u64, u8>(words);
-        let elem = match blob.elem {
-            layout::Elem::I8 => 1,
-            layout::Elem::I16 => 2,
-            layout::Elem::I32 => 4,
-        };
-        if blob.dims.iter().product::<usize>() * elem != size {
-            return Err(LoadError(format!(
-                "{} has shape {:?} of {}, which is not the {size} bytes the requested type takes",
-                blob.name,
-                blob.dims,
-                blob.elem.rust_name()
-            )));
-        }
-        bytemuck::try_from_bytes(&bytes[..size]).map_err(|e| LoadError(format!("{}: {e}", blob.name)))
+        let layout = layout::fast_layout(net).map(|name, array| {
+            let mut words = vec![0u64; array.bytes.len().div_ceil(8)];
+            bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..array.bytes.len()].copy_from_slice(&array.bytes);
+            Words { name, elem: array.elem, dims: array.dims, words }
+        });
+        Ok(FastWeights { layout })
     }
 
     /// The SFNNv5+ view; `L1` must be the net's width (`HALF` = L1/2, `CHUNKS` = L1/4).
     pub fn sfnn<const L1: usize, const HALF: usize, const CHUNKS: usize>(
         &self,
     ) -> Result<Sfnn<'_, L1, HALF, CHUNKS>, LoadError> {
-        self.expect(self.net.sfnn().is_some(), "an SFNNv5+ net")?;
-        Ok(Sfnn::new(
-            self.array(0)?,
-            self.array(1)?,
-            self.array(2)?,
-            self.array(3)?,
-            self.array(4)?,
-            self.array(5)?,
-            self.array(6)?,
-            self.array(7)?,
-            self.array(8)?,
-        ))
+        let FastLayout::Sfnn(_, SfnnLayout { ft_biases, ft_weights, psqt_weights, stacks }) = &self.layout else {
+            return Err(self.not("an SFNNv5+ net"));
+        };
+        Ok(Sfnn {
+            ft_biases: ft_biases.view()?,
+            ft_weights: ft_weights.view()?,
+            psqt_weights: psqt_weights.view()?,
+            stacks: layer_stacks(stacks)?,
+        })
     }
 
     /// The threat-net view (Stockfish 18); `L1` must be the net's width (`HALF` = L1/2,
@@ -79,57 +80,77 @@ impl FastWeights {
     pub fn sfnn_threats<const L1: usize, const HALF: usize, const CHUNKS: usize>(
         &self,
     ) -> Result<SfnnThreats<'_, L1, HALF, CHUNKS>, LoadError> {
-        self.expect(self.net.threats().is_some(), "a threat-input net")?;
-        Ok(SfnnThreats::new(
-            self.array(0)?,
-            self.array(1)?,
-            self.array(2)?,
-            self.array(3)?,
-            self.array(4)?,
-            self.array(5)?,
-            self.array(6)?,
-            self.array(7)?,
-            self.array(8)?,
-            self.array(9)?,
-        ))
+        let FastLayout::Threats(_, layout) = &self.layout else {
+            return Err(self.not("a threat-input net"));
+        };
+        let ThreatsLayout { ft_biases, threat_weights, ft_weights, psqt_weights, stacks } = layout;
+        Ok(SfnnThreats {
+            ft_biases: ft_biases.view()?,
+            threat_weights: threat_weights.view()?,
+            ft_weights: ft_weights.view()?,
+            psqt_weights: psqt_weights.view()?,
+            stacks: layer_stacks(stacks)?,
+        })
     }
 
     /// The HalfKP view; `CHUNKS` = L1/2.
     pub fn halfkp<const L1: usize, const CHUNKS: usize>(&self) -> Result<HalfKp<'_, L1, CHUNKS>, LoadError> {
-        self.expect(self.net.halfkp().is_some(), "a HalfKP net")?;
-        Ok(HalfKp::new(
-            self.array(0)?,
-            self.array(1)?,
-            self.array(2)?,
-            self.array(3)?,
-            self.array(4)?,
-            self.array(5)?,
-            self.array(6)?,
-            self.array(7)?,
-        ))
+        let FastLayout::HalfKp(_, layout) = &self.layout else {
+            return Err(self.not("a HalfKP net"));
+        };
+        let HalfKpLayout {
+            ft_biases,
+            ft_weights,
+            fc0_biases,
+            fc0_weights,
+            fc1_biases,
+            fc1_weights,
+            fc2_biases,
+            fc2_weights,
+        } = layout;
+        Ok(HalfKp {
+            ft_biases: ft_biases.view()?,
+            ft_weights: ft_weights.view()?,
+            fc0_biases: fc0_biases.view()?,
+            fc0_weights: fc0_weights.view()?,
+            fc1_biases: fc1_biases.view()?,
+            fc1_weights: fc1_weights.view()?,
+            fc2_biases: fc2_biases.view()?,
+            fc2_weights: fc2_weights.view()?,
+        })
     }
 
     /// The headerless view; `INPUTS` = 768 x king buckets, `B` output buckets.
     pub fn chess768<const N: usize, const INPUTS: usize, const B: usize>(
         &self,
     ) -> Result<Chess768<'_, N, INPUTS, B>, LoadError> {
-        let (arch, params) = self.net.chess768().ok_or_else(|| LoadError("not a headerless net".into()))?;
-        let config = Chess768Config {
-            screlu: arch.activation == Activation::SCReLU,
-            qa: arch.qa as i16,
-            qb: arch.qb,
-            scale: arch.scale,
-            screlu_in_i16: layout::screlu_fits_i16(&params.l1w, arch.qa),
-            kings: KingLayout::from_buckets(&arch.kings),
+        let FastLayout::Chess768(_, Chess768Layout { l0_biases, l0_weights, l1_weights, l1_biases, config }) =
+            &self.layout
+        else {
+            return Err(self.not("a headerless net"));
         };
-        Ok(Chess768::new(self.array(0)?, self.array(1)?, self.array(2)?, self.array(3)?, config))
+        Ok(Chess768 {
+            l0_biases: l0_biases.view()?,
+            l0_weights: l0_weights.view()?,
+            l1_weights: l1_weights.view()?,
+            l1_biases: l1_biases.view()?,
+            config: *config,
+        })
     }
 
-    fn expect(&self, ok: bool, what: &str) -> Result<(), LoadError> {
-        if ok {
-            Ok(())
-        } else {
-            Err(LoadError(format!("the net is {}, not {what}", self.net.arch)))
-        }
+    fn not(&self, what: &str) -> LoadError {
+        LoadError(format!("the net is {}, not {what}", self.layout.arch()))
     }
+}
+
+fn layer_stacks<const CHUNKS: usize>(stacks: &StacksLayout<Words>) -> Result<LayerStacks<'_, CHUNKS>, LoadError> {
+    let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
+    Ok(LayerStacks {
+        fc0_biases: fc0_biases.view()?,
+        fc0_weights: fc0_weights.view()?,
+        fc1_biases: fc1_biases.view()?,
+        fc1_weights: fc1_weights.view()?,
+        fc2_biases: fc2_biases.view()?,
+        fc2_weights: fc2_weights.view()?,
+    })
 }

@@ -10,7 +10,7 @@ use nnue_runtime::{Evaluator, Network, Position};
 
 fn round_trip(net: Net) -> Net {
     let bytes = net.to_bytes();
-    let back = Net::from_bytes(&bytes, Some(&net.arch)).expect("synthetic net reads back");
+    let back = Net::from_bytes(&bytes, Some(&net.arch())).expect("synthetic net reads back");
     assert_eq!(back, net);
     back
 }
@@ -103,7 +103,7 @@ fn wrong_dimensions_are_an_error() {
 
 mod properties {
     use super::*;
-    use nnue_format::{Activation, Params};
+    use nnue_format::{Activation, Model};
     use proptest::prelude::*;
 
     /// A random `(768 -> 64)x2 -> 1x4` net; `extreme` pushes weights to where every
@@ -114,7 +114,7 @@ mod properties {
         let Ok(Architecture::Chess768(arch)) = text.parse() else { unreachable!() };
         let mut net = synth::chess768(&arch, seed);
         if extreme {
-            let Params::Chess768(p) = &mut net.params else { unreachable!() };
+            let Model::Chess768(_, p) = &mut net.model else { unreachable!() };
             let mut rng = synth::Rng::new(seed ^ 0xE);
             for w in p.l0w.iter_mut().chain(p.l0b.iter_mut()) {
                 *w = w.saturating_mul(rng.range(1, 40) as i16);
@@ -136,7 +136,7 @@ mod properties {
         fn chess768_nets_round_trip_and_match(seed in any::<u64>(), screlu in any::<bool>(),
                                             qa in prop_oneof![Just(255), Just(181), 1..=1024], extreme in any::<bool>()) {
             let net = chess768_net(seed, screlu, qa, extreme);
-            let back = Net::from_bytes(&net.to_bytes(), Some(&net.arch)).unwrap();
+            let back = Net::from_bytes(&net.to_bytes(), Some(&net.arch())).unwrap();
             prop_assert_eq!(&back, &net);
             let positions = random_positions(seed, 40);
             let (a, b) = (Evaluator::new(&net), Evaluator::new(&back));

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use nnue_runtime::format::{
-    hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Net, Params, SfnnArch, ThreatsArch,
+    hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Model, Net, SfnnArch, ThreatsArch,
 };
 
 /// The manifest, relative to the workspace root.
@@ -160,7 +160,7 @@ pub fn base_net(recipe: &str) -> Net {
         }
         "halfkp" => {
             let mut net = synth::halfkp(l1.parse().unwrap_or_else(|_| panic!("{}", bad())), seed);
-            if let Params::HalfKp(p) = &mut net.params {
+            if let Model::HalfKp(_, p) = &mut net.model {
                 // No PSQT: its slot stays Raw, as the reader reports it.
                 p.ft.encoding = [encoding, encoding, Encoding::Raw];
             }
@@ -317,7 +317,7 @@ impl Base {
     fn new(recipe: &str) -> Self {
         let net = base_net(recipe);
         let bytes = net.to_bytes();
-        let regions = layout(&bytes, &net.arch);
+        let regions = layout(&bytes, &net.arch());
         let mut places = HashMap::from([("end".to_string(), bytes.len())]);
         for r in &regions {
             places.insert(r.name.clone(), r.start);
@@ -327,7 +327,7 @@ impl Base {
                 places.insert(format!("{}.data", r.name), data);
             }
         }
-        Self { recipe: recipe.into(), arch: net.arch, bytes, regions, places }
+        Self { recipe: recipe.into(), arch: net.arch(), bytes, regions, places }
     }
 
     /// The offset of a place: a name of [`Base::places`], a number (`12`, `0x40`), either with

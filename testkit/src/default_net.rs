@@ -5,7 +5,7 @@
 //! 32 CReLUs add up to a linear function of the balance over about +-16000; the output takes
 //! "us" minus "them" and scales it back to centipawns.
 
-use nnue_runtime::format::{synth, Architecture, Net, Params};
+use nnue_runtime::format::{synth, Architecture, Model, Net};
 
 /// The architecture of the default net.
 pub const ARCH: &str = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400";
@@ -37,7 +37,7 @@ pub fn pst(kind: usize, sq: usize) -> i32 {
 pub fn build() -> Net {
     let Ok(Architecture::Chess768(arch)) = ARCH.parse() else { unreachable!("ARCH parses") };
     let mut net = synth::chess768(&arch, 0);
-    let Params::Chess768(p) = &mut net.params else { unreachable!() };
+    let Model::Chess768(_, p) = &mut net.model else { unreachable!() };
     let n = arch.hidden;
     for side in 0..2 {
         for kind in 0..6 {

@@ -149,15 +149,15 @@ pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net
 /// the transformer doubled for SFNN nets, as Stockfish loads them (always `false` for threat
 /// nets, which no test asks about).
 pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) -> bool {
-    use nnue_runtime::format::Params;
-    let (biases, rows, scale): (&[i16], &[i16], i32) = match &net.params {
-        Params::Sfnn(p) => (&p.ft.biases, &p.ft.weights, 2),
-        Params::HalfKp(p) => (&p.ft.biases, &p.ft.weights, 1),
-        Params::Chess768(p) => (&p.l0b, &p.l0w, 1),
+    use nnue_runtime::format::Model;
+    let (biases, rows, scale): (&[i16], &[i16], i32) = match &net.model {
+        Model::Sfnn(_, p) => (&p.ft.biases, &p.ft.weights, 2),
+        Model::HalfKp(_, p) => (&p.ft.biases, &p.ft.weights, 1),
+        Model::Chess768(_, p) => (&p.l0b, &p.l0w, 1),
         // Two kinds of rows; no test needs it.
-        Params::Threats(_) => return false,
+        Model::Threats(_, _) => return false,
     };
-    let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch);
+    let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
     let n = biases.len();
     nnue_runtime::Color::BOTH.into_iter().any(|perspective| {
         let mut active = Vec::new();

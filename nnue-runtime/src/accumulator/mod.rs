@@ -100,7 +100,7 @@ impl Dirty {
     }
 
     /// Where each side's king is after the move, given where they were before.
-    pub fn kings_after(&self, mut kings: [Square; 2]) -> [Square; 2] {
+    pub(crate) fn kings_after(&self, mut kings: [Square; 2]) -> [Square; 2] {
         for (sq, piece) in self.added() {
             if piece.kind == PieceType::King {
                 kings[piece.color.index()] = sq;

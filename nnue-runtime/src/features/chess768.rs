@@ -6,43 +6,22 @@ use nnue_format::KingBuckets;
 use super::{flip, relative};
 use crate::position::{Color, Piece, Square};
 
-/// King buckets as a table over the perspective-oriented king square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KingLayout {
-    /// Mirror horizontally so that the king is on files a-d.
-    pub mirrored: bool,
-    /// Number of buckets.
-    pub count: u8,
-    /// Bucket of each oriented (flipped, and mirrored if `mirrored`) king square.
-    pub buckets: [u8; 64],
+/// (bucket, horizontal mirror) of `perspective`'s king on `king`.
+#[inline(always)]
+pub fn orientation(kings: &KingBuckets, perspective: Color, king: Square) -> (u8, usize) {
+    let king = king.index() ^ flip(perspective);
+    let mirror = if kings.mirrored && king & 7 > 3 { 7 } else { 0 };
+    (kings.table[king ^ mirror], mirror)
 }
 
-impl KingLayout {
-    /// One bucket, no mirroring: plain chess-768.
-    pub const SINGLE: KingLayout = KingLayout { mirrored: false, count: 1, buckets: [0; 64] };
-
-    /// The table for a net's [`KingBuckets`] (a mirrored map extended to files e-h).
-    pub fn from_buckets(kings: &KingBuckets) -> KingLayout {
-        KingLayout { mirrored: kings.mirrored, count: kings.count() as u8, buckets: kings.table() }
-    }
-
-    /// (bucket, horizontal mirror) of `perspective`'s king on `king`.
-    #[inline(always)]
-    pub fn orientation(&self, perspective: Color, king: Square) -> (u8, usize) {
-        let king = king.index() ^ flip(perspective);
-        let mirror = if self.mirrored && king & 7 > 3 { 7 } else { 0 };
-        (self.buckets[king ^ mirror], mirror)
-    }
-
-    /// The feature of `piece` on `sq` for `perspective`, whose king is on `king` (bullet's index).
-    #[inline(always)]
-    pub fn index(&self, perspective: Color, king: Square, sq: Square, piece: Piece) -> usize {
-        let (bucket, mirror) = self.orientation(perspective, king);
-        768 * bucket as usize
-            + 384 * relative(perspective, piece)
-            + 64 * piece.kind.index()
-            + (sq.index() ^ flip(perspective) ^ mirror)
-    }
+/// The feature of `piece` on `sq` for `perspective`, whose king is on `king` (bullet's index).
+#[inline(always)]
+pub fn index(kings: &KingBuckets, perspective: Color, king: Square, sq: Square, piece: Piece) -> usize {
+    let (bucket, mirror) = orientation(kings, perspective, king);
+    768 * bucket as usize
+        + 384 * relative(perspective, piece)
+        + 64 * piece.kind.index()
+        + (sq.index() ^ flip(perspective) ^ mirror)
 }
 
 #[cfg(test)]
@@ -53,15 +32,15 @@ mod tests {
     #[test]
     fn bullet_layout() {
         let sq = |s| Square::parse(s).unwrap();
-        let l = KingLayout::SINGLE;
+        let l = KingBuckets::SINGLE;
         let wq = Piece::new(Color::White, PieceType::Queen);
-        assert_eq!(l.index(Color::White, sq("e1"), sq("d1"), wq), 256 + 3);
-        assert_eq!(l.index(Color::Black, sq("e8"), sq("d1"), wq), 384 + 256 + (3 ^ 56));
+        assert_eq!(index(&l, Color::White, sq("e1"), sq("d1"), wq), 256 + 3);
+        assert_eq!(index(&l, Color::Black, sq("e8"), sq("d1"), wq), 384 + 256 + (3 ^ 56));
         let map: Vec<u8> = (0..32).map(|i| (i % 4 / 2) as u8).collect();
-        let m = KingLayout::from_buckets(&KingBuckets { mirrored: true, map: Some(map) });
+        let m = KingBuckets::from_map(true, &map).unwrap();
         // King on g1 mirrors to b1 (bucket 0); the queen on d1 mirrors to e1.
-        assert_eq!(m.index(Color::White, sq("g1"), sq("d1"), wq), 256 + 4);
+        assert_eq!(index(&m, Color::White, sq("g1"), sq("d1"), wq), 256 + 4);
         // King on c1 is bucket 1, no mirror.
-        assert_eq!(m.index(Color::White, sq("c1"), sq("d1"), wq), 768 + 256 + 3);
+        assert_eq!(index(&m, Color::White, sq("c1"), sq("d1"), wq), 768 + 256 + 3);
     }
 }

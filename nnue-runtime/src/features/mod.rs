@@ -1,7 +1,7 @@
 //! Input feature sets: which rows of the first layer a piece on a square activates, seen from
 //! one perspective. Indices agree with Stockfish's own (and bullet's for chess-768).
 
-pub mod attacks;
+pub(crate) mod attacks;
 pub mod chess768;
 pub mod halfka_v2_hm;
 pub mod halfkp;
@@ -10,7 +10,7 @@ pub mod threats;
 use nnue_format::Architecture;
 
 use crate::position::{Color, Piece, PieceType, Position, Square};
-pub use chess768::KingLayout;
+pub use nnue_format::KingBuckets;
 
 /// The feature set of a net. `Copy` and const-constructible, so generated code holds it as a
 /// constant and every `match` on it folds away.
@@ -21,7 +21,7 @@ pub enum FeatureSet {
     /// Stockfish 12-13's HalfKP.
     HalfKp,
     /// Headerless chess-768, with its king buckets.
-    Chess768(KingLayout),
+    Chess768(KingBuckets),
     /// Stockfish 18's threat nets: FullThreats features `0..threats::INPUTS`, then
     /// HalfKAv2_hm feature `i` at `threats::INPUTS + i` (the order of the file's PSQT table).
     /// [`FeatureSet::index`] gives the piece features; threat features depend on the whole
@@ -35,7 +35,7 @@ impl FeatureSet {
         match arch {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
-            Architecture::Chess768(s) => FeatureSet::Chess768(KingLayout::from_buckets(&s.kings)),
+            Architecture::Chess768(s) => FeatureSet::Chess768(s.kings),
             Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
         }
     }
@@ -45,7 +45,7 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKav2Hm => halfka_v2_hm::INPUTS,
             FeatureSet::HalfKp => halfkp::INPUTS,
-            FeatureSet::Chess768(layout) => 768 * layout.count as usize,
+            FeatureSet::Chess768(kings) => 768 * kings.count as usize,
             FeatureSet::HalfKav2HmThreats => threats::INPUTS + halfka_v2_hm::INPUTS,
         }
     }
@@ -57,7 +57,7 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKav2Hm => Some(halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::HalfKp => halfkp::index(perspective, king, sq, piece),
-            FeatureSet::Chess768(layout) => Some(layout.index(perspective, king, sq, piece)),
+            FeatureSet::Chess768(kings) => Some(chess768::index(kings, perspective, king, sq, piece)),
             FeatureSet::HalfKav2HmThreats => Some(threats::INPUTS + halfka_v2_hm::index(perspective, king, sq, piece)),
         }
     }
@@ -70,8 +70,8 @@ impl FeatureSet {
             // Threat nets: one accumulator holds both parts, and the piece part changes whenever
             // the king moves (the threat part only when it changes board half).
             FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats => from != to,
-            FeatureSet::Chess768(layout) => {
-                layout.orientation(perspective, from) != layout.orientation(perspective, to)
+            FeatureSet::Chess768(kings) => {
+                chess768::orientation(kings, perspective, from) != chess768::orientation(kings, perspective, to)
             }
         }
     }

@@ -32,7 +32,7 @@
 //! # Moves
 //! A move's change is found against the board before it ([`Board`]), edit by edit: taking a
 //! piece off (or putting one on) square `s` breaks (makes) every threat from and onto `s`, and
-//! uncovers (blocks) each slider line through `s`. [`move_deltas`] nets them out.
+//! uncovers (blocks) each slider line through `s`. `cancel_log` nets out what a move both makes and breaks.
 
 use std::sync::OnceLock;
 
@@ -184,16 +184,6 @@ impl Board {
         b
     }
 
-    /// The piece on square `s` (0..64), if any.
-    pub fn piece_at(&self, s: usize) -> Option<Piece> {
-        self.squares[s]
-    }
-
-    /// Every occupied square.
-    pub fn occupied(&self) -> Bitboard {
-        self.occupied
-    }
-
     fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
         self.pieces[color.index() * 6 + kind.index()]
     }
@@ -263,7 +253,7 @@ pub fn active(board: &Board, perspective: Color, king: usize, out: &mut Vec<usiz
 
 /// A threat that appeared (`add`) or disappeared during a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ThreatChange {
+pub(crate) struct ThreatChange {
     /// The threat.
     pub threat: Threat,
     /// `true`: the move made the threat; `false`: it broke it.
@@ -300,7 +290,7 @@ fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Vec<Threa
 
 /// Every threat `dirty` makes and breaks on `before` (the board before the move), in order;
 /// `board` ends as the board after the move.
-pub fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
+pub(crate) fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
     for (sq, piece) in dirty.removed() {
         let s = sq.index();
         log_square(board, s, piece, false, log);
@@ -313,43 +303,11 @@ pub fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
     }
 }
 
-/// Removes the features present in both lists (once per occurrence); both end up sorted.
-pub fn cancel(removed: &mut Vec<usize>, added: &mut Vec<usize>) {
-    let (r, a) = cancel_in_place(removed, added);
-    removed.truncate(r);
-    added.truncate(a);
-}
-
-/// [`cancel`] on slices: sorts both, moves the kept features to the front and returns how many
-/// of each are kept.
-fn cancel_in_place(removed: &mut [usize], added: &mut [usize]) -> (usize, usize) {
-    removed.sort_unstable();
-    added.sort_unstable();
-    let (mut i, mut j, mut keep_r, mut keep_a) = (0, 0, 0, 0);
-    while i < removed.len() && j < added.len() {
-        if removed[i] < added[j] {
-            removed[keep_r] = removed[i];
-            keep_r += 1;
-            i += 1;
-        } else if added[j] < removed[i] {
-            added[keep_a] = added[j];
-            keep_a += 1;
-            j += 1;
-        } else {
-            i += 1;
-            j += 1;
-        }
-    }
-    removed.copy_within(i.., keep_r);
-    added.copy_within(j.., keep_a);
-    (keep_r + removed.len() - i, keep_a + added.len() - j)
-}
-
 /// Drops the pairs of changes that cancel (a threat both made and broken during the move), so
 /// that what is left is the move's net change, whichever the perspective: a threat's feature,
 /// when it has one, is the same for the make and the break, and distinct threats have distinct
 /// features.
-pub fn cancel_log(log: &mut Vec<ThreatChange>) {
+pub(crate) fn cancel_log(log: &mut Vec<ThreatChange>) {
     let mut i = 0;
     while i < log.len() {
         let (threat, add) = (log[i].threat, log[i].add);
@@ -366,7 +324,7 @@ pub fn cancel_log(log: &mut Vec<ThreatChange>) {
 
 /// Appends `perspective`'s threat-feature changes from a move's log after [`cancel_log`] (its
 /// king on `king`, in the same board half before and after the move).
-pub fn changes(
+pub(crate) fn changes(
     log: &[ThreatChange],
     perspective: Color,
     king: usize,
@@ -387,27 +345,59 @@ pub fn changes(
     }
 }
 
-/// The threat features `dirty` changes for `perspective` (king on `king` after the move, in the
-/// same half as before), given the board before the move.
-pub fn move_deltas(
-    before: &Board,
-    dirty: &Dirty,
-    perspective: Color,
-    king: usize,
-    added: &mut Vec<usize>,
-    removed: &mut Vec<usize>,
-) {
-    let mut board = before.clone();
-    let mut log = Vec::with_capacity(32);
-    log_move(&mut board, dirty, &mut log);
-    cancel_log(&mut log);
-    changes(&log, perspective, king, added, removed);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::position::{random_positions, Square};
+
+    /// The threat features `dirty` changes for `perspective` (king on `king` after the move, in the
+    /// same half as before), given the board before the move.
+    fn move_deltas(
+        before: &Board,
+        dirty: &Dirty,
+        perspective: Color,
+        king: usize,
+        added: &mut Vec<usize>,
+        removed: &mut Vec<usize>,
+    ) {
+        let mut board = before.clone();
+        let mut log = Vec::with_capacity(32);
+        log_move(&mut board, dirty, &mut log);
+        cancel_log(&mut log);
+        changes(&log, perspective, king, added, removed);
+    }
+
+    /// Removes the features present in both lists (once per occurrence); both end up sorted.
+    fn cancel(removed: &mut Vec<usize>, added: &mut Vec<usize>) {
+        let (r, a) = cancel_in_place(removed, added);
+        removed.truncate(r);
+        added.truncate(a);
+    }
+
+    /// [`cancel`] on slices: sorts both, moves the kept features to the front and returns how many
+    /// of each are kept.
+    fn cancel_in_place(removed: &mut [usize], added: &mut [usize]) -> (usize, usize) {
+        removed.sort_unstable();
+        added.sort_unstable();
+        let (mut i, mut j, mut keep_r, mut keep_a) = (0, 0, 0, 0);
+        while i < removed.len() && j < added.len() {
+            if removed[i] < added[j] {
+                removed[keep_r] = removed[i];
+                keep_r += 1;
+                i += 1;
+            } else if added[j] < removed[i] {
+                added[keep_a] = added[j];
+                keep_a += 1;
+                j += 1;
+            } else {
+                i += 1;
+                j += 1;
+            }
+        }
+        removed.copy_within(i.., keep_r);
+        added.copy_within(j.., keep_a);
+        (keep_r + removed.len() - i, keep_a + added.len() - j)
+    }
 
     fn active_of(pos: &Position, perspective: Color) -> Vec<usize> {
         let mut v = Vec::new();

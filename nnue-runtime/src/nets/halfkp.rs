@@ -10,7 +10,8 @@ use crate::simd::Kernels;
 const INPUTS: usize = halfkp::INPUTS;
 
 /// A HalfKP net of width `L1` (`CHUNKS` = 2 * L1 / 4, the first layer's input chunks),
-/// transformer pack-ordered, int8 layers `[1][chunk][output][4]`.
+/// transformer pack-ordered, int8 layers `[1][chunk][output][4]`. The fields are the arrays of
+/// [`nnue_format::layout::HalfKpLayout`], by the same names.
 #[derive(Debug, Clone, Copy)]
 pub struct HalfKp<'a, const L1: usize, const CHUNKS: usize> {
     /// Transformer biases, pack-ordered.
@@ -31,30 +32,19 @@ pub struct HalfKp<'a, const L1: usize, const CHUNKS: usize> {
     pub fc2_weights: &'a [[i8; 32]; 1],
 }
 
-impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
-    /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
-    #[allow(clippy::too_many_arguments)]
-    pub const fn new(
-        ft_biases: &'a [i16; L1],
-        ft_weights: &'a [[i16; L1]; INPUTS],
-        fc0_biases: &'a [[i32; 32]; 1],
-        fc0_weights: &'a [[[[i8; 4]; 32]; CHUNKS]; 1],
-        fc1_biases: &'a [[i32; 32]; 1],
-        fc1_weights: &'a [[[[i8; 4]; 32]; 8]; 1],
-        fc2_biases: &'a [[i32; 1]; 1],
-        fc2_weights: &'a [[i8; 32]; 1],
-    ) -> Self {
-        const { assert!(L1.is_multiple_of(32) && 2 * L1 == 4 * CHUNKS) };
-        Self { ft_biases, ft_weights, fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights }
-    }
+impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
+    /// The shape the kernels need, checked when a method is instantiated.
+    const SHAPE: () = assert!(L1.is_multiple_of(32) && 2 * L1 == 4 * CHUNKS);
 
     #[inline(always)]
     unsafe fn forward_k<K: Kernels>(
         &self,
         acc: &Accumulator<L1, 0>,
         stm: Color,
+        _pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
+        let () = Self::SHAPE;
         let mut ft_out = [[0u8; L1]; 2];
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
         unsafe { K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]) };
@@ -89,21 +79,8 @@ impl<'a, const L1: usize, const CHUNKS: usize> HalfKp<'a, L1, CHUNKS> {
     }
 
     #[inline(always)]
-    unsafe fn plain_forward_k<K: Kernels>(&self, acc: &Accumulator<L1, 0>, stm: Color, _pieces: usize) -> Evaluation {
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { self.forward_k::<K>(acc, stm, None) }
-    }
-
-    #[inline(always)]
-    unsafe fn trace_k<K: Kernels>(&self, acc: &Accumulator<L1, 0>, stm: Color, _pieces: usize) -> (Evaluation, Trace) {
-        let mut trace = Trace::default();
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let eval = unsafe { self.forward_k::<K>(acc, stm, Some(&mut trace)) };
-        (eval, trace)
-    }
-
-    #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
+        let () = Self::SHAPE;
         let (list, n) = active_features(FeatureSet::HalfKp, pos, perspective);
         portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[perspective.index()]);
     }

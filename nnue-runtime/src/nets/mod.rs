@@ -18,12 +18,26 @@ pub use sfnn_threats::SfnnThreats;
 use crate::features::FeatureSet;
 use crate::position::{Color, Position};
 
-/// The [`Network`] impl of a family, from its `*_k` methods (`plain_forward_k`, `trace_k`,
-/// `refresh_k`, `update_k`, generic over the kernel set): each trait method runs the kernel
-/// set of the path it is given (see [`crate::simd::entry_points`]).
+/// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
+/// `update_k`, generic over the kernel set): each trait method runs the kernel set of the path
+/// it is given (see [`crate::simd::entry_points`]).
 macro_rules! network_family {
     ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr) => {
         impl<$($generics)*> $ty {
+            #[inline(always)]
+            unsafe fn plain_forward_k<K: crate::simd::Kernels>(&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
+                // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+                unsafe { self.forward_k::<K>(acc, stm, pieces, None) }
+            }
+
+            #[inline(always)]
+            unsafe fn trace_k<K: crate::simd::Kernels>(&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+                let mut trace = Trace::default();
+                // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+                let eval = unsafe { self.forward_k::<K>(acc, stm, pieces, Some(&mut trace)) };
+                (eval, trace)
+            }
+
             crate::simd::entry_points!(fn plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni]
                 (&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation);
             crate::simd::entry_points!(fn trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni]

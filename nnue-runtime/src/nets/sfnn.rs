@@ -12,6 +12,7 @@ const BUCKETS: usize = 8;
 
 /// An SFNNv5+ net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4), weights in the fast
 /// layout: transformer doubled and pack-ordered, int8 layers `[stack][chunk][output][4]`.
+/// The fields are the arrays of [`nnue_format::layout::SfnnLayout`], by the same names.
 #[derive(Debug, Clone, Copy)]
 pub struct Sfnn<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
     /// Transformer biases, doubled and pack-ordered.
@@ -24,28 +25,9 @@ pub struct Sfnn<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
     pub stacks: LayerStacks<'a, CHUNKS>,
 }
 
-impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, HALF, CHUNKS> {
-    /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
-    #[allow(clippy::too_many_arguments)]
-    pub const fn new(
-        ft_biases: &'a [i16; L1],
-        ft_weights: &'a [[i16; L1]; INPUTS],
-        psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
-        fc0_biases: &'a [[i32; 16]; BUCKETS],
-        fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
-        fc1_biases: &'a [[i32; 32]; BUCKETS],
-        fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
-        fc2_biases: &'a [[i32; 1]; BUCKETS],
-        fc2_weights: &'a [[i8; 32]; BUCKETS],
-    ) -> Self {
-        const { assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
-        Self {
-            ft_biases,
-            ft_weights,
-            psqt_weights,
-            stacks: LayerStacks { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights },
-        }
-    }
+impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF, CHUNKS> {
+    /// The shape the kernels need, checked when a method is instantiated.
+    const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1);
 
     #[inline(always)]
     unsafe fn forward_k<K: Kernels>(
@@ -55,37 +37,15 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'a, L1, H
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
+        let () = Self::SHAPE;
         // Doubled accumulators: Stockfish's `clamp(2x, 0, 254)` is `clamp(x, 0, 127)` doubled.
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
         unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 254>(&self.stacks, acc, stm, pieces, trace) }
     }
 
     #[inline(always)]
-    unsafe fn trace_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace) {
-        let mut trace = Trace::default();
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let eval = unsafe { self.forward_k::<K>(acc, stm, pieces, Some(&mut trace)) };
-        (eval, trace)
-    }
-
-    #[inline(always)]
-    unsafe fn plain_forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation {
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { self.forward_k::<K>(acc, stm, pieces, None) }
-    }
-
-    #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
+        let () = Self::SHAPE;
         let (list, n) = active_features(FeatureSet::HalfKav2Hm, pos, perspective);
         let p = perspective.index();
         portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[p]);

@@ -25,7 +25,8 @@ const BUCKETS: usize = 8;
 /// Accumulator columns summed at once (kept in vector registers).
 const TILE: usize = 128;
 
-/// A threat-input net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4).
+/// A threat-input net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4). The fields are the
+/// arrays of [`nnue_format::layout::ThreatsLayout`], by the same names.
 #[derive(Debug, Clone, Copy)]
 pub struct SfnnThreats<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
     /// Transformer biases (not doubled; columns pack-ordered as in [`super::Sfnn`]).
@@ -40,30 +41,9 @@ pub struct SfnnThreats<'a, const L1: usize, const HALF: usize, const CHUNKS: usi
     pub stacks: LayerStacks<'a, CHUNKS>,
 }
 
-impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a, L1, HALF, CHUNKS> {
-    /// Takes the arrays in [`nnue_format::layout::fast_layout`] order.
-    #[allow(clippy::too_many_arguments)]
-    pub const fn new(
-        ft_biases: &'a [i16; L1],
-        threat_weights: &'a [[i8; L1]; THREAT_INPUTS],
-        ft_weights: &'a [[i16; L1]; PIECE_INPUTS],
-        psqt_weights: &'a [[i32; BUCKETS]; INPUTS],
-        fc0_biases: &'a [[i32; 16]; BUCKETS],
-        fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
-        fc1_biases: &'a [[i32; 32]; BUCKETS],
-        fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
-        fc2_biases: &'a [[i32; 1]; BUCKETS],
-        fc2_weights: &'a [[i8; 32]; BUCKETS],
-    ) -> Self {
-        const { assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
-        Self {
-            ft_biases,
-            threat_weights,
-            ft_weights,
-            psqt_weights,
-            stacks: LayerStacks { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights },
-        }
-    }
+impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1, HALF, CHUNKS> {
+    /// The shape the kernels need, checked when a method is instantiated.
+    const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1);
 
     /// `dst = start + rows[added] - rows[removed]`, tile by tile, each tile written once.
     #[inline(always)]
@@ -115,37 +95,15 @@ impl<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'a
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
+        let () = Self::SHAPE;
         // Not doubled: Stockfish 18 clamps the summed accumulators to 0..=255.
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
         unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 255>(&self.stacks, acc, stm, pieces, trace) }
     }
 
     #[inline(always)]
-    unsafe fn trace_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-    ) -> (Evaluation, Trace) {
-        let mut trace = Trace::default();
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let eval = unsafe { self.forward_k::<K>(acc, stm, pieces, Some(&mut trace)) };
-        (eval, trace)
-    }
-
-    #[inline(always)]
-    unsafe fn plain_forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-    ) -> Evaluation {
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { self.forward_k::<K>(acc, stm, pieces, None) }
-    }
-
-    #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
+        let () = Self::SHAPE;
         let mut list = Vec::with_capacity(96);
         FeatureSet::HalfKav2HmThreats.active(pos, perspective, &mut list);
         let p = perspective.index();

@@ -3,7 +3,7 @@
 
 mod layers;
 
-use nnue_format::{Activation, Net, Params, SfnnArch, ThreatsArch};
+use nnue_format::{Activation, Model, Net, SfnnArch, Stack, ThreatsArch};
 
 use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network, Trace};
@@ -30,7 +30,7 @@ pub struct Evaluator<'a> {
 impl<'a> Evaluator<'a> {
     /// The evaluator of `net`.
     pub fn new(net: &'a Net) -> Self {
-        Self { net, features: FeatureSet::for_arch(&net.arch) }
+        Self { net, features: FeatureSet::for_arch(&net.arch()) }
     }
 
     /// The net it evaluates.
@@ -47,34 +47,34 @@ impl<'a> Evaluator<'a> {
     /// doubles SFNNv5+ transformers when it loads them (so that the activation's `a·b/128` is
     /// one `mulhi`), and its int16 accumulators then hold, and wrap on, the doubled sums.
     fn ft_scale(&self) -> i16 {
-        match self.net.params {
-            Params::Sfnn(_) => 2,
-            Params::HalfKp(_) | Params::Chess768(_) | Params::Threats(_) => 1,
+        match self.net.model {
+            Model::Sfnn(..) => 2,
+            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) => 1,
         }
     }
 
     fn first_layer(&self) -> (&'a [i16], usize, &'a [i32], usize) {
-        match &self.net.params {
-            Params::Sfnn(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
-            Params::HalfKp(p) => (&p.ft.biases, p.ft.l1(), &[], 0),
-            Params::Chess768(p) => (&p.l0b, p.hidden(), &[], 0),
-            Params::Threats(p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
+        match &self.net.model {
+            Model::Sfnn(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
+            Model::HalfKp(_, p) => (&p.ft.biases, p.ft.l1(), &[], 0),
+            Model::Chess768(_, p) => (&p.l0b, p.hidden(), &[], 0),
+            Model::Threats(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
         }
     }
 
     fn row(&self, feature: usize) -> &'a [i16] {
-        match &self.net.params {
-            Params::Sfnn(p) => p.ft.row(feature),
-            Params::HalfKp(p) => p.ft.row(feature),
-            Params::Chess768(p) => p.row(feature),
-            Params::Threats(p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
+        match &self.net.model {
+            Model::Sfnn(_, p) => p.ft.row(feature),
+            Model::HalfKp(_, p) => p.ft.row(feature),
+            Model::Chess768(_, p) => p.row(feature),
+            Model::Threats(_, p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
         }
     }
 
     /// The int8 row of a threat feature (threat nets' features below `THREAT_INPUTS`).
     fn threat_row(&self, feature: usize) -> Option<&'a [i8]> {
-        match &self.net.params {
-            Params::Threats(p) if feature < ThreatsArch::THREAT_INPUTS => Some(p.threat_row(feature)),
+        match &self.net.model {
+            Model::Threats(_, p) if feature < ThreatsArch::THREAT_INPUTS => Some(p.threat_row(feature)),
             _ => None,
         }
     }
@@ -131,37 +131,18 @@ impl<'a> Evaluator<'a> {
     pub fn forward(&self, acc: &GenericAccumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         let (us, them) = (stm.index(), (!stm).index());
         let mut trace = Trace::default();
-        match &self.net.params {
-            Params::Sfnn(_) | Params::Threats(_) => {
-                let bucket = (pieces - 1) / 4;
-                let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
-                let stacks = match &self.net.params {
-                    Params::Sfnn(p) => {
-                        trace.ft_out = ft_pairwise(&acc.values[us], &acc.values[them]);
-                        &p.stacks
-                    }
-                    Params::Threats(p) => {
-                        trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
-                        &p.stacks
-                    }
-                    _ => unreachable!(),
-                };
-                let stack = &stacks[bucket];
-                let fc0 = affine(&stack.fc0, &trace.ft_out);
-                let hidden = SfnnArch::FC0_OUT - 1;
-                let mut fc1_in = sqr_clipped_relu(&fc0[..hidden]);
-                fc1_in.extend(clipped_relu(&fc0[..hidden]));
-                let fc1 = affine(&stack.fc1, &fc1_in);
-                let fc2_in = clipped_relu(&fc1);
-                let fc2 = affine(&stack.fc2, &fc2_in);
-                // fc_0's last output skips the hidden layers: 1.0 = 127 * 64 there, 600 * 16 here.
-                let forward = fc0[hidden].wrapping_mul(600 * 16) / (127 * 64);
-                let positional = fc2[0].wrapping_add(forward);
-                trace.dense = vec![fc0, fc1, fc2];
-                trace.activations = vec![fc1_in, fc2_in];
-                (Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }, trace)
+        match &self.net.model {
+            Model::Sfnn(_, p) => {
+                trace.ft_out = ft_pairwise(&acc.values[us], &acc.values[them]);
+                let eval = sfnn_stacks(&p.stacks, acc, stm, pieces, &mut trace);
+                (eval, trace)
             }
-            Params::HalfKp(p) => {
+            Model::Threats(_, p) => {
+                trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
+                let eval = sfnn_stacks(&p.stacks, acc, stm, pieces, &mut trace);
+                (eval, trace)
+            }
+            Model::HalfKp(_, p) => {
                 let clamp = |v: &[i16]| v.iter().map(|&x| x.clamp(0, 127) as u8).collect::<Vec<u8>>();
                 trace.ft_out = clamp(&acc.values[us]);
                 trace.ft_out.extend(clamp(&acc.values[them]));
@@ -175,8 +156,7 @@ impl<'a> Evaluator<'a> {
                 trace.activations = vec![fc1_in, fc2_in];
                 (Evaluation { bucket: 0, psqt: 0, positional }, trace)
             }
-            Params::Chess768(p) => {
-                let Some((arch, _)) = self.net.chess768() else { unreachable!() };
+            Model::Chess768(arch, p) => {
                 let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);
                 let weights = p.output_row(bucket);
                 let n = p.hidden();
@@ -201,6 +181,28 @@ impl<'a> Evaluator<'a> {
             }
         }
     }
+}
+
+/// The layer stacks of the SFNN families, after the transform (`trace.ft_out`): the bucket's
+/// fc_0, (Sqr)ClippedReLU, fc_1, ClippedReLU, fc_2, plus fc_0's skip output and the PSQT.
+fn sfnn_stacks(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: usize, trace: &mut Trace) -> Evaluation {
+    let (us, them) = (stm.index(), (!stm).index());
+    let bucket = (pieces - 1) / 4;
+    let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
+    let stack = &stacks[bucket];
+    let fc0 = affine(&stack.fc0, &trace.ft_out);
+    let hidden = SfnnArch::FC0_OUT - 1;
+    let mut fc1_in = sqr_clipped_relu(&fc0[..hidden]);
+    fc1_in.extend(clipped_relu(&fc0[..hidden]));
+    let fc1 = affine(&stack.fc1, &fc1_in);
+    let fc2_in = clipped_relu(&fc1);
+    let fc2 = affine(&stack.fc2, &fc2_in);
+    // fc_0's last output skips the hidden layers: 1.0 = 127 * 64 there, 600 * 16 here.
+    let forward = fc0[hidden].wrapping_mul(600 * 16) / (127 * 64);
+    let positional = fc2[0].wrapping_add(forward);
+    trace.dense = vec![fc0, fc1, fc2];
+    trace.activations = vec![fc1_in, fc2_in];
+    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
 }
 
 /// The reference evaluator behind the same interface as the fast networks, so engines (and
@@ -275,7 +277,7 @@ pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result
             if trace != want_trace || eval != want || plain != want {
                 return Err(format!(
                     "{} on {path}, {pos:?}: got {eval} (trace {trace:?}), reference {want} (trace {want_trace:?})",
-                    net.arch
+                    net.arch()
                 ));
             }
             n += 1;
