@@ -4,8 +4,11 @@
 //! A leaf crate so that the runtime can re-export the macro without a dependency cycle.
 //!
 //! - [`Architecture`]: what a net is, derived from a Stockfish header or parsed from text.
-//! - [`Net`]: the parameters in the canonical (file) order, read by [`Net::from_bytes`] and
-//!   written back byte-identically by [`Net::to_bytes`]; [`read_file`] opens and reads a file.
+//! - [`Net`]: the description and the [`Model`] (one variant per family: its architecture and
+//!   its parameters in the canonical, file order), read by [`Net::from_bytes`] and written back
+//!   byte-identically by [`Net::to_bytes`]; [`read_file`] opens and reads a file.
+//! - [`layout`]: the fast paths' form of a net, [`layout::FastLayout`]: per family, its arrays
+//!   by name, as the macro bakes them in and the runtime loads them.
 //! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
 
 mod arch;

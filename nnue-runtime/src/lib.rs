@@ -4,8 +4,9 @@
 //!
 //! - [`nnue_net!`]: compiles a net file into a module with a const-dimensioned `NETWORK`.
 //! - [`position`]: a board-agnostic position (pieces on squares, side to move).
+//! - [`Dirty`]: what a move changes on the board, as engines describe their moves.
 //! - [`features`]: HalfKAv2_hm, FullThreats (Stockfish 18), HalfKP and chess-768 feature
-//!   indices and move deltas.
+//!   indices.
 //! - [`network`]: what every evaluator shares: the [`Network`] trait, [`Accumulator`],
 //!   [`Evaluation`], [`Trace`].
 //! - [`nets`]: the const-dimensioned network types the fast paths run.
@@ -17,6 +18,7 @@
 //! - `shakmaty` (feature `shakmaty`): positions and moves of the shakmaty crate as ours.
 
 pub mod accumulator;
+mod dirty;
 pub mod features;
 pub mod loaded;
 pub mod nets;
@@ -27,7 +29,8 @@ pub mod reference;
 pub mod shakmaty;
 pub mod simd;
 
-pub use accumulator::{AccumulatorStack, Dirty, RefreshCache};
+pub use accumulator::{AccumulatorStack, RefreshCache};
+pub use dirty::Dirty;
 pub use network::{Accumulator, Evaluation, Network, Trace};
 pub use nnue_format as format;
 pub use nnue_format::{Architecture, FormatError, Net};

@@ -19,7 +19,7 @@
 
 use shakmaty::{CastlingSide, Chess, Move, Position as _, Role};
 
-use crate::accumulator::Dirty;
+use crate::dirty::Dirty;
 use crate::position::{Color, Piece, PieceType, Position, Square};
 
 /// shakmaty's color as ours.

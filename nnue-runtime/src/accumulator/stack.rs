@@ -1,6 +1,7 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
-use super::{deltas, Dirty, RefreshCache};
+use super::{deltas, RefreshCache};
+use crate::dirty::Dirty;
 use crate::features::threats::{self, Board};
 use crate::network::{Evaluation, Network};
 use crate::position::{Color, Position, Square};

@@ -38,7 +38,7 @@ use std::sync::OnceLock;
 
 use super::attacks::{self, squares, Bitboard};
 use super::flip;
-use crate::accumulator::Dirty;
+use crate::dirty::Dirty;
 use crate::position::{Color, Piece, PieceType, Position};
 
 /// Number of FullThreats features.
