@@ -172,7 +172,8 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             )
         })?
         .to_string();
-    let arch = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
+    let headered = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
+    let arch = headered.arch();
     if let Some(given) = given {
         if *given != arch {
             return Err(FormatError::new(
@@ -182,15 +183,15 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             ));
         }
     }
-    let model = match arch {
-        Architecture::Sfnn(a) => {
+    let model = match headered {
+        Headered::Sfnn(a) => {
             r.section = "feature transformer".into();
             r.hash(a.ft_hash())?;
             let ft = r.feature_transformer(SfnnArch::INPUTS, a.l1, SfnnArch::PSQT_BUCKETS)?;
             let stacks = r.stacks(a.l1, a.stack_hash())?;
             Model::Sfnn(a, SfnnParams { ft, stacks })
         }
-        Architecture::Threats(a) => {
+        Headered::Threats(a) => {
             // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one
             // PSQT block for both tables (threat rows first).
             r.section = "feature transformer".into();
@@ -206,7 +207,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             let stacks = r.stacks(a.l1, a.stack_hash())?;
             Model::Threats(a, ThreatsParams { ft, threat_weights, stacks })
         }
-        Architecture::HalfKp(a) => {
+        Headered::HalfKp(a) => {
             r.section = "feature transformer".into();
             r.hash(a.ft_hash())?;
             let ft = r.feature_transformer(HalfKpArch::INPUTS, a.l1, 0)?;
@@ -217,22 +218,40 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             let fc2 = r.dense("fc_2", HalfKpArch::L3, 1)?;
             Model::HalfKp(a, HalfKpParams { ft, fc0, fc1, fc2 })
         }
-        Architecture::Chess768(_) => unreachable!("identify never returns a headerless architecture"),
     };
     r.end()?;
     Ok(Net { description, model })
 }
 
+/// The families a Stockfish header names (headerless nets have none).
+#[derive(Clone, Copy)]
+enum Headered {
+    Sfnn(SfnnArch),
+    Threats(ThreatsArch),
+    HalfKp(HalfKpArch),
+}
+
+impl Headered {
+    fn arch(self) -> Architecture {
+        match self {
+            Headered::Sfnn(a) => Architecture::Sfnn(a),
+            Headered::Threats(a) => Architecture::Threats(a),
+            Headered::HalfKp(a) => Architecture::HalfKp(a),
+        }
+    }
+}
+
 /// Works out the architecture from the version and hash, and checks the description agrees.
-fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, ErrorKind> {
+fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, ErrorKind> {
     let widths = (1..=256).map(|k| k * 64);
     let arch = match version {
-        VERSION_SFNN => {
-            widths.clone().map(|l1| SfnnArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::Sfnn).or_else(
-                || widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::Threats),
-            )
-        }
-        VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Architecture::HalfKp),
+        VERSION_SFNN => widths
+            .clone()
+            .map(|l1| SfnnArch { l1 })
+            .find(|a| a.file_hash() == hash)
+            .map(Headered::Sfnn)
+            .or_else(|| widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::Threats)),
+        VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::HalfKp),
         found => return Err(ErrorKind::UnknownVersion { found }),
     };
     let Some(arch) = arch else {
@@ -254,13 +273,13 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Architecture, 
     // architecture ("...[22528->3072x2]..."), it must be the one the hash says.
     if let Some(l1) = described_l1(description) {
         let family_ok = match arch {
-            Architecture::Sfnn(_) | Architecture::Threats(_) => !description.contains("HalfKP"),
-            _ => !description.contains("HalfKAv2"),
+            Headered::Sfnn(_) | Headered::Threats(_) => !description.contains("HalfKP"),
+            Headered::HalfKp(_) => !description.contains("HalfKAv2"),
         };
-        if l1 != arch.l1() || !family_ok {
+        if l1 != arch.arch().l1() || !family_ok {
             return Err(ErrorKind::DescriptionMismatch {
                 described: description.to_string(),
-                actual: arch.to_string(),
+                actual: arch.arch().to_string(),
             });
         }
     }
