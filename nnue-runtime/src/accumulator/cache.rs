@@ -98,7 +98,8 @@ impl<A: Clone> RefreshCache<A> {
             }
         }
         net.update_on(path, &entry.acc, target, perspective, &added[..n_added], &removed[..n_removed]);
-        entry.acc.clone_from(target);
+        // Only this perspective's half: the entry's other half is never read.
+        net.update_on(path, target, &mut entry.acc, perspective, &[], &[]);
         entry.placement = now;
     }
 
@@ -164,7 +165,8 @@ impl<A: Clone> RefreshCache<A> {
             }
         }
         net.update_on(path, &entry.acc, target, perspective, added, removed);
-        entry.acc.clone_from(target);
+        // Only this perspective's half: the entry's other half is never read.
+        net.update_on(path, target, &mut entry.acc, perspective, &[], &[]);
         entry.placement = now;
         std::mem::swap(&mut entry.threats, now_threats);
     }
