@@ -591,6 +591,25 @@ mod tests {
     }
 
     #[test]
+    fn king_buckets_are_one_table() {
+        // A one-bucket list is the same net as none: it prints without it.
+        let zeros = vec!["0"; 32].join(",");
+        let a = round_trip(&format!("(768x1hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[{zeros}]"));
+        assert_eq!(a.to_string(), "(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+        let mut map = vec![0u8; 64];
+        map[63] = 70;
+        assert!(KingBuckets::from_map(false, &map).unwrap_err().contains("out of range"));
+        map[63] = 2;
+        assert!(KingBuckets::from_map(false, &map).unwrap_err().contains("every bucket"));
+        // Fields set by hand are checked: a mirrored table must be symmetric.
+        let mut table = [0u8; 64];
+        table[7] = 1;
+        let lopsided = KingBuckets { mirrored: true, count: 2, table };
+        assert!(lopsided.validate().unwrap_err().contains("files e-h"));
+        assert!(KingBuckets { mirrored: false, ..lopsided }.validate().is_ok());
+    }
+
+    #[test]
     fn a_huge_bad_description_is_cut_in_the_message() {
         let text = format!("HalfKA -> {}", "\u{1b}[2J".repeat(1_000_000));
         let e = text.parse::<Architecture>().unwrap_err().to_string();
@@ -617,6 +636,8 @@ mod tests {
             ("(768 -> 64)x2 -> 1, crelu, qa=99999999999999999999999, qb=64, scale=400", "out of range"),
             ("HalfKP -> 18446744073709551680x2 -> 32 -> 32 -> 1", "out of range"),
             ("(768 -> 64)x2 -> 1x4294967297, crelu, qa=255, qb=64, scale=400", "output buckets"),
+            ("(768x2hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[0,1]", "2 entries, expected 32"),
+            ("(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[70]", "1 entries, expected 64"),
         ] {
             let e = text.parse::<Architecture>().unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");
