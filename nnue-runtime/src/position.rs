@@ -141,6 +141,8 @@ pub enum PositionError {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     board: [Option<Piece>; 64],
+    /// The occupied squares of `board`, so that walking the pieces skips the empty ones.
+    occupied: u64,
     side_to_move: Color,
     kings: [Square; 2],
     count: u8,
@@ -190,7 +192,8 @@ impl Position {
             }
             kings[color.index()] = Square(found.next().unwrap_or(0));
         }
-        Ok(Position { board, side_to_move, kings, count: count as u8 })
+        let occupied = (0..64).filter(|&s| board[s].is_some()).fold(0u64, |bb, s| bb | 1 << s);
+        Ok(Position { board, occupied, side_to_move, kings, count: count as u8 })
     }
 
     /// Reads the board and side-to-move fields of a FEN (the rest is ignored).
@@ -275,7 +278,13 @@ impl Position {
     }
     /// Every piece with its square, a1 to h8.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        (0..64u8).filter_map(|s| self.board[s as usize].map(|p| (Square(s), p)))
+        let mut bits = self.occupied;
+        std::iter::from_fn(move || {
+            let s = bits.trailing_zeros() as u8;
+            bits &= bits.wrapping_sub(1);
+            // `occupied` marks exactly the squares of `board` that hold a piece.
+            (s < 64).then(|| (Square(s), self.board[s as usize].expect("an occupied square")))
+        })
     }
 }
 

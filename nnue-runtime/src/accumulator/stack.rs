@@ -1,6 +1,6 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
-use super::{deltas, RefreshCache};
+use super::{deltas, Deltas, RefreshCache};
 use crate::dirty::Dirty;
 use crate::features::threats::{self, Board};
 use crate::network::{Evaluation, Network};
@@ -75,6 +75,8 @@ pub struct AccumulatorStack<N: Network> {
     /// Scratch feature lists for threat-net updates.
     added: Vec<usize>,
     removed: Vec<usize>,
+    /// Scratch: the deltas of the moves an update walks over, top first.
+    steps: Vec<Deltas>,
 }
 
 impl<N: Network> AccumulatorStack<N> {
@@ -101,6 +103,7 @@ impl<N: Network> AccumulatorStack<N> {
             threats: net.feature_set().has_threats(),
             added: Vec::new(),
             removed: Vec::new(),
+            steps: Vec::new(),
         };
         stack.reset(net, pos);
         stack
@@ -196,15 +199,18 @@ impl<N: Network> AccumulatorStack<N> {
             return;
         }
         let features = net.feature_set();
-        let step = |below: &Entry<N::Accumulator>, e: &Entry<N::Accumulator>| {
-            deltas(features, perspective, below.kings[p], e.kings[p], &e.dirty)
-        };
-        // Walk down to the nearest computed entry, unless a move on the way needs a refresh.
+        // Walk down to the nearest computed entry, unless a move on the way needs a refresh;
+        // each step's deltas are kept for the way back up (top first).
+        self.steps.clear();
         let (mut i, mut rows) = (self.top, 0);
         let start = loop {
-            match step(&self.entries[i - 1], &self.entries[i]) {
+            let (below, e) = (&self.entries[i - 1], &self.entries[i]);
+            match deltas(features, perspective, below.kings[p], e.kings[p], &e.dirty) {
                 None => break None,
-                Some(d) => rows += d.added().len() + d.removed().len(),
+                Some(d) => {
+                    rows += d.added().len() + d.removed().len();
+                    self.steps.push(d);
+                }
             }
             i -= 1;
             if self.entries[i].computed[p] {
@@ -217,10 +223,9 @@ impl<N: Network> AccumulatorStack<N> {
             // one a row per piece: past that, updating is the dearer way.
             // Threat nets always update (their piece rows alone don't tell the cost).
             Some(s) if self.threats || rows <= pos.piece_count() => {
-                for j in s + 1..=self.top {
+                for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
                     let (below, above) = self.entries.split_at_mut(j);
                     let (src, dst) = (&below[j - 1], &mut above[0]);
-                    let d = step(src, dst).expect("checked on the way down");
                     if self.threats {
                         let (added, removed) = (&mut self.added, &mut self.removed);
                         added.clear();
