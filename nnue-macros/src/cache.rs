@@ -176,10 +176,6 @@ fn file_hash(path: &Path) -> Option<(u64, String)> {
     Some((len, h.finish()))
 }
 
-fn elem_name(e: Elem) -> &'static str {
-    e.rust_name()
-}
-
 fn parse_elem(s: &str) -> Option<Elem> {
     [Elem::I8, Elem::I16, Elem::I32].into_iter().find(|e| e.rust_name() == s)
 }
@@ -243,7 +239,7 @@ pub fn store(root: &Path, key: &str, description: &str, layout: FastLayout) -> s
         }
         let dims: Vec<String> = array.dims.iter().map(usize::to_string).collect();
         let hash = content_hash(&array.bytes);
-        manifest += &format!("blob\t{name}\t{}\t{}\t{hash}\n", elem_name(array.elem), dims.join(","));
+        manifest += &format!("blob\t{name}\t{}\t{}\t{hash}\n", array.elem.rust_name(), dims.join(","));
     });
     written?;
     manifest += &format!("check\t{}\n", content_hash(manifest.as_bytes()));

@@ -4,6 +4,7 @@
 //! difference with the position's own is the rest of the update.
 
 use crate::features::threats::{self, Board};
+use crate::features::FeatureSet;
 use crate::network::Network;
 use crate::position::{Color, Piece, PieceType, Position, Square};
 use crate::simd::KernelPath;
@@ -17,6 +18,31 @@ fn placement(pos: &Position) -> Placement {
         bb[piece.color.index() * 6 + piece.kind.index()] |= 1 << sq.index();
     }
     bb
+}
+
+/// Calls `change(feature, added)` for each feature of `perspective` (king on `king`) that going
+/// from placement `old` to `new` adds (`true`) or removes (`false`).
+#[inline(always)]
+fn placement_changes(
+    features: FeatureSet,
+    perspective: Color,
+    king: Square,
+    old: &Placement,
+    new: &Placement,
+    mut change: impl FnMut(usize, bool),
+) {
+    for (i, (&old, &new)) in old.iter().zip(new).enumerate() {
+        let piece = Piece::new(Color::BOTH[i / 6], PieceType::ALL[i % 6]);
+        for (mut bits, added) in [(new & !old, true), (old & !new, false)] {
+            while bits != 0 {
+                let sq = Square::new(bits.trailing_zeros() as u8).expect("a bit of a u64");
+                bits &= bits - 1;
+                if let Some(f) = features.index(perspective, king, sq, piece) {
+                    change(f, added);
+                }
+            }
+        }
+    }
 }
 
 struct Entry<A> {
@@ -79,25 +105,15 @@ impl<A: Clone> RefreshCache<A> {
             net.update_on(path, &entry.acc, target, perspective, &[], &[]);
             return;
         }
-        let features = net.feature_set();
-        let (mut added, mut removed) = ([0usize; 32], [0usize; 32]);
-        let (mut n_added, mut n_removed) = (0, 0);
-        for (i, (&old, &new)) in entry.placement.iter().zip(&now).enumerate() {
-            let piece = Piece::new(Color::BOTH[i / 6], PieceType::ALL[i % 6]);
-            for (mut bits, list, n) in
-                [(new & !old, &mut added, &mut n_added), (old & !new, &mut removed, &mut n_removed)]
-            {
-                while bits != 0 {
-                    let sq = Square::new(bits.trailing_zeros() as u8).expect("a bit of a u64");
-                    bits &= bits - 1;
-                    if let Some(f) = features.index(perspective, king, sq, piece) {
-                        list[*n] = f;
-                        *n += 1;
-                    }
-                }
-            }
-        }
-        net.update_on(path, &entry.acc, target, perspective, &added[..n_added], &removed[..n_removed]);
+        // At most 32 pieces change: fixed lists, no scratch vectors on this path.
+        let (mut lists, mut counts) = ([[0usize; 32]; 2], [0usize; 2]);
+        placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, added| {
+            let side = usize::from(!added);
+            lists[side][counts[side]] = f;
+            counts[side] += 1;
+        });
+        let (added, removed) = (&lists[0][..counts[0]], &lists[1][..counts[1]]);
+        net.update_on(path, &entry.acc, target, perspective, added, removed);
         // Only this perspective's half: the entry's other half is never read.
         net.update_on(path, target, &mut entry.acc, perspective, &[], &[]);
         entry.placement = now;
@@ -129,20 +145,16 @@ impl<A: Clone> RefreshCache<A> {
             net.update_on(path, &entry.acc, target, perspective, &[], &[]);
             return;
         }
-        let features = net.feature_set();
         let (added, removed) = (&mut self.added, &mut self.removed);
         added.clear();
         removed.clear();
-        for (i, (&old, &new)) in entry.placement.iter().zip(&now).enumerate() {
-            let piece = Piece::new(Color::BOTH[i / 6], PieceType::ALL[i % 6]);
-            for (mut bits, list) in [(new & !old, &mut *added), (old & !new, &mut *removed)] {
-                while bits != 0 {
-                    let sq = Square::new(bits.trailing_zeros() as u8).expect("a bit of a u64");
-                    bits &= bits - 1;
-                    list.extend(features.index(perspective, king, sq, piece));
-                }
+        placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, add| {
+            if add {
+                added.push(f)
+            } else {
+                removed.push(f)
             }
-        }
+        });
         // Both lists are sorted sets: merge.
         let (old, new) = (&entry.threats, &*now_threats);
         let (mut i, mut j) = (0, 0);
