@@ -29,12 +29,16 @@ where
 {
     let mut rng = Rng::new(seed);
     let mut checked = 0;
+    // One stack and one cache for all games, as in an engine: a new game meets cache entries
+    // left by the last one, far from it.
+    let start = chess::position(&Chess::default());
+    let mut stack = AccumulatorStack::with_path(net, &start, path);
+    let mut generic_stack = AccumulatorStack::new(generic, &start);
+    let mut cache = RefreshCache::with_path(net, path);
     for _ in 0..games {
         let mut game = Chess::default();
-        let start = chess::position(&game);
-        let mut stack = AccumulatorStack::with_path(net, &start, path);
-        let mut generic_stack = AccumulatorStack::new(generic, &start);
-        let mut cache = RefreshCache::with_path(net, path);
+        stack.reset(net, &start);
+        generic_stack.reset(generic, &start);
         for _ in 0..plies {
             let moves = game.legal_moves();
             if moves.is_empty() {

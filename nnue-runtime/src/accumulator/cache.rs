@@ -1,5 +1,7 @@
 //! The refresh cache ("Finny table"): a refresh becomes an update by the difference between
-//! the position and the placement a cached accumulator of the same king square reflects.
+//! the position and the placement a cached accumulator of the same king square reflects, or a
+//! rebuild from the biases when that difference has more rows than the position itself (an
+//! entry left by another game or a distant line; Stockfish always takes the difference).
 //! Threat nets also keep the sorted threat features the cached accumulator holds: their
 //! difference with the position's own is the rest of the update.
 
@@ -98,7 +100,10 @@ impl<A: Clone> RefreshCache<A> {
         let king = pos.king(perspective);
         let entry = &mut self.entries[perspective.index() * 64 + king.index()];
         let now = placement(pos);
-        if !entry.valid {
+        // A row per changed square against a row per piece: an entry last refreshed far from
+        // this position (another game, another line) is cheaper to rebuild than to update.
+        let changed: usize = entry.placement.iter().zip(&now).map(|(a, b)| (a ^ b).count_ones() as usize).sum();
+        if !entry.valid || changed > pos.piece_count() {
             net.refresh_on(path, pos, perspective, &mut entry.acc);
             entry.placement = now;
             entry.valid = true;
@@ -137,49 +142,101 @@ impl<A: Clone> RefreshCache<A> {
         now_threats.clear();
         threats::active(&Board::new(pos), perspective, king.index(), now_threats);
         now_threats.sort_unstable();
-        if !entry.valid {
-            net.refresh_on(path, pos, perspective, &mut entry.acc);
-            entry.placement = now;
-            entry.valid = true;
-            std::mem::swap(&mut entry.threats, now_threats);
-            net.update_on(path, &entry.acc, target, perspective, &[], &[]);
-            return;
-        }
         let (added, removed) = (&mut self.added, &mut self.removed);
         added.clear();
         removed.clear();
-        placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, add| {
-            if add {
-                added.push(f)
-            } else {
-                removed.push(f)
-            }
-        });
-        // Both lists are sorted sets: merge.
-        let (old, new) = (&entry.threats, &*now_threats);
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            match (old.get(i), new.get(j)) {
-                (Some(&a), Some(&b)) if a == b => (i, j) = (i + 1, j + 1),
-                (Some(&a), Some(&b)) if a < b => {
-                    removed.push(a);
-                    i += 1;
+        if entry.valid {
+            placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, add| {
+                if add {
+                    added.push(f)
+                } else {
+                    removed.push(f)
                 }
-                (Some(&a), None) => {
-                    removed.push(a);
-                    i += 1;
-                }
-                (_, Some(&b)) => {
-                    added.push(b);
-                    j += 1;
-                }
-                (None, None) => unreachable!("the loop runs while either list has more"),
-            }
+            });
+            sorted_difference(&entry.threats, now_threats, added, removed);
         }
-        net.update_on(path, &entry.acc, target, perspective, added, removed);
-        // Only this perspective's half: the entry's other half is never read.
-        net.update_on(path, target, &mut entry.acc, perspective, &[], &[]);
+        // As in `refresh`: rebuild when the difference has more rows than the position.
+        if !entry.valid || added.len() + removed.len() > pos.piece_count() + now_threats.len() {
+            net.refresh_on(path, pos, perspective, &mut entry.acc);
+            entry.valid = true;
+            net.update_on(path, &entry.acc, target, perspective, &[], &[]);
+        } else {
+            net.update_on(path, &entry.acc, target, perspective, added, removed);
+            // Only this perspective's half: the entry's other half is never read.
+            net.update_on(path, target, &mut entry.acc, perspective, &[], &[]);
+        }
         entry.placement = now;
         std::mem::swap(&mut entry.threats, now_threats);
+    }
+}
+
+/// Pushes what `new` has and `old` lacks onto `added`, and the reverse onto `removed` (both
+/// sorted sets).
+fn sorted_difference(old: &[usize], new: &[usize], added: &mut Vec<usize>, removed: &mut Vec<usize>) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(&a), Some(&b)) if a == b => (i, j) = (i + 1, j + 1),
+            (Some(&a), Some(&b)) if a < b => {
+                removed.push(a);
+                i += 1;
+            }
+            (Some(&a), None) => {
+                removed.push(a);
+                i += 1;
+            }
+            (_, Some(&b)) => {
+                added.push(b);
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while either list has more"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::Evaluator;
+    use nnue_format::{synth, Encoding};
+
+    /// The same king squares throughout, so every refresh goes through the same two entries:
+    /// far from the entry (rebuilt), near it (updated), and far again the other way.
+    #[test]
+    fn a_cached_refresh_equals_a_fresh_one_whether_rebuilt_or_updated() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+            "4k3/8/2n5/8/3P4/8/8/1N2K3 b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        for net in [synth::sfnn(64, 11, Encoding::Raw), synth::threats(64, 12, Encoding::Raw)] {
+            let eval = Evaluator::new(&net);
+            let mut cache = RefreshCache::new(&eval);
+            let mut before: Option<Placement> = None;
+            let (mut rebuilt, mut updated) = (0, 0);
+            for fen in fens {
+                let pos = Position::from_fen(fen).unwrap();
+                let now = placement(&pos);
+                if let Some(old) = before {
+                    let changed: usize = old.iter().zip(&now).map(|(a, b)| (a ^ b).count_ones() as usize).sum();
+                    if changed > pos.piece_count() {
+                        rebuilt += 1;
+                    } else {
+                        updated += 1;
+                    }
+                }
+                before = Some(now);
+                let (mut cached, mut fresh) = (eval.new_accumulator(), eval.new_accumulator());
+                for p in Color::BOTH {
+                    cache.refresh(&eval, &pos, p, &mut cached);
+                    eval.refresh_on(cache.path(), &pos, p, &mut fresh);
+                }
+                assert_eq!(cached, fresh, "{fen}");
+            }
+            // Piece rows alone: the plain nets' rule (threat nets also count threat rows).
+            assert_eq!((rebuilt, updated), (1, 3));
+        }
     }
 }
