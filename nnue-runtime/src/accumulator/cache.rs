@@ -235,7 +235,8 @@ mod tests {
                 }
                 assert_eq!(cached, fresh, "{fen}");
             }
-            // Piece rows alone: the plain nets' rule (threat nets also count threat rows).
+            // By the plain nets' rule the walk takes both branches; the threat nets' rule also
+            // counts threat rows (tests/incremental.rs fails when either of its branches is wrong).
             assert_eq!((rebuilt, updated), (1, 3));
         }
     }
