@@ -22,6 +22,12 @@ fn placement(pos: &Position) -> Placement {
     bb
 }
 
+/// Squares whose piece differs between two placements: the rows an update from one to the
+/// other takes (a moved piece counts twice, once off and once on).
+fn changed_squares(old: &Placement, new: &Placement) -> usize {
+    old.iter().zip(new).map(|(a, b)| (a ^ b).count_ones() as usize).sum()
+}
+
 /// Calls `change(feature, added)` for each feature of `perspective` (king on `king`) that going
 /// from placement `old` to `new` adds (`true`) or removes (`false`).
 #[inline(always)]
@@ -102,8 +108,7 @@ impl<A: Clone> RefreshCache<A> {
         let now = placement(pos);
         // A row per changed square against a row per piece: an entry last refreshed far from
         // this position (another game, another line) is cheaper to rebuild than to update.
-        let changed: usize = entry.placement.iter().zip(&now).map(|(a, b)| (a ^ b).count_ones() as usize).sum();
-        if !entry.valid || changed > pos.piece_count() {
+        if !entry.valid || changed_squares(&entry.placement, &now) > pos.piece_count() {
             net.refresh_on(path, pos, perspective, &mut entry.acc);
             entry.placement = now;
             entry.valid = true;
@@ -220,8 +225,7 @@ mod tests {
                 let pos = Position::from_fen(fen).unwrap();
                 let now = placement(&pos);
                 if let Some(old) = before {
-                    let changed: usize = old.iter().zip(&now).map(|(a, b)| (a ^ b).count_ones() as usize).sum();
-                    if changed > pos.piece_count() {
+                    if changed_squares(&old, &now) > pos.piece_count() {
                         rebuilt += 1;
                     } else {
                         updated += 1;
