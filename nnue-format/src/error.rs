@@ -80,15 +80,15 @@ pub enum ErrorKind {
         /// Bytes left in the file.
         available: usize,
     },
-    /// The header's version is neither [`VERSION_SFNN`](crate::VERSION_SFNN) nor
-    /// [`VERSION_HALFKP`](crate::VERSION_HALFKP).
-    #[error("unknown version {found:#010x}: expected 0x7af32f20 (Stockfish 15.1-17.1) or 0x7af32f16 (Stockfish 12-13 HalfKP); a headerless net needs an architecture description")]
+    /// The header's version is none of [`VERSION_SFNN`](crate::VERSION_SFNN),
+    /// [`VERSION_SF19`](crate::VERSION_SF19) and [`VERSION_HALFKP`](crate::VERSION_HALFKP).
+    #[error("unknown version {found:#010x}: expected 0x7af32f20 (Stockfish 15.1-18), 0x6a448afa (Stockfish 19) or 0x7af32f16 (Stockfish 12-13 HalfKP); a headerless net needs an architecture description")]
     UnknownVersion {
         /// The header's version.
         found: u32,
     },
     /// A known family with an architecture this crate does not evaluate, by name.
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
     Unsupported {
         /// The architecture, by name.
         name: String,
@@ -147,7 +147,7 @@ pub enum ErrorKind {
 pub(crate) fn headerless_size_error(head: &[u8], len: usize, arch: String, expected: usize) -> FormatError {
     let version = head.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     match version {
-        Some(version) if version == crate::VERSION_SFNN || version == crate::VERSION_HALFKP => {
+        Some(version) if crate::is_known_version(version) => {
             FormatError::new(0, "header", ErrorKind::HeaderWithArchitecture { version, arch })
         }
         _ => FormatError::new(0, "headerless net", ErrorKind::SizeMismatch { arch, expected, found: len }),
