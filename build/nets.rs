@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use nnue_format::{synth, Architecture, Encoding, Net};
+use nnue_format::{synth, Architecture, Encoding, Net, Sf19Inputs};
 
 /// (name, description or net) of every synthetic net.
 fn synthetic() -> Vec<(&'static str, Net)> {
@@ -55,6 +55,12 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("HALFKP256", synth::halfkp(256, 105)),
         ("THREATS64", synth::threats(64, 110, Encoding::Leb128)),
         ("THREATS128", synth::threats(128, 111, Encoding::Raw)),
+        ("SF19_64", synth::sf19(64, Sf19Inputs::Full, 120, Encoding::Leb128)),
+        ("SF19_LITE_128", synth::sf19(128, Sf19Inputs::Lite, 121, Encoding::Raw)),
+        (
+            "SF19_LITE_64_WRAP",
+            synth::with_wrapping_first_layer(synth::sf19(64, Sf19Inputs::Lite, 122, Encoding::Leb128), 6),
+        ),
         ("CHESS768_64", chess768("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
         ("CHESS768_128", chess768("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
         (
@@ -77,7 +83,9 @@ fn synthetic() -> Vec<(&'static str, Net)> {
     ]
 }
 
-const REAL: [(&str, &str, &str); 6] = [
+const REAL: [(&str, &str, &str); 8] = [
+    ("SF19_BIG", "nn-1a298aa575a0.nnue", "SF19_64"),
+    ("SF19_LITE", "nn-61e7af4bb97d.nnue", "SF19_LITE_128"),
     ("OVERFLOW_SMALL", "overflow-small.nnue", "SFNN64_WRAP"),
     ("SF17_BIG", "nn-1c0000000000.nnue", "SFNN256"),
     ("SF17_SMALL", "nn-37f18f62d772.nnue", "SFNN128"),

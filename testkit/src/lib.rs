@@ -19,6 +19,10 @@ pub const SF17_LITE: &str = "nn-9067e33176e8.nnue";
 pub const SF13_HALFKP: &str = "nn-62ef826d1a6d.nnue";
 /// Stockfish 18's default big net (threat inputs, L1 1024).
 pub const SF18_BIG: &str = "nn-c288c895ea92.nnue";
+/// Stockfish 19's default big net (threats, pawn pairs, HalfKAv2_hm; L1 1024).
+pub const SF19_BIG: &str = "nn-1a298aa575a0.nnue";
+/// The lite net lichess ships with Stockfish 19 (768 mirrored piece-square inputs, L1 1024).
+pub const SF19_LITE: &str = "nn-61e7af4bb97d.nnue";
 /// A synthetic SFNN L1-128 net whose doubled accumulators wrap (`../shared/nets/`, with
 /// Stockfish 17.1's values in `../shared/oracle/overflow-eval.tsv`).
 pub const OVERFLOW_SMALL: &str = "overflow-small.nnue";
@@ -40,7 +44,8 @@ pub fn find_net(name: &str) -> Option<PathBuf> {
 }
 
 /// The nets `../shared/nets/` holds: in CI (see [`in_ci`]) a missing one is a failure.
-pub const SHARED_NETS: [&str; 6] = [SF17_BIG, SF17_SMALL, SF17_LITE, SF13_HALFKP, SF18_BIG, OVERFLOW_SMALL];
+pub const SHARED_NETS: [&str; 8] =
+    [SF17_BIG, SF17_SMALL, SF17_LITE, SF13_HALFKP, SF18_BIG, SF19_BIG, SF19_LITE, OVERFLOW_SMALL];
 
 /// Whether this is a CI run with `../shared` beside the workspace (`CI=true`): then a test
 /// that needs a shared file fails instead of skipping.
@@ -84,6 +89,9 @@ pub struct OracleRow {
     pub halfkp: i32,
     /// Stockfish 18's big net (`stockfish18-eval.tsv`, `games18.tsv`).
     pub sf18_big: (i32, i32),
+    /// Stockfish 19's big and lite nets (`stockfish19-eval.tsv`, `games19.tsv`).
+    pub sf19_big: (i32, i32),
+    pub sf19_lite: (i32, i32),
 }
 
 /// The rows of an oracle file (`stockfish-eval.tsv` or `games.tsv`); reports `what` as
@@ -119,6 +127,8 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
                 small: pair(&f, "small"),
                 halfkp: num(&f, "halfkp"),
                 sf18_big: pair(&f, "sf18_big"),
+                sf19_big: pair(&f, "sf19_big"),
+                sf19_lite: pair(&f, "sf19_lite"),
             }
         })
         .collect();
@@ -155,7 +165,7 @@ pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) 
         Model::HalfKp(_, p) => (&p.ft.biases, &p.ft.weights, 1),
         Model::Chess768(_, p) => (&p.l0b, &p.l0w, 1),
         // Two kinds of rows; no test needs it.
-        Model::Threats(_, _) => return false,
+        Model::Threats(_, _) | Model::Sf19(_, _) => return false,
     };
     let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
     let n = biases.len();

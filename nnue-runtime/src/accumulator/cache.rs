@@ -5,7 +5,7 @@
 //! Threat nets also keep the sorted threat features the cached accumulator holds: their
 //! difference with the position's own is the rest of the update.
 
-use crate::features::threats::{self, Board};
+use crate::features::threats::Board;
 use crate::features::FeatureSet;
 use crate::network::Network;
 use crate::position::{Color, Piece, PieceType, Position, Square};
@@ -145,7 +145,7 @@ impl<A: Clone> RefreshCache<A> {
         let now = placement(pos);
         let now_threats = &mut self.threats;
         now_threats.clear();
-        threats::active(&Board::new(pos), perspective, king.index(), now_threats);
+        net.feature_set().board_features(&Board::new(pos), perspective, king.index(), now_threats);
         now_threats.sort_unstable();
         let (added, removed) = (&mut self.added, &mut self.removed);
         added.clear();

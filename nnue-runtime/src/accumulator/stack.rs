@@ -239,7 +239,8 @@ impl<N: Network> AccumulatorStack<N> {
                             threats::cancel_log(&mut dst.log);
                             dst.logged = true;
                         }
-                        threats::changes(&dst.log, perspective, dst.kings[p].index(), added, removed);
+                        let king = dst.kings[p].index();
+                        features.board_changes(&dst.log, &src.board, &dst.board, perspective, king, added, removed);
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
                     } else {
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());

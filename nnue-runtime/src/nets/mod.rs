@@ -7,11 +7,13 @@
 
 mod chess768;
 mod halfkp;
+mod sf19;
 mod sfnn;
 mod sfnn_threats;
 
 pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
+pub use sf19::{Sf19, Sf19Stacks};
 pub use sfnn::{LayerStacks, Sfnn};
 pub use sfnn_threats::SfnnThreats;
 

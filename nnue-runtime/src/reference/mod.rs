@@ -3,12 +3,15 @@
 
 mod layers;
 
-use nnue_format::{Activation, Model, Net, SfnnArch, Stack, ThreatsArch};
+use nnue_format::{Activation, Model, Net, Sf19Arch, SfnnArch, Stack, ThreatsArch};
 
 use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network, Trace};
 use crate::position::{Color, Position};
-pub use layers::{affine, clipped_relu, ft_pairwise, ft_pairwise_threats, sqr_clipped_relu};
+pub use layers::{
+    affine, clipped_relu, clipped_relu_shift, ft_pairwise, ft_pairwise_threats, sqr_clipped_relu,
+    sqr_clipped_relu_shift,
+};
 
 /// The generic evaluator's first-layer pre-activations of both perspectives (indexed by
 /// [`Color::index`]), sized at run time.
@@ -49,7 +52,7 @@ impl<'a> Evaluator<'a> {
     fn ft_scale(&self) -> i16 {
         match self.net.model {
             Model::Sfnn(..) => 2,
-            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) => 1,
+            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) | Model::Sf19(..) => 1,
         }
     }
 
@@ -59,6 +62,7 @@ impl<'a> Evaluator<'a> {
             Model::HalfKp(_, p) => (&p.ft.biases, p.ft.l1(), &[], 0),
             Model::Chess768(_, p) => (&p.l0b, p.hidden(), &[], 0),
             Model::Threats(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
+            Model::Sf19(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, Sf19Arch::PSQT_BUCKETS),
         }
     }
 
@@ -68,13 +72,16 @@ impl<'a> Evaluator<'a> {
             Model::HalfKp(_, p) => p.ft.row(feature),
             Model::Chess768(_, p) => p.row(feature),
             Model::Threats(_, p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
+            Model::Sf19(a, p) => p.ft.row(feature - a.int8_inputs()),
         }
     }
 
-    /// The int8 row of a threat feature (threat nets' features below `THREAT_INPUTS`).
+    /// The int8 row of a feature, if it has one (threat nets' threat features, Stockfish 19's
+    /// threats and pawn pairs).
     fn threat_row(&self, feature: usize) -> Option<&'a [i8]> {
         match &self.net.model {
             Model::Threats(_, p) if feature < ThreatsArch::THREAT_INPUTS => Some(p.threat_row(feature)),
+            Model::Sf19(a, p) if feature < a.int8_inputs() => Some(p.int8_row(feature)),
             _ => None,
         }
     }
@@ -142,6 +149,11 @@ impl<'a> Evaluator<'a> {
                 let eval = sfnn_stacks(&p.stacks, acc, stm, pieces, &mut trace);
                 (eval, trace)
             }
+            Model::Sf19(_, p) => {
+                trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
+                let eval = sf19_stack(&p.stacks, acc, stm, pieces, &mut trace);
+                (eval, trace)
+            }
             Model::HalfKp(_, p) => {
                 let clamp = |v: &[i16]| v.iter().map(|&x| x.clamp(0, 127) as u8).collect::<Vec<u8>>();
                 trace.ft_out = clamp(&acc.values[us]);
@@ -200,6 +212,29 @@ fn sfnn_stacks(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: u
     // fc_0's last output skips the hidden layers: 1.0 = 127 * 64 there, 600 * 16 here.
     let forward = fc0[hidden].wrapping_mul(600 * 16) / (127 * 64);
     let positional = fc2[0].wrapping_add(forward);
+    trace.dense = vec![fc0, fc1, fc2];
+    trace.activations = vec![fc1_in, fc2_in];
+    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
+}
+
+/// Stockfish 19's layer stack, after the transform (`trace.ft_out`): fc_0, its squared
+/// (`>> 21`) and clipped (`>> 7`) activations, fc_1, its squared (`>> 19`) and clipped (`>> 6`)
+/// activations, fc_2 over all four, plus the skip `fc_0[30] - fc_0[31]` and the PSQT.
+fn sf19_stack(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: usize, trace: &mut Trace) -> Evaluation {
+    let (us, them) = (stm.index(), (!stm).index());
+    let bucket = (pieces - 1) / 4;
+    let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
+    let stack = &stacks[bucket];
+    let fc0 = affine(&stack.fc0, &trace.ft_out);
+    let mut fc1_in = sqr_clipped_relu_shift(&fc0, 21);
+    fc1_in.extend(clipped_relu_shift(&fc0, 7));
+    let fc1 = affine(&stack.fc1, &fc1_in);
+    let mut fc2_in = fc1_in.clone();
+    fc2_in.extend(sqr_clipped_relu_shift(&fc1, 19));
+    fc2_in.extend(clipped_relu_shift(&fc1, 6));
+    let fc2 = affine(&stack.fc2, &fc2_in);
+    let skip = fc0[30].wrapping_sub(fc0[31]);
+    let positional = fc2[0].wrapping_add(skip).wrapping_mul(9600) / 16384;
     trace.dense = vec![fc0, fc1, fc2];
     trace.activations = vec![fc1_in, fc2_in];
     Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
