@@ -240,7 +240,7 @@ impl<N: Network> AccumulatorStack<N> {
                             dst.logged = true;
                         }
                         let king = dst.kings[p].index();
-                        features.board_changes(&dst.log, &src.board, &dst.board, perspective, king, added, removed);
+                        features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
                     } else {
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());

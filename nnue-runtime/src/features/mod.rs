@@ -134,8 +134,7 @@ impl FeatureSet {
     pub(crate) fn board_changes(
         &self,
         log: &[threats::ThreatChange],
-        before: &threats::Board,
-        after: &threats::Board,
+        [before, after]: [&threats::Board; 2],
         perspective: Color,
         king: usize,
         added: &mut Vec<usize>,

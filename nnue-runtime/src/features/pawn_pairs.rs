@@ -5,7 +5,8 @@
 //! the square oriented as the threat features are ([`super::threats::orientation`]: flipped for
 //! Black, mirrored when the perspective's king is on files e-h). The pair of slots `hi > lo` is
 //! feature `hi * (hi - 1) / 2 + lo`: every unordered pair of the 96 slots has an index (4560),
-//! though only pawns at most one file apart make active features.
+//! though only pawns at most one file apart make active features. A pawn on the first or last
+//! rank (not a chess position, but a [`crate::Position`] allows it) has no slot and makes none.
 
 use super::attacks::{squares, Bitboard};
 use super::threats::{orientation, Board};
@@ -32,11 +33,19 @@ fn near(a: usize, b: usize) -> bool {
     (a % 8).abs_diff(b % 8) <= 1
 }
 
-/// The pawns of `board` as (slot key for ordering, absolute square, relative colour).
+/// Ranks 2 to 7: the squares a pawn has a slot on.
+const SLOTTED: Bitboard = 0x00FF_FFFF_FFFF_FF00;
+
+/// The pawns of `colour` on `board` that have a slot.
+fn pawn_bb(board: &Board, colour: Color) -> Bitboard {
+    board.bb(colour, PieceType::Pawn) & SLOTTED
+}
+
+/// The pawns of `board` as (colour relative to `perspective`, absolute square).
 fn pawns(board: &Board, perspective: Color) -> impl Iterator<Item = (usize, usize)> + '_ {
     Color::BOTH.into_iter().flat_map(move |c| {
         let rel = usize::from(c != perspective);
-        squares(board.bb(c, PieceType::Pawn)).map(move |s| (rel, s))
+        squares(pawn_bb(board, c)).map(move |s| (rel, s))
     })
 }
 
@@ -55,7 +64,7 @@ pub fn active(board: &Board, perspective: Color, king: usize, offset: usize, out
 
 /// Pawns (by colour index, absolute) on `a` and not on `b`.
 fn only_in(a: &Board, b: &Board) -> [Bitboard; 2] {
-    Color::BOTH.map(|c| a.bb(c, PieceType::Pawn) & !b.bb(c, PieceType::Pawn))
+    Color::BOTH.map(|c| pawn_bb(a, c) & !pawn_bb(b, c))
 }
 
 /// Appends (plus `offset`) the pawn-pair features a move changes for `perspective` (king on
@@ -94,7 +103,7 @@ pub(crate) fn changes(
 mod tests {
     use super::*;
     use crate::dirty::Dirty;
-    use crate::position::{random_positions, Piece, Position, Square};
+    use crate::position::{random_positions, Piece, Square};
 
     #[test]
     fn pairs_cover_the_index_space_once() {

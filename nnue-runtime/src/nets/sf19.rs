@@ -13,8 +13,6 @@ use crate::position::{Color, Position};
 use crate::simd::{portable, Kernels};
 
 const BUCKETS: usize = 8;
-/// Accumulator columns summed at once (kept in vector registers).
-const TILE: usize = 128;
 
 /// A Stockfish 19 net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4) with `INT8` int8
 /// rows (59808 threats + 4560 pawn pairs in the big net, none in the lite net) and `INT16`
@@ -85,46 +83,6 @@ impl<
     /// The shape the kernels need, checked when a method is instantiated.
     const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1 && INT8 + INT16 == ROWS);
 
-    /// `dst = start + rows[added] - rows[removed]`, tile by tile, each tile written once.
-    #[inline(always)]
-    fn accumulate(&self, start: &[i16; L1], dst: &mut [i16; L1], added: &[usize], removed: &[usize]) {
-        if L1.is_multiple_of(TILE) {
-            self.accumulate_tiles::<TILE>(start, dst, added, removed)
-        } else {
-            self.accumulate_tiles::<64>(start, dst, added, removed)
-        }
-    }
-
-    /// [`Self::accumulate`] with tiles of `T` columns (`T` divides L1).
-    #[inline(always)]
-    fn accumulate_tiles<const T: usize>(
-        &self,
-        start: &[i16; L1],
-        dst: &mut [i16; L1],
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        for t in (0..L1).step_by(T) {
-            let mut tile: [i16; T] = start[t..t + T].try_into().expect("T divides L1");
-            for (list, add) in [(added, true), (removed, false)] {
-                for &f in list {
-                    if f < INT8 {
-                        let row: &[i8; T] = self.int8_weights[f][t..t + T].try_into().expect("T divides L1");
-                        for (v, &w) in tile.iter_mut().zip(row) {
-                            *v = if add { v.wrapping_add(i16::from(w)) } else { v.wrapping_sub(i16::from(w)) };
-                        }
-                    } else {
-                        let row: &[i16; T] = self.ft_weights[f - INT8][t..t + T].try_into().expect("T divides L1");
-                        for (v, &w) in tile.iter_mut().zip(row) {
-                            *v = if add { v.wrapping_add(w) } else { v.wrapping_sub(w) };
-                        }
-                    }
-                }
-            }
-            dst[t..t + T].copy_from_slice(&tile);
-        }
-    }
-
     #[inline(always)]
     unsafe fn forward_k<K: Kernels>(
         &self,
@@ -184,7 +142,7 @@ impl<
         let mut list = Vec::with_capacity(128);
         Self::FEATURES.active(pos, perspective, &mut list);
         let p = perspective.index();
-        self.accumulate(self.ft_biases, &mut acc.values[p], &list, &[]);
+        portable::accumulate_mixed(self.int8_weights, self.ft_weights, self.ft_biases, &mut acc.values[p], &list, &[]);
         portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list, &[]);
     }
 
@@ -198,7 +156,14 @@ impl<
         removed: &[usize],
     ) {
         let p = perspective.index();
-        self.accumulate(&src.values[p], &mut dst.values[p], added, removed);
+        portable::accumulate_mixed(
+            self.int8_weights,
+            self.ft_weights,
+            &src.values[p],
+            &mut dst.values[p],
+            added,
+            removed,
+        );
         portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }
