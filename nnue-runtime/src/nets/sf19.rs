@@ -59,12 +59,20 @@ pub struct Sf19Stacks<'a, const CHUNKS: usize> {
 }
 
 /// Squared and clipped activations of 32 outputs, `[squared; 32] ++ [clipped; 32]`:
-/// `min(127, x² >> sqr_shift)` and `clamp(x >> shift, 0, 127)`.
+/// `min(127, x² >> SQR)` and `clamp(x >> SHIFT, 0, 127)`.
+///
+/// In int32 only, so that it vectorises: `|x|` is first capped at the smallest value whose
+/// square already gives 127, which leaves every result as it is and keeps the square in
+/// range (`SQR` at most 23).
 #[inline(always)]
-fn dual_activation(x: &[i32; 32], sqr_shift: u32, shift: u32, out: &mut [u8]) {
-    for (i, &v) in x.iter().enumerate() {
-        out[i] = ((i64::from(v) * i64::from(v)) >> sqr_shift).min(127) as u8;
-        out[32 + i] = (v >> shift).clamp(0, 127) as u8;
+fn dual_activation<const SQR: u32, const SHIFT: u32>(x: &[i32; 32], out: &mut [u8]) {
+    const { assert!(SQR <= 23) };
+    let cap = (127u32 << SQR).isqrt() + 1;
+    let (squared, clipped) = out.split_at_mut(32);
+    for ((s, c), &v) in squared.iter_mut().zip(clipped.iter_mut()).zip(x) {
+        let a = v.unsigned_abs().min(cap);
+        *s = ((a * a) >> SQR).min(127) as u8;
+        *c = (v >> SHIFT).clamp(0, 127) as u8;
     }
 }
 
@@ -110,7 +118,7 @@ impl<
         };
         // fc_2 reads both layers' activations: fc_0's in the first half, fc_1's in the second.
         let mut acts = [0u8; 128];
-        dual_activation(&fc0, 21, 7, &mut acts[..64]);
+        dual_activation::<21, 7>(&fc0, &mut acts[..64]);
         let mut fc1 = [0i32; 32];
         let fc1_in: &[u8; 64] = acts[..64].try_into().expect("64 bytes");
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
@@ -122,7 +130,7 @@ impl<
                 &mut fc1,
             )
         };
-        dual_activation(&fc1, 19, 6, &mut acts[64..]);
+        dual_activation::<19, 6>(&fc1, &mut acts[64..]);
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
         let fc2 = unsafe { K::affine_one(&acts, &stack.fc2_weights[bucket], stack.fc2_biases[bucket][0]) };
         let skip = fc0[30].wrapping_sub(fc0[31]);
