@@ -16,6 +16,31 @@
 //! `kings=[...]` maps the king square (from the perspective's side; 32 entries a1,b1,c1,d1,a2..
 //! when mirrored, else 64 entries a1..h8) to its bucket. `1xB` is B output buckets chosen by
 //! piece count, as bullet's `MaterialCount<B>`.
+//!
+//! What a headerless net computes, exactly (every path does this, in this order):
+//!
+//! - output bucket `b = (pieces - 2) / ceil(32 / B)` (pieces counts the kings; for B = 8 this is
+//!   `(pieces - 2) / 4`, which never exceeds 7, so it equals both akimbo's rule and pawnocchio's
+//!   `min(7, (pieces - 2) / 4)`);
+//! - `c = clamp(acc, 0, qa)` per hidden neuron, the int16 accumulators wrapping;
+//! - `crelu`: `sum = Σ c·w` over both halves (side to move's first), in i32;
+//!   `out = (sum + l1b[b]) · scale / (qa·qb)`;
+//! - `screlu`: `sum = Σ c²·w` over both halves, in i32 (wrapping); then `sum / qa` *before* the
+//!   bias: `out = (sum / qa + l1b[b]) · scale / (qa·qb)` (bullet's inference example, pawnocchio);
+//! - every division truncates toward zero (Rust's `/`, Zig's `@divTrunc`, C's `/`).
+//!
+//! Options of the headerless form besides the activation and the scalars:
+//!
+//! - `out=[2N][B]`: the output weights are stored `[2·hidden][bucket]` (for each hidden input,
+//!   side to move's N first, one weight per bucket), as bullet saves them by default since 2024
+//!   (e.g. Obsidian's nets, transposed at load). Without it (or with `out=[B][2N]`, which prints
+//!   as nothing) they are `[bucket][2·hidden]`: per bucket the side to move's N, then the other
+//!   side's (bullet's saved format after `.transpose()`; akimbo's and pawnocchio's nets). Either
+//!   order reads into the same parameters and evaluates identically; the writer writes the
+//!   order the description says.
+//!
+//! The file may end in padding to a multiple of 64 bytes: zeros, or bullet's repeated
+//! `bullet` (bullet's files since March 2024); any other byte there is an error.
 
 use std::fmt;
 use std::str::FromStr;
@@ -248,6 +273,28 @@ pub enum Activation {
     SCReLU,
 }
 
+/// The order of a headerless net's output weights in the file (the text's `out=...` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutputOrder {
+    /// `[bucket][2·hidden]`: per bucket, the side to move's weights, then the other side's
+    /// (text: no option, or `out=[B][2N]`).
+    #[default]
+    BucketMajor,
+    /// `[2·hidden][bucket]`: per hidden input, one weight per bucket (text: `out=[2N][B]`;
+    /// bullet's default save since 2024).
+    NeuronMajor,
+}
+
+impl OutputOrder {
+    /// Position in the file of output weight `input` (0..2·hidden) of `bucket`.
+    pub fn file_index(self, bucket: usize, input: usize, hidden: usize, buckets: usize) -> usize {
+        match self {
+            OutputOrder::BucketMajor => bucket * 2 * hidden + input,
+            OutputOrder::NeuronMajor => input * buckets + bucket,
+        }
+    }
+}
+
 /// King buckets of a chess-768 input layer: the bucket of each king square as the perspective
 /// sees it, and whether the board is mirrored so that the king sits on files a-d.
 ///
@@ -353,6 +400,8 @@ pub struct Chess768Arch {
     pub qb: i32,
     /// Output scale: the eval is the output times `scale / (qa * qb)` (typically 400).
     pub scale: i32,
+    /// How the file stores the output weights.
+    pub output_order: OutputOrder,
 }
 
 impl Chess768Arch {
@@ -369,7 +418,8 @@ impl Chess768Arch {
         2 * (self.inputs() * self.hidden + self.hidden + self.output_buckets * 2 * self.hidden + self.output_buckets)
     }
 
-    /// The file size: bullet pads the parameters with zeros to a multiple of 64 bytes.
+    /// The file size: bullet pads the parameters to a multiple of 64 bytes (with zeros, or
+    /// since March 2024 with `bulletbullet...`).
     pub fn file_bytes(&self) -> usize {
         self.param_bytes().next_multiple_of(64)
     }
@@ -483,6 +533,9 @@ impl fmt::Display for Architecture {
                     Activation::SCReLU => "screlu",
                 };
                 write!(f, ", {act}, qa={}, qb={}, scale={}", s.qa, s.qb, s.scale)?;
+                if s.output_order == OutputOrder::NeuronMajor {
+                    write!(f, ", out=[2N][B]")?;
+                }
                 if let Some(map) = s.kings.map() {
                     let list: Vec<String> = map.iter().map(u8::to_string).collect();
                     write!(f, ", kings=[{}]", list.join(","))?;
@@ -589,6 +642,7 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         o => parse_num(o.strip_prefix('x').ok_or_else(shape_err)?)?,
     };
     let (mut activation, mut qa, mut qb, mut scale, mut map) = (None, None, None, None, None);
+    let mut output_order = OutputOrder::BucketMajor;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "crelu" => activation = Some(Activation::CReLU),
@@ -596,6 +650,13 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
             Some(("qa", v)) => qa = Some(parse_i32("qa", v)?),
             Some(("qb", v)) => qb = Some(parse_i32("qb", v)?),
             Some(("scale", v)) => scale = Some(parse_i32("scale", v)?),
+            Some(("out", v)) => {
+                output_order = match v {
+                    "[b][2n]" => OutputOrder::BucketMajor,
+                    "[2n][b]" => OutputOrder::NeuronMajor,
+                    _ => return Err(format!("out={v}: expected out=[B][2N] (the default) or out=[2N][B]")),
+                }
+            }
             Some(("kings", v)) => {
                 let list = v
                     .strip_prefix('[')
@@ -631,6 +692,7 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         qa: qa.ok_or_else(|| missing("qa=..."))?,
         qb: qb.ok_or_else(|| missing("qb=..."))?,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
+        output_order,
     }))
 }
 
@@ -714,6 +776,23 @@ mod tests {
     }
 
     #[test]
+    fn output_order_round_trips() {
+        let t = round_trip("(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, out=[2N][B]");
+        assert_eq!(t.to_string(), "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, out=[2N][B]");
+        let Architecture::Chess768(s) = t else { panic!() };
+        assert_eq!(s.output_order, OutputOrder::NeuronMajor);
+        assert_eq!(s.file_bytes(), 1_607_744); // pawnocchio's net's size: the order changes no size
+                                               // The default order may be written out; it prints as nothing.
+        let d = round_trip("(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, OUT = [B][2N]");
+        assert_eq!(d.to_string(), "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400");
+        let Architecture::Chess768(d) = d else { panic!() };
+        assert_eq!(d.output_order, OutputOrder::BucketMajor);
+        // Bucket 1's input 3, of 8 buckets and 2·32 inputs, in either order.
+        assert_eq!(OutputOrder::BucketMajor.file_index(1, 3, 32, 8), 67);
+        assert_eq!(OutputOrder::NeuronMajor.file_index(1, 3, 32, 8), 25);
+    }
+
+    #[test]
     fn king_buckets_are_one_table() {
         // A one-bucket list is the same net as none: it prints without it.
         let zeros = vec!["0"; 32].join(",");
@@ -761,6 +840,7 @@ mod tests {
             ("(768 -> 64)x2 -> 1x4294967297, crelu, qa=255, qb=64, scale=400", "output buckets"),
             ("(768x2hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[0,1]", "2 entries, expected 32"),
             ("(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[70]", "1 entries, expected 64"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, out=transposed", "expected out=[B][2N]"),
         ] {
             let e = text.parse::<Architecture>().unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");

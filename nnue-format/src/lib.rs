@@ -15,6 +15,7 @@ mod arch;
 mod error;
 mod file;
 pub mod hash;
+mod headerless;
 pub mod layout;
 mod leb128;
 mod net;
@@ -23,14 +24,14 @@ pub mod synth;
 mod write;
 
 pub use arch::{
-    Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, ParseArchError, Sf19Arch, Sf19Inputs, SfnnArch,
-    ThreatsArch,
+    Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, OutputOrder, ParseArchError, Sf19Arch, Sf19Inputs,
+    SfnnArch, ThreatsArch,
 };
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Sf19Params, SfnnParams, Stack,
-    ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Padding, Sf19Params, SfnnParams,
+    Stack, ThreatsParams,
 };
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.

@@ -187,12 +187,39 @@ pub struct Chess768Params {
     pub l0w: Vec<i16>,
     /// `[hidden]`
     pub l0b: Vec<i16>,
-    /// `[output bucket][2 * hidden]`: the side to move's half first.
+    /// `[output bucket][2 * hidden]`: the side to move's half first, whatever the file's order
+    /// (the reader and writer convert an `out=[2N][B]` file, see [`crate::OutputOrder`]).
     pub l1w: Vec<i16>,
     /// `[output bucket]`
     pub l1b: Vec<i16>,
-    /// Whether the file carried bullet's zero padding to 64 bytes.
-    pub padded: bool,
+    /// What the file carried after the parameters, to a multiple of 64 bytes.
+    pub padding: Padding,
+}
+
+/// What follows a headerless net's parameters, up to a multiple of 64 bytes (bullet pads its
+/// files so); kept so that a file read is written back byte for byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Padding {
+    /// Nothing: the file ends with the parameters.
+    None,
+    /// Zeros (bullet before March 2024). Also what a file whose parameters end on a 64-byte
+    /// boundary reads as.
+    Zeros,
+    /// `bulletbullet…` from the first padding byte on (bullet since March 2024).
+    Bullet,
+}
+
+impl Padding {
+    /// The pattern bullet repeats in its padding.
+    pub const BULLET_PATTERN: &'static [u8; 6] = b"bullet";
+
+    /// Byte `i` (counted from the end of the parameters) of this padding.
+    pub fn byte(self, i: usize) -> u8 {
+        match self {
+            Padding::Bullet => Self::BULLET_PATTERN[i % Self::BULLET_PATTERN.len()],
+            Padding::None | Padding::Zeros => 0,
+        }
+    }
 }
 
 impl Chess768Params {

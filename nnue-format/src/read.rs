@@ -342,26 +342,17 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
     if data.len() != exact && data.len() != padded {
         return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
     }
-    if let Some(at) = data[exact..].iter().position(|&b| b != 0) {
-        return Err(FormatError::new(
-            exact + at,
-            "padding",
-            ErrorKind::Invalid(format!(
-                "non-zero byte in the padding after the parameters: expected 0x00, found {:#04x}",
-                data[exact + at]
-            )),
-        ));
-    }
+    let padding = crate::headerless::read_padding(data, exact)?;
     let (n, b) = (arch.hidden, arch.output_buckets);
     let mut r = Reader { data, pos: 0, section: "l0 weights".into() };
     let l0w = r.raw(arch.inputs() * n, "l0 weights")?;
     r.section = "l0 biases".into();
     let l0b = r.raw(n, "l0 biases")?;
     r.section = "l1 weights".into();
-    let l1w = r.raw(b * 2 * n, "l1 weights")?;
+    let l1w = crate::headerless::output_weights_from_file(r.raw(b * 2 * n, "l1 weights")?, arch);
     r.section = "l1 biases".into();
     let l1b = r.raw(b, "l1 biases")?;
-    let params = Chess768Params { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
+    let params = Chess768Params { l0w, l0b, l1w, l1b, padding };
     Ok(Net { description: String::new(), model: Model::Chess768(*arch, params) })
 }
 

@@ -3,8 +3,8 @@
 
 use crate::arch::{Chess768Arch, HalfKpArch, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
 use crate::net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Sf19Params, SfnnParams, Stack,
-    ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Padding, Sf19Params, SfnnParams,
+    Stack, ThreatsParams,
 };
 
 /// SplitMix64: tiny, seedable and good enough for test data.
@@ -179,7 +179,7 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
         // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
         l1w: fill(&mut rng, arch.output_buckets * 2 * n, |r| r.weight(90, 127) as i16),
         l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
-        padded: true,
+        padding: Padding::Zeros,
     };
     Net { description: String::new(), model: Model::Chess768(*arch, params) }
 }

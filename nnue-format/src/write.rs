@@ -69,12 +69,14 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 dense(&mut out, layer);
             }
         }
-        Model::Chess768(_, p) => {
-            for part in [&p.l0w, &p.l0b, &p.l1w, &p.l1b] {
+        Model::Chess768(a, p) => {
+            let l1w = crate::headerless::output_weights_to_file(&p.l1w, a);
+            for part in [&p.l0w[..], &p.l0b, &l1w, &p.l1b] {
                 raw(&mut out, part);
             }
-            if p.padded {
-                out.resize(out.len().next_multiple_of(64), 0);
+            let end = out.len();
+            if p.padding != crate::Padding::None {
+                out.extend((0..end.next_multiple_of(64) - end).map(|i| p.padding.byte(i)));
             }
         }
     }

@@ -156,7 +156,7 @@ fn headerless_shapes() {
         assert_eq!(bytes.len(), s.file_bytes(), "{shape}");
         // Without bullet's padding as well.
         let Model::Chess768(_, p) = &mut net.model else { unreachable!() };
-        p.padded = false;
+        p.padding = nnue_format::Padding::None;
         let bytes = round_trip(&net);
         assert_eq!(bytes.len(), s.param_bytes(), "{shape}");
     }

@@ -26,6 +26,12 @@ pub const SF19_LITE: &str = "nn-61e7af4bb97d.nnue";
 /// A synthetic SFNN L1-128 net whose doubled accumulators wrap (`../shared/nets/`, with
 /// Stockfish 17.1's values in `../shared/oracle/overflow-eval.tsv`).
 pub const OVERFLOW_SMALL: &str = "overflow-small.nnue";
+/// akimbo 0.7.0's net, trained with bullet: `(768 -> 512)x2 -> 1x8`, CReLU, zero-padded
+/// (`../shared/nets/bullet/`, with akimbo's values in `../shared/oracle/bullet-akimbo.tsv`).
+pub const BULLET_AKIMBO: &str = "bullet/akimbo-0.7.0-giuseppe.bin";
+/// pawnocchio's net20: `(768hm -> 1024)x2 -> 1x8`, SCReLU, padded with `bulletbullet…`
+/// (`../shared/nets/bullet/`, with pawnocchio's values in `bullet-pawnocchio-net20.tsv`).
+pub const BULLET_PAWNOCCHIO: &str = "bullet/pawnocchio-net20_04_1024_400_8_mirrored.nnue";
 
 /// The workspace root (`../shared` lies beside it).
 pub fn root() -> &'static Path {
@@ -44,8 +50,18 @@ pub fn find_net(name: &str) -> Option<PathBuf> {
 }
 
 /// The nets `../shared/nets/` holds: in CI (see [`in_ci`]) a missing one is a failure.
-pub const SHARED_NETS: [&str; 8] =
-    [SF17_BIG, SF17_SMALL, SF17_LITE, SF13_HALFKP, SF18_BIG, SF19_BIG, SF19_LITE, OVERFLOW_SMALL];
+pub const SHARED_NETS: [&str; 10] = [
+    SF17_BIG,
+    SF17_SMALL,
+    SF17_LITE,
+    SF13_HALFKP,
+    SF18_BIG,
+    SF19_BIG,
+    SF19_LITE,
+    OVERFLOW_SMALL,
+    BULLET_AKIMBO,
+    BULLET_PAWNOCCHIO,
+];
 
 /// Whether this is a CI run with `../shared` beside the workspace (`CI=true`): then a test
 /// that needs a shared file fails instead of skipping.
@@ -66,11 +82,15 @@ pub fn skip(what: &str, why: &str, shared: bool) {
 pub fn net_or_skip(name: &str, what: &str) -> Option<PathBuf> {
     let found = find_net(name);
     if found.is_none() {
+        // The bullet nets are on no registry: the fetch script can't bring them.
+        let hint = if name.starts_with("bullet/") {
+            "only ../shared/nets/ has it".to_string()
+        } else {
+            format!("run `python3 scripts/fetch-nets.py {name}`")
+        };
         skip(
             what,
-            &format!(
-                "{name} is in neither ../shared/nets/ nor nets/fetched/ (run `python3 scripts/fetch-nets.py {name}`)"
-            ),
+            &format!("{name} is in neither ../shared/nets/ nor nets/fetched/ ({hint})"),
             SHARED_NETS.contains(&name),
         );
     }
@@ -130,6 +150,28 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
                 sf19_big: pair(&f, "sf19_big"),
                 sf19_lite: pair(&f, "sf19_lite"),
             }
+        })
+        .collect();
+    Some(rows)
+}
+
+/// The rows (FEN, eval) of an engine's oracle file with the columns `fen` and `eval` (the
+/// `../shared/oracle/bullet-*.tsv` files); reports `what` as skipped (see [`skip`]) when the
+/// file is missing.
+pub fn engine_oracle_or_skip(file: &str, what: &str) -> Option<Vec<(String, i32)>> {
+    let Ok(text) = std::fs::read_to_string(root().join("../shared/oracle").join(file)) else {
+        skip(what, &format!("../shared/oracle/{file} is missing"), true);
+        return None;
+    };
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("oracle header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("{file}: no {name} column"));
+    let (fen, eval) = (col("fen"), col("eval"));
+    let rows = lines
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            (f[fen].to_string(), f[eval].parse().expect("oracle eval"))
         })
         .collect();
     Some(rows)
