@@ -69,8 +69,9 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         kind => err(&span, format!("{shown}{origin}: {kind}")),
     })?;
     let key = cache::key(&bytes, arch_text.as_deref());
-    let root = cache::dir();
-    let entry = match root.as_deref().and_then(|root| cache::lookup(root, &key)) {
+    let net_hash = cache::net_hash(&bytes, arch_text.as_deref());
+    let root = cache::dir().map_err(|e| err(&span, e))?;
+    let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
         Some(entry) => entry,
         None => {
             let mut net =
@@ -82,11 +83,16 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             let fast = layout::fast_layout(&net);
             let description = std::mem::take(&mut net.description);
             drop(net);
-            match root {
-                Some(root) => cache::store(&root, &key, &description, fast).map_err(|e| {
-                    err(&span, format!("can't write the weight cache in {}: {e} (set NNUE_CACHE_DIR)", root.display()))
-                })?,
-                None => cache::in_memory(&description, fast),
+            let pending = match &root {
+                Some(root) => cache::begin(root, &key, &net_hash, &cache::REAL_FS).map_err(|e| err(&span, e))?,
+                None => None,
+            };
+            match (pending, &root) {
+                (Some(pending), Some(root)) => pending
+                    .finish(&description, fast, &cache::REAL_FS)
+                    .map_err(|e| err(&span, format!("can't write the weight cache in {}: {e}", root.shown())))?,
+                // No cache folder, or one that can't be written: the weights stay in memory.
+                _ => cache::in_memory(&description, fast),
             }
         }
     };
