@@ -30,17 +30,31 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     // With `env`, a file from the environment takes its description from `<VAR>_ARCH` (if
     // any); `arch` describes the default file.
-    let (shown, env_var, arch_lit) = match &input.source {
-        Source::Path(p) => (p.value(), None, input.arch.clone()),
+    let (shown, env_var, arch_lit, from_env) = match &input.source {
+        Source::Path(p) => (p.value(), None, input.arch.clone(), false),
         Source::Env { var, default } => {
             let name = var.value();
             match (std::env::var(&name), default) {
-                (Ok(v), _) if !v.is_empty() => {
-                    let arch = std::env::var(format!("{name}_ARCH")).ok().map(|a| LitStr::new(&a, var.span()));
-                    (v, Some(name), arch)
+                // Set but empty is a mistake (a script's unset variable), not "the default".
+                (Ok(v), _) if v.is_empty() => {
+                    let unset = if default.is_some() { "unset it to build the default net" } else { "unset it" };
+                    return Err(err(
+                        var,
+                        format!("environment variable {name} is set but empty: name a net file, or {unset}"),
+                    ));
                 }
-                (_, Some(d)) => (d.value(), Some(name), input.arch.clone()),
-                (_, None) => {
+                (Err(std::env::VarError::NotUnicode(v)), _) => {
+                    return Err(err(
+                        var,
+                        format!("environment variable {name} is not valid UTF-8 ({})", v.to_string_lossy()),
+                    ))
+                }
+                (Ok(v), _) => {
+                    let arch = std::env::var(format!("{name}_ARCH")).ok().map(|a| LitStr::new(&a, var.span()));
+                    (v, Some(name), arch, true)
+                }
+                (Err(_), Some(d)) => (d.value(), Some(name), input.arch.clone(), false),
+                (Err(_), None) => {
                     return Err(err(var, format!("environment variable {name} is not set and no `default` is given")))
                 }
             }
@@ -48,14 +62,23 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     };
     let file = resolve(&manifest_dir, &shown);
     // Where the path came from, for messages: the user may not know an environment variable
-    // chose it.
-    let origin = match &env_var {
-        Some(var) if std::env::var(var).is_ok_and(|v| !v.is_empty()) => format!(" (named by ${var})"),
-        _ => String::new(),
+    // chose it, or that its description comes from another.
+    let (origin, arch_hint) = match (&env_var, from_env) {
+        (Some(var), true) => (
+            format!(" (named by ${var})"),
+            match &arch_lit {
+                Some(_) => format!(" (its description came from ${var}_ARCH)"),
+                None => format!(" (a headerless net's description goes in ${var}_ARCH, which is not set)"),
+            },
+        ),
+        _ => (String::new(), String::new()),
     };
     let arch_text = arch_lit.as_ref().map(LitStr::value);
     let given: Option<Architecture> = match (&arch_lit, &arch_text) {
-        (Some(lit), Some(text)) => Some(text.parse().map_err(|e| err(lit, e))?),
+        (Some(lit), Some(text)) => Some(text.parse().map_err(|e| match (&env_var, from_env) {
+            (Some(var), true) => err(lit, format!("${var}_ARCH: {e}")),
+            _ => err(lit, e),
+        })?),
         _ => None,
     };
     let bytes = nnue_format::read_file_bytes(&file, given.as_ref()).map_err(|e| match e.kind {
@@ -66,7 +89,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
                 manifest_dir.display()
             ),
         ),
-        kind => err(&span, format!("{shown}{origin}: {kind}")),
+        kind => err(&span, format!("{shown}{origin}: {kind}{arch_hint}")),
     })?;
     let key = cache::key(&bytes, arch_text.as_deref());
     let net_hash = cache::net_hash(&bytes, arch_text.as_deref());
@@ -74,8 +97,8 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
         Some(entry) => entry,
         None => {
-            let mut net =
-                Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
+            let mut net = Net::from_bytes(&bytes, given.as_ref())
+                .map_err(|e| err(&span, format!("{shown}{origin}: {e}{arch_hint}")))?;
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
