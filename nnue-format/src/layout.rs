@@ -297,14 +297,16 @@ arrays! {
 pub struct Chess768Config {
     /// SCReLU (else CReLU).
     pub screlu: bool,
-    /// Quantisation of the input layer: the activation clamps to `0..=qa`.
+    /// Quantisation of the input layer: the activation clamps to `0..=qa`. Positive, with
+    /// `qa * qb` within `i32` (the runtime's forward pass panics otherwise).
     pub qa: i16,
-    /// Quantisation of the output layer.
+    /// Quantisation of the output layer (positive).
     pub qb: i32,
     /// The eval is the output times `scale / (qa * qb)`.
     pub scale: i32,
     /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16; the
-    /// one scalar that depends on the weights, not only on the architecture.
+    /// one scalar that depends on the weights, not only on the architecture. The AVX2 paths
+    /// trust it unchecked: set it only as [`fast_layout`] computes it.
     pub screlu_in_i16: bool,
     /// King buckets and mirroring of the input layer.
     pub kings: KingBuckets,

@@ -180,5 +180,7 @@ network_family!(
     [const L1: usize, const HALF: usize, const CHUNKS: usize, const INT8: usize, const INT16: usize, const ROWS: usize]
     Sf19<'_, L1, HALF, CHUNKS, INT8, INT16, ROWS>,
     Accumulator<L1, BUCKETS>,
-    |_| Self::FEATURES
+    |_| Self::FEATURES,
+    |_| ROWS,
+    |net| crate::network::WeightsId::of(net.ft_biases, net.stacks.fc2_weights)
 );

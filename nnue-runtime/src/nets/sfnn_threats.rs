@@ -96,4 +96,10 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
     }
 }
 
-network_family!([const L1: usize, const HALF: usize, const CHUNKS: usize] SfnnThreats<'_, L1, HALF, CHUNKS>, Accumulator<L1, BUCKETS>, |_| FeatureSet::HalfKav2HmThreats);
+network_family!(
+    [const L1: usize, const HALF: usize, const CHUNKS: usize] SfnnThreats<'_, L1, HALF, CHUNKS>,
+    Accumulator<L1, BUCKETS>,
+    |_| FeatureSet::HalfKav2HmThreats,
+    |_| INPUTS,
+    |net| crate::network::WeightsId::of(net.threat_weights, net.stacks.fc2_weights)
+);

@@ -93,9 +93,30 @@ impl<'a> Evaluator<'a> {
         GenericAccumulator { values: [biases.clone(), biases], psqt: [vec![0; buckets], vec![0; buckets]] }
     }
 
+    /// Panics unless `acc` has this net's widths (its fields are public).
+    #[track_caller]
+    fn check_width(&self, acc: &GenericAccumulator) {
+        let (_, l1, _, buckets) = self.first_layer();
+        let widths = |v: &[Vec<i16>; 2], p: &[Vec<i32>; 2]| [v[0].len(), v[1].len(), p[0].len(), p[1].len()];
+        if widths(&acc.values, &acc.psqt) != [l1, l1, buckets, buckets] {
+            panic!(
+                "GenericAccumulator: values of {:?} and psqt of {:?} entries, this net's are {l1} and {buckets} \
+                 (make it with Evaluator::empty_accumulator)",
+                acc.values.each_ref().map(Vec::len),
+                acc.psqt.each_ref().map(Vec::len)
+            );
+        }
+    }
+
     /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish;
     /// SFNN rows count doubled, see `Evaluator::ft_scale`).
+    ///
+    /// # Panics
+    /// When `acc` is not of this net's widths, or a feature index is not below the feature
+    /// set's [`inputs`](FeatureSet::inputs).
     pub fn update(&self, acc: &mut GenericAccumulator, perspective: Color, added: &[usize], removed: &[usize]) {
+        self.check_width(acc);
+        crate::network::check_features(self.features.inputs(), added, removed);
         let (_, _, psqt, buckets) = self.first_layer();
         let p = perspective.index();
         let scale = self.ft_scale();
@@ -135,7 +156,13 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The layers after the accumulator, for `stm` to move with `pieces` on the board.
+    ///
+    /// # Panics
+    /// As [`Network::forward_on`]: when `pieces` is not in [`PIECES`](crate::network::PIECES);
+    /// also when `acc` is not of this net's widths.
     pub fn forward(&self, acc: &GenericAccumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+        crate::network::check_pieces(pieces);
+        self.check_width(acc);
         let (us, them) = (stm.index(), (!stm).index());
         let mut trace = Trace::default();
         match &self.net.model {
@@ -253,6 +280,10 @@ impl Network for Evaluator<'_> {
         self.empty_accumulator()
     }
 
+    fn weights_id(&self) -> crate::network::WeightsId {
+        crate::network::WeightsId::of(self.net, self.net)
+    }
+
     fn refresh_on(&self, _path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut GenericAccumulator) {
         let fresh = self.empty_accumulator();
         let p = perspective.index();
@@ -319,4 +350,35 @@ pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result
         }
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nets::tests::panic_message;
+    use nnue_format::{synth, Encoding};
+
+    /// `GenericAccumulator`'s fields are public: one of another width once gave garbage.
+    #[test]
+    fn an_accumulator_of_another_width_panics() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let good = eval.refresh(&pos);
+        let mut narrow = good.clone();
+        narrow.values[1].truncate(32);
+        let mut no_psqt = good.clone();
+        no_psqt.psqt = [Vec::new(), Vec::new()];
+        for bad in [narrow, no_psqt] {
+            let msg = panic_message(|| _ = eval.forward(&bad, Color::White, 32)).expect("forward panics");
+            assert!(msg.starts_with("GenericAccumulator: values of ["), "{msg}");
+            let mut b = bad.clone();
+            let msg = panic_message(|| eval.update(&mut b, Color::White, &[1], &[])).expect("update panics");
+            assert!(msg.contains("this net's are 64 and 8"), "{msg}");
+            let mut dst = good.clone();
+            let msg =
+                panic_message(|| eval.update_on(crate::KernelPath::best(), &bad, &mut dst, Color::Black, &[], &[]));
+            assert!(msg.is_some_and(|m| m.starts_with("GenericAccumulator")));
+        }
+    }
 }
