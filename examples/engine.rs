@@ -628,6 +628,18 @@ impl<N: Network> Search<'_, N> {
         });
     }
 
+    /// The net's evaluation of `pos` (whose key is `key`), from the table when it has it;
+    /// else computed and stored there, beside what the table knew of the position.
+    fn static_eval(&mut self, pos: &Chess, key: u64, entry: Option<TtEntry>) -> i32 {
+        if let Some(eval) = entry.and_then(|e| e.eval()) {
+            return eval;
+        }
+        let eval = self.evaluate(pos);
+        let known = entry.unwrap_or(TtEntry { mv: 0, score: 0, eval: NO_EVAL, depth: 0, bound: 0 });
+        self.tt.store(key, TtEntry { eval: eval as i16, ..known });
+        eval
+    }
+
     /// A quiet move caused a cutoff at `ply` with `depth` to go: a killer, and history.
     fn reward_quiet(&mut self, mv: &Move, depth: usize, ply: usize, side: usize) {
         let code = move_code(mv);
@@ -645,8 +657,9 @@ impl<N: Network> Search<'_, N> {
     }
 
     /// Principal variation search: the first move with the full window, the others with a
-    /// null window first (searched again in full if they beat alpha). Outside the principal
-    /// variation a stored bound that is deep enough decides the node at once.
+    /// null window first (searched again in full if they beat alpha; late quiet moves one ply
+    /// shallower first). Outside the principal variation a stored bound that is deep enough
+    /// decides the node at once, and a null move may.
     fn alpha_beta(&mut self, pos: &Chess, key: u64, depth: usize, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_time() {
@@ -670,6 +683,31 @@ impl<N: Network> Search<'_, N> {
                 return score;
             }
         }
+        let in_check = pos.is_check();
+        let null_window = beta - alpha == 1;
+        // Null move: outside the principal variation, when the static evaluation is already
+        // at least beta and the side to move has pieces (no zugzwang in pawn endings), let
+        // the opponent move twice; if that still fails high, so will a real move.
+        if ply > 0
+            && null_window
+            && depth >= 3
+            && !in_check
+            && (pos.us() & !pos.board().pawns() & !pos.board().kings()).any()
+        {
+            let eval = self.static_eval(pos, key, entry);
+            if eval >= beta {
+                if let Ok(null) = pos.clone().swap_turn() {
+                    // The board is the same: nothing to push on the accumulator stack.
+                    let score = -self.negamax(&null, depth - 3, -beta, -beta + 1, ply + 1);
+                    if self.ctl.stopped() {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return score.min(MATE_BOUND - 1);
+                    }
+                }
+            }
+        }
         let side = pos.turn().fold_wb(0, 1);
         self.order_moves(&mut moves, entry.map_or(0, |e| e.mv), ply, side);
         if ply == 0 {
@@ -680,7 +718,16 @@ impl<N: Network> Search<'_, N> {
         let (alpha_in, mut best, mut best_move) = (alpha, -INF, 0);
         for (i, mv) in moves.iter().enumerate() {
             let child = self.make(pos, mv);
-            let mut score = if i == 0 { INF } else { -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1) };
+            // Late quiet moves that don't give check: first searched one ply shallower.
+            let quiet = !mv.is_capture() && !mv.is_promotion();
+            let reduce = usize::from(depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check());
+            let mut score = INF;
+            if i > 0 {
+                score = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
+                if reduce > 0 && score > alpha && !self.ctl.stopped() {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+            }
             if i == 0 || (score > alpha && score < beta && !self.ctl.stopped()) {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
             }
