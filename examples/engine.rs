@@ -677,14 +677,14 @@ impl<N: Network> Search<'_, N> {
         }
         self.nodes += 1;
         let entry = self.tt.probe(key);
+        let null_window = beta - alpha == 1;
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
-            if ply > 0 && beta - alpha == 1 && e.cuts(score, depth, alpha, beta) {
+            if ply > 0 && null_window && e.cuts(score, depth, alpha, beta) {
                 return score;
             }
         }
         let in_check = pos.is_check();
-        let null_window = beta - alpha == 1;
         // Null move: outside the principal variation, when the static evaluation is already
         // at least beta and the side to move has pieces (no zugzwang in pawn endings), let
         // the opponent move twice; if that still fails high, so will a real move.
