@@ -305,8 +305,9 @@ pub struct Chess768Config {
     /// The eval is the output times `scale / (qa * qb)`.
     pub scale: i32,
     /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16; the
-    /// one scalar that depends on the weights, not only on the architecture. The AVX2 paths
-    /// trust it unchecked: set it only as [`fast_layout`] computes it.
+    /// one scalar that depends on the weights, not only on the architecture. Every path
+    /// trusts it unchecked (and computes `v * w` in int16 when it is set): set it only as
+    /// [`fast_layout`] computes it.
     pub screlu_in_i16: bool,
     /// King buckets and mirroring of the input layer.
     pub kings: KingBuckets,

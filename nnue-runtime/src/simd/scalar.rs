@@ -111,13 +111,20 @@ unsafe impl Kernels for Scalar {
         weights: &[[i16; N]; 2],
         qa: i16,
         screlu: bool,
-        _screlu_in_i16: bool,
+        screlu_in_i16: bool,
     ) -> i32 {
         let mut sum = 0i32;
         for (side, w) in [us, them].into_iter().zip(weights) {
             for (&x, &w) in side.iter().zip(w) {
                 let v = i32::from(x.clamp(0, qa));
-                let term = if screlu { (v * v).wrapping_mul(i32::from(w)) } else { v * i32::from(w) };
+                // With `screlu_in_i16`, `v * w` in int16 as the SIMD paths take it: the same
+                // value when the flag holds (as the layout sets it), and the same wrap on every
+                // path when a hand-built config claims it falsely.
+                let term = match (screlu, screlu_in_i16) {
+                    (true, true) => v * i32::from((v as i16).wrapping_mul(w)),
+                    (true, false) => (v * v).wrapping_mul(i32::from(w)),
+                    (false, _) => v * i32::from(w),
+                };
                 sum = sum.wrapping_add(term);
             }
         }

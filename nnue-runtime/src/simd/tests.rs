@@ -290,5 +290,18 @@ proptest! {
         // `screlu_in_i16` is what the loader proves: qa * max |w| fits int16.
         let screlu_in_i16 = w.iter().all(|&x| i32::from(x).abs() * i32::from(qa) <= 32767);
         each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, screlu, screlu_in_i16), plain::chess768_output(&us, &them, &weights, qa, screlu));
+        // A hand-built config may claim `screlu_in_i16` falsely: every path then wraps `v * w`
+        // in int16 alike (wrong, but the same everywhere).
+        let wrapped = {
+            let mut sum = 0i64;
+            for (side, w) in [&us, &them].into_iter().zip(&weights) {
+                for (&x, &w) in side.iter().zip(w) {
+                    let v = x.clamp(0, qa);
+                    sum += i64::from(v) * i64::from(v.wrapping_mul(w));
+                }
+            }
+            plain::wrap(sum)
+        };
+        each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, true, true), wrapped);
     }
 }
