@@ -7,11 +7,10 @@ use std::mem::MaybeUninit;
 use proptest::prelude::*;
 
 use super::scalar::Scalar;
-use super::x86::{Avx2, Avx512Vnni, AvxVnni};
 use super::{Isa, Kernels};
 
-/// Runs `$body` with `K` bound to the kernels of each x86 path this CPU has, checking it
-/// against the scalar result `$want`.
+/// Runs `$body` with `K` bound to the kernels of each SIMD path of this target that this CPU
+/// has, checking it against the scalar result `$want`.
 macro_rules! each_path {
     (|$k:ident| $body:expr, $want:expr) => {{
         let want = {
@@ -20,20 +19,38 @@ macro_rules! each_path {
             unsafe { $body }
         };
         prop_assert_eq!(&want, &$want(want.clone()));
-        if Isa::Avx2.is_available() {
-            type $k = Avx2;
-            // SAFETY: AVX2 is available.
-            prop_assert_eq!(&unsafe { $body }, &want, "avx2");
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::x86::{Avx2, Avx512Vnni, AvxVnni};
+            if Isa::Avx2.is_available() {
+                type $k = Avx2;
+                // SAFETY: AVX2 is available.
+                prop_assert_eq!(&unsafe { $body }, &want, "avx2");
+            }
+            if Isa::AvxVnni.is_available() {
+                type $k = AvxVnni;
+                // SAFETY: AVX-VNNI is available.
+                prop_assert_eq!(&unsafe { $body }, &want, "avxvnni");
+            }
+            if Isa::Avx512Vnni.is_available() {
+                type $k = Avx512Vnni;
+                // SAFETY: AVX512-VNNI and VL are available.
+                prop_assert_eq!(&unsafe { $body }, &want, "avx512vnni");
+            }
         }
-        if Isa::AvxVnni.is_available() {
-            type $k = AvxVnni;
-            // SAFETY: AVX-VNNI is available.
-            prop_assert_eq!(&unsafe { $body }, &want, "avxvnni");
-        }
-        if Isa::Avx512Vnni.is_available() {
-            type $k = Avx512Vnni;
-            // SAFETY: AVX512-VNNI and VL are available.
-            prop_assert_eq!(&unsafe { $body }, &want, "avx512vnni");
+        #[cfg(target_arch = "aarch64")]
+        {
+            use super::aarch64::{Dotprod, Neon};
+            if Isa::Neon.is_available() {
+                type $k = Neon;
+                // SAFETY: NEON is available.
+                prop_assert_eq!(&unsafe { $body }, &want, "neon");
+            }
+            if Isa::Dotprod.is_available() {
+                type $k = Dotprod;
+                // SAFETY: NEON and dotprod are available.
+                prop_assert_eq!(&unsafe { $body }, &want, "dotprod");
+            }
         }
     }};
 }
