@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(rustc-web cargo-web libstd-rust-web-dev:arm64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+packages=(rustc-web cargo-web rust-web-clippy libstd-rust-web-dev:arm64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    qemu-user)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,6 +36,8 @@ run_on() { CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu $1" 
 # reference, and incremental updates along random games. The tests that run cargo themselves
 # (eval example, README, UCI, two nets) stay with the host run.
 runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference)
+# The aarch64 kernels compile only here: lint them as CI lints the host's (Debian's clippy).
+/usr/bin/cargo-clippy clippy --target $triple --target-dir target/aarch64 -p nnue-runtime --all-targets -- -D warnings
 root_tests=(--test oracle --test generated_vs_reference --test incremental --test real_nets)
 cargo build --tests "${target[@]}" "${runtime_tests[@]}"
 cargo build --tests "${target[@]}" "${root_tests[@]}"
