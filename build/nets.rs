@@ -5,11 +5,16 @@
 //! - `NNUE_SYNTH_<NAME>` (and `NNUE_SYNTH_<NAME>_ARCH` for headerless nets): synthetic files;
 //! - `NNUE_REAL_<NAME>` and `cfg(nnue_real_<name>)`: a real net from `../shared/nets/` or
 //!   `nets/fetched/`; without one the variable points at a synthetic stand-in of the same
-//!   family and the cfg is unset, so tests can skip with a message.
+//!   family and the cfg is unset, so tests can skip with a message. Real headerless nets also
+//!   get `NNUE_REAL_<NAME>_ARCH` (their stand-ins have the same description).
 
 use std::path::{Path, PathBuf};
 
-use nnue_format::{synth, Architecture, Encoding, Net};
+use nnue_format::{synth, Architecture, Encoding, Model, Net, Padding, Sf19Inputs};
+
+/// The descriptions of the real bullet-trained nets of `../shared/nets/bullet/`.
+const AKIMBO_ARCH: &str = "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400";
+const PAWNOCCHIO_ARCH: &str = "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400";
 
 /// (name, description or net) of every synthetic net.
 fn synthetic() -> Vec<(&'static str, Net)> {
@@ -32,6 +37,11 @@ fn synthetic() -> Vec<(&'static str, Net)> {
             .to_string()
         })
         .collect();
+    // Output weights `[2N][B]` and bullet's `bulletbullet…` padding, as bullet writes by default.
+    let mut transposed = chess768("(768hm -> 64)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, out=[2N][B]", 122);
+    if let Model::Chess768(_, p) = &mut transposed.model {
+        p.padding = Padding::Bullet;
+    }
     vec![
         ("SFNN64", synth::sfnn(64, 101, Encoding::Leb128)),
         // First layers whose accumulators wrap (int16), in every family.
@@ -55,6 +65,12 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("HALFKP256", synth::halfkp(256, 105)),
         ("THREATS64", synth::threats(64, 110, Encoding::Leb128)),
         ("THREATS128", synth::threats(128, 111, Encoding::Raw)),
+        ("SF19_64", synth::sf19(64, Sf19Inputs::Full, 120, Encoding::Leb128)),
+        ("SF19_LITE_128", synth::sf19(128, Sf19Inputs::Lite, 121, Encoding::Raw)),
+        (
+            "SF19_LITE_64_WRAP",
+            synth::with_wrapping_first_layer(synth::sf19(64, Sf19Inputs::Lite, 122, Encoding::Leb128), 6),
+        ),
         ("CHESS768_64", chess768("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
         ("CHESS768_128", chess768("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
         (
@@ -74,16 +90,23 @@ fn synthetic() -> Vec<(&'static str, Net)> {
                 109,
             ),
         ),
+        ("CHESS768_64X8_T", transposed),
+        ("BULLET_AKIMBO_STAND_IN", chess768(AKIMBO_ARCH, 120)),
+        ("BULLET_PAWNOCCHIO_STAND_IN", chess768(PAWNOCCHIO_ARCH, 121)),
     ]
 }
 
-const REAL: [(&str, &str, &str); 6] = [
+const REAL: [(&str, &str, &str); 10] = [
+    ("SF19_BIG", "nn-1a298aa575a0.nnue", "SF19_64"),
+    ("SF19_LITE", "nn-61e7af4bb97d.nnue", "SF19_LITE_128"),
     ("OVERFLOW_SMALL", "overflow-small.nnue", "SFNN64_WRAP"),
     ("SF17_BIG", "nn-1c0000000000.nnue", "SFNN256"),
     ("SF17_SMALL", "nn-37f18f62d772.nnue", "SFNN128"),
     ("SF17_LITE", "nn-9067e33176e8.nnue", "SFNN256"),
     ("SF13_HALFKP", "nn-62ef826d1a6d.nnue", "HALFKP256"),
     ("SF18_BIG", "nn-c288c895ea92.nnue", "THREATS64"),
+    ("BULLET_AKIMBO", "bullet/akimbo-0.7.0-giuseppe.bin", "BULLET_AKIMBO_STAND_IN"),
+    ("BULLET_PAWNOCCHIO", "bullet/pawnocchio-net20_04_1024_400_8_mirrored.nnue", "BULLET_PAWNOCCHIO_STAND_IN"),
 ];
 
 /// The folder holding the workspace's `Cargo.toml` (`../shared` lies beside it).
@@ -103,12 +126,14 @@ pub fn run() {
     println!("cargo:rerun-if-changed={}", workspace_root().join("build/nets.rs").display());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let mut paths = std::collections::HashMap::new();
+    let mut archs = std::collections::HashMap::new();
     for (name, net) in synthetic() {
         let path = out.join(format!("{}.nnue", name.to_lowercase()));
         write_if_changed(&path, &net.to_bytes());
         println!("cargo:rustc-env=NNUE_SYNTH_{name}={}", path.display());
         if let Architecture::Chess768(_) = net.arch() {
             println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch());
+            archs.insert(name, net.arch().to_string());
         }
         paths.insert(name, path);
     }
@@ -129,5 +154,9 @@ pub fn run() {
             None => paths[stand_in].clone(),
         };
         println!("cargo:rustc-env=NNUE_REAL_{name}={}", path.display());
+        // A headerless stand-in is described as the real net is.
+        if let Some(arch) = archs.get(stand_in) {
+            println!("cargo:rustc-env=NNUE_REAL_{name}_ARCH={arch}");
+        }
     }
 }

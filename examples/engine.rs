@@ -20,7 +20,9 @@
 //! the line itself): the engine keeps the current position, the hashes it needs for
 //! repetitions and at most [`EVAL_CHUNK`] moves for `eval`. Lines that are not UTF-8 are
 //! ignored, lines longer than [`MAX_LINE`] are skipped, errors in `position` are answered
-//! with `info string`, and the engine leaves quietly (status 0) when its stdout is closed.
+//! with `info string` (and until the next good `position`, `go` and `eval` say there is no
+//! position; `go` answers `bestmove (none)`), and the engine leaves quietly (status 0) when
+//! its stdout is closed.
 
 use std::io::{BufRead, ErrorKind, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -205,12 +207,18 @@ struct Go {
 impl Go {
     fn parse<'a>(mut words: impl Iterator<Item = &'a str>) -> Go {
         let mut go = Go::default();
-        // Negative clock values (some GUIs send them when flagging) count as zero.
-        let number = |w: Option<&str>| w.and_then(|w| w.parse::<i64>().ok()).map(|n| n.max(0) as u64);
+        // Negative clock values (some GUIs send them when flagging) count as zero; numbers
+        // past u64 (`depth 99999999999999999999`) as u64::MAX.
+        let number = |w: Option<&str>| {
+            let w = w?;
+            let huge = !w.is_empty() && w.trim_start_matches('+').bytes().all(|b| b.is_ascii_digit());
+            w.parse::<i128>().ok().map(|n| n.clamp(0, i128::from(u64::MAX)) as u64).or(huge.then_some(u64::MAX))
+        };
         let mut pending = None;
         while let Some(word) = pending.take().or_else(|| words.next()) {
             match word {
-                "depth" => go.depth = number(words.next()).map(|d| d as usize),
+                // The search clamps it to its maximum depth.
+                "depth" => go.depth = number(words.next()).map(|d| usize::try_from(d).unwrap_or(usize::MAX)),
                 "nodes" => go.nodes = number(words.next()),
                 "movetime" => go.movetime = number(words.next()),
                 "wtime" => go.time[0] = number(words.next()),
@@ -251,8 +259,10 @@ impl Go {
         let avail = time.saturating_sub(overhead);
         let inc = self.inc[stm].min(avail);
         let mtg = self.movestogo.unwrap_or(25).clamp(1, 50);
-        let target = avail / mtg + inc * 3 / 4;
-        let hard = if mtg == 1 { avail * 3 / 4 } else { (avail / 4).min(target * 3) };
+        // In u128: a clock near u64::MAX must not wrap to a few ms.
+        let three_quarters = |ms: u64| (u128::from(ms) * 3 / 4) as u64;
+        let target = (avail / mtg).saturating_add(three_quarters(inc));
+        let hard = if mtg == 1 { three_quarters(avail) } else { (avail / 4).min(target.saturating_mul(3)) };
         let soft = target.min(hard);
         Plan { soft_ms: Some(soft), hard_ms: Some(hard) }
     }
@@ -603,12 +613,17 @@ fn run_go(kind: Kind, game: Game, limits: Limits, ctl: &Control) {
     });
 }
 
-fn bench(depth: usize, kind: Kind) {
+/// Searches the bench positions until done or `ctl` is stopped (over UCI: `stop`, `quit`, the
+/// end of the input).
+fn bench(depth: usize, kind: Kind, ctl: &Control) {
     let (start, mut nodes) = (Instant::now(), 0);
     for fen in BENCH_FENS {
+        if ctl.stopped() {
+            break;
+        }
         let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
         let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
-        nodes += search_with(kind, &Game::new(pos), &limits, &Control::new(false), true).1;
+        nodes += search_with(kind, &Game::new(pos), &limits, ctl, true).1;
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-6);
     send(&format!("nodes {nodes} nps {}", (nodes as f64 / elapsed) as u64));
@@ -685,11 +700,13 @@ fn main() {
     };
     if args.first().map(String::as_str) == Some("bench") {
         let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(5);
-        bench(depth, kind_arg(args.get(2)));
+        bench(depth, kind_arg(args.get(2)), &Control::new(false));
         return;
     }
     let (mut kind, mut multipv, mut overhead) = (Kind::Generated, 1usize, DEFAULT_OVERHEAD_MS);
     let mut game = Game::new(Chess::default());
+    // Why the last `position` was refused: `go` and `eval` then answer for no position.
+    let mut rejected: Option<String> = None;
     let mut running: Option<Running> = None;
     let mut input = std::io::stdin().lock();
     let mut buf = Vec::new();
@@ -714,6 +731,7 @@ fn main() {
             Some("ucinewgame") => {
                 finish(&mut running);
                 game = Game::new(Chess::default());
+                rejected = None;
             }
             Some("setoption") => {
                 // setoption name <name words> value <value>
@@ -741,8 +759,19 @@ fn main() {
             Some("position") => {
                 finish(&mut running);
                 match parse_position(words) {
-                    Ok(g) => game = g,
-                    Err(e) => send(&format!("info string {e}")),
+                    Ok(g) => (game, rejected) = (g, None),
+                    Err(e) => {
+                        send(&format!("info string {e}"));
+                        rejected = Some(e);
+                    }
+                }
+            }
+            Some(cmd @ ("eval" | "go")) if rejected.is_some() => {
+                finish(&mut running);
+                let why = rejected.as_deref().unwrap_or_default();
+                send(&format!("info string no position: the last position command was refused ({why})"));
+                if cmd == "go" {
+                    send("bestmove (none)");
                 }
             }
             Some("eval") => {
@@ -782,7 +811,15 @@ fn main() {
                 }
             }
             Some("stop") => finish(&mut running),
-            Some("bench") => bench(words.next().and_then(|d| d.parse().ok()).unwrap_or(5), kind),
+            Some("bench") => {
+                // In the search thread, as a `go`: `stop`, `quit` and the end of the input end it.
+                finish(&mut running);
+                let depth = words.next().and_then(|d| d.parse().ok()).unwrap_or(5);
+                let ctl = Arc::new(Control::new(false));
+                let c = Arc::clone(&ctl);
+                let handle = std::thread::spawn(move || bench(depth, kind, &c));
+                running = Some(Running { handle, ctl, ponder: None });
+            }
             Some("quit") => break,
             _ => {}
         }

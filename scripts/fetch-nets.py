@@ -4,7 +4,7 @@ nets/fetched/ (git-ignored: Stockfish nets are GPL-3.0).
 
     python3 scripts/fetch-nets.py [--list] [NAME ...]
 
-Nets: Stockfish 17.1's (big, small, lite) and 18's big net (npm `stockfish`), Stockfish 13's
+Nets: Stockfish 17.1's (big, small, lite), 18's big net and 19's big and lite nets (npm `stockfish`), Stockfish 13's
 HalfKP net, and optional extras (see NETS).
 
 Only the ordinary package clients are used (`npm pack`; `apt-get download` and `dpkg-deb` for
@@ -42,6 +42,13 @@ NETS = {
     "nn-c288c895ea92.nnue": (
         "c288c895ea924429ea9092e3f36b2b3c1f00f2a3a4c759ff7e57e79e3b43e4a7", 108919594,
         "npm-wasm", "stockfish@18.0.0", ["src/stockfish-18-single.wasm"], False),
+    # Stockfish 19's big net (threats, pawn pairs; L1 1024) and the lite net lichess ships with it.
+    "nn-1a298aa575a0.nnue": (
+        "1a298aa575a085434d29027978dc36867fe9c5bcea9376654b7a8eba1e52dfc2", 98511183,
+        "npm-wasm", "stockfish@19.0.0", ["bin/stockfish-19-single.wasm"], False),
+    "nn-61e7af4bb97d.nnue": (
+        "61e7af4bb97d51eeeb25d322916f86513b5cd3a827ce189c98c6e31946f99e5b", 1166381,
+        "npm-wasm", "stockfish@19.0.0", ["bin/stockfish-19-lite-single.wasm"], False),
     "nn-62ef826d1a6d.nnue": (
         "62ef826d1a6d11b9e814188025aa02a60815c037292e0ef9bbb9bf4f724e5e63", 21022697,
         "npm-wasm", "stockfish-nnue.wasm@0.0.2", ["stockfish.wasm"], False),
@@ -156,10 +163,10 @@ def passive_segments(wasm, passive):
 def cut_net(image, sha, size):
     """Finds the net by its header (version + hash from the expected file) and its sha256."""
     start = 0
+    # File versions: Stockfish 15.1-18, Stockfish 12-13, Stockfish 19.
+    versions = (b"\x20\x2f\xf3\x7a", b"\x16\x2f\xf3\x7a", b"\xfa\x8a\x44\x6a")
     while True:
-        at = image.find(b"\x20\x2f\xf3\x7a", start)
-        alt = image.find(b"\x16\x2f\xf3\x7a", start)
-        candidates = [a for a in (at, alt) if a >= 0]
+        candidates = [a for a in (image.find(v, start) for v in versions) if a >= 0]
         if not candidates:
             return None
         at = min(candidates)

@@ -79,6 +79,15 @@ fn engine_eval_reproduces_stockfish_along_games_and_plays() {
             engine_eval_along(&net, &rows, |r| (r.bucket, r.sf18_big.0, r.sf18_big.1));
         }
     }
+    // Stockfish 19's big net (threats, pawn pairs) and lite net, likewise.
+    if let Some(rows) = oracle_or_skip("games19.tsv", "engine eval along games19.tsv") {
+        if let Some(net) = net_or_skip(nnue_testkit::SF19_BIG, "engine eval along games19.tsv") {
+            engine_eval_along(&net, &rows, |r| (r.bucket, r.sf19_big.0, r.sf19_big.1));
+        }
+        if let Some(net) = net_or_skip(nnue_testkit::SF19_LITE, "engine eval along games19.tsv") {
+            engine_eval_along(&net, &rows, |r| (r.bucket, r.sf19_lite.0, r.sf19_lite.1));
+        }
+    }
     // Back to the committed default net, whose output is in centipawns.
     score_in_centipawns(None, 100);
     self_play();

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use nnue_testkit::{net_or_skip, oracle_or_skip, root};
+use nnue_testkit::{net_or_skip, oracle_or_skip, root, OracleRow};
 
 fn cargo_eval(evalfile: Option<&std::path::Path>, args: &[&str]) -> String {
     let mut cmd = Command::new(env!("CARGO"));
@@ -46,32 +46,41 @@ fn eval_example_reproduces_stockfish() {
             assert!(got == want, "generated eval of {file} on {path} differs from Stockfish");
         }
     }
-    sf18_big();
+    stockfish_18_and_19();
     // Back to the committed default, so later builds don't keep a real net compiled in.
     cargo_eval(None, &["--generated", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
     bad_input_is_reported();
 }
 
-/// Part of the test above: Stockfish 18's threat-input net on its own oracle file, generic and
-/// compiled in on every path.
-fn sf18_big() {
-    let Some(rows) = oracle_or_skip("stockfish18-eval.tsv", "eval example oracle test (sf18)") else { return };
-    let Some(net) = net_or_skip(nnue_testkit::SF18_BIG, "eval example oracle test (sf18)") else { return };
-    let fens_file = root().join("target/tests/oracle18-fens.txt");
-    std::fs::write(&fens_file, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
-    let fens = fens_file.to_str().unwrap();
-    let want: String = rows
-        .iter()
-        .map(|r| {
-            let (psqt, positional) = r.sf18_big;
-            format!("bucket={} psqt={psqt} positional={positional} total={}\n", r.bucket, psqt + positional)
-        })
-        .collect();
-    let generic = cargo_eval(None, &["--net", net.to_str().unwrap(), "--fens", fens]);
-    assert!(generic == want, "generic eval of {} differs from Stockfish 18", nnue_testkit::SF18_BIG);
-    for path in nnue_runtime::KernelPath::all() {
-        let got = cargo_eval(Some(&net), &["--generated", "--path", path.isa().name(), "--fens", fens]);
-        assert!(got == want, "generated eval of {} on {path} differs from Stockfish 18", nnue_testkit::SF18_BIG);
+/// Part of the test above: Stockfish 18's threat-input net and Stockfish 19's big and lite
+/// nets on their oracle files, generic and compiled in on every path.
+fn stockfish_18_and_19() {
+    type Column = fn(&OracleRow) -> (i32, i32);
+    let cases: [(&str, &str, &str, Column); 3] = [
+        (nnue_testkit::SF18_BIG, "stockfish18-eval.tsv", "Stockfish 18", |r| r.sf18_big),
+        (nnue_testkit::SF19_BIG, "stockfish19-eval.tsv", "Stockfish 19", |r| r.sf19_big),
+        (nnue_testkit::SF19_LITE, "stockfish19-eval.tsv", "Stockfish 19 (lite net)", |r| r.sf19_lite),
+    ];
+    for (file, oracle, engine, column) in cases {
+        let what = format!("eval example oracle test ({file})");
+        let Some(rows) = oracle_or_skip(oracle, &what) else { continue };
+        let Some(net) = net_or_skip(file, &what) else { continue };
+        let fens_file = root().join(format!("target/tests/{oracle}-fens.txt"));
+        std::fs::write(&fens_file, rows.iter().map(|r| format!("{}\n", r.fen)).collect::<String>()).unwrap();
+        let fens = fens_file.to_str().unwrap();
+        let want: String = rows
+            .iter()
+            .map(|r| {
+                let (psqt, positional) = column(r);
+                format!("bucket={} psqt={psqt} positional={positional} total={}\n", r.bucket, psqt + positional)
+            })
+            .collect();
+        let generic = cargo_eval(None, &["--net", net.to_str().unwrap(), "--fens", fens]);
+        assert!(generic == want, "generic eval of {file} differs from {engine}");
+        for path in nnue_runtime::KernelPath::all() {
+            let got = cargo_eval(Some(&net), &["--generated", "--path", path.isa().name(), "--fens", fens]);
+            assert!(got == want, "generated eval of {file} on {path} differs from {engine}");
+        }
     }
 }
 

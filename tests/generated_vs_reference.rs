@@ -12,6 +12,9 @@ nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = halfkp256, env = "NNUE_SYNTH_HALFKP256");
 nnue_runtime::nnue_net!(name = threats64, env = "NNUE_SYNTH_THREATS64");
 nnue_runtime::nnue_net!(name = threats128, env = "NNUE_SYNTH_THREATS128");
+nnue_runtime::nnue_net!(name = sf19_64, env = "NNUE_SYNTH_SF19_64");
+nnue_runtime::nnue_net!(name = sf19_lite_128, env = "NNUE_SYNTH_SF19_LITE_128");
+nnue_runtime::nnue_net!(name = sf19_lite_64_wrap, env = "NNUE_SYNTH_SF19_LITE_64_WRAP");
 nnue_runtime::nnue_net!(name = chess768_64, env = "NNUE_SYNTH_CHESS768_64");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
@@ -47,6 +50,8 @@ synthetic_test!(sfnn_l1_128, sfnn128, "NNUE_SYNTH_SFNN128");
 synthetic_test!(sfnn_l1_256, sfnn256, "NNUE_SYNTH_SFNN256");
 synthetic_test!(threats_l1_64, threats64, "NNUE_SYNTH_THREATS64");
 synthetic_test!(threats_l1_128, threats128, "NNUE_SYNTH_THREATS128");
+synthetic_test!(sf19_l1_64, sf19_64, "NNUE_SYNTH_SF19_64");
+synthetic_test!(sf19_lite_l1_128, sf19_lite_128, "NNUE_SYNTH_SF19_LITE_128");
 synthetic_test!(halfkp_l1_64, halfkp64, "NNUE_SYNTH_HALFKP64");
 synthetic_test!(halfkp_l1_256, halfkp256, "NNUE_SYNTH_HALFKP256");
 synthetic_test!(chess768_crelu_64, chess768_64, "NNUE_SYNTH_CHESS768_64");
@@ -70,6 +75,7 @@ macro_rules! wrapping_test {
 
 wrapping_test!(sfnn_l1_64_wrapping, sfnn64_wrap, "NNUE_SYNTH_SFNN64_WRAP");
 wrapping_test!(sfnn_l1_192_wrapping, sfnn192_wrap, "NNUE_SYNTH_SFNN192_WRAP");
+wrapping_test!(sf19_lite_l1_64_wrapping, sf19_lite_64_wrap, "NNUE_SYNTH_SF19_LITE_64_WRAP");
 wrapping_test!(halfkp_l1_64_wrapping, halfkp64_wrap, "NNUE_SYNTH_HALFKP64_WRAP");
 wrapping_test!(chess768_crelu_64_wrapping, chess768_64_wrap, "NNUE_SYNTH_CHESS768_64_WRAP");
 wrapping_test!(chess768_screlu_128x8_wrapping, chess768_128_wrap, "NNUE_SYNTH_CHESS768_128_WRAP");

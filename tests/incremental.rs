@@ -10,6 +10,8 @@ use shakmaty::{Chess, Position as _};
 nnue_runtime::nnue_net!(name = sfnn64, env = "NNUE_SYNTH_SFNN64");
 nnue_runtime::nnue_net!(name = threats64, env = "NNUE_SYNTH_THREATS64");
 nnue_runtime::nnue_net!(name = threats128, env = "NNUE_SYNTH_THREATS128");
+nnue_runtime::nnue_net!(name = sf19_64, env = "NNUE_SYNTH_SF19_64");
+nnue_runtime::nnue_net!(name = sf19_lite_128, env = "NNUE_SYNTH_SF19_LITE_128");
 nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
@@ -109,6 +111,8 @@ macro_rules! incremental_test {
 incremental_test!(halfkav2_hm, sfnn64, "NNUE_SYNTH_SFNN64", 1);
 incremental_test!(halfkav2_hm_threats_64, threats64, "NNUE_SYNTH_THREATS64", 5);
 incremental_test!(halfkav2_hm_threats_128, threats128, "NNUE_SYNTH_THREATS128", 6);
+incremental_test!(sf19_threats_pawn_pairs_64, sf19_64, "NNUE_SYNTH_SF19_64", 7);
+incremental_test!(sf19_lite_128, sf19_lite_128, "NNUE_SYNTH_SF19_LITE_128", 8);
 incremental_test!(halfkp, halfkp64, "NNUE_SYNTH_HALFKP64", 2);
 incremental_test!(chess768_king_buckets_mirrored, chess768_96, "NNUE_SYNTH_CHESS768_96", 3);
 incremental_test!(chess768, chess768_128, "NNUE_SYNTH_CHESS768_128", 4);
@@ -117,7 +121,9 @@ incremental_test!(chess768, chess768_128, "NNUE_SYNTH_CHESS768_128", 4);
 /// piece and threat deltas; after every make and unmake it equals a refresh.
 #[test]
 fn halfkav2_hm_threats_generic() {
-    for (var, seed) in [(env!("NNUE_SYNTH_THREATS64"), 5), (env!("NNUE_SYNTH_THREATS128"), 6)] {
+    for (var, seed) in
+        [(env!("NNUE_SYNTH_THREATS64"), 5), (env!("NNUE_SYNTH_THREATS128"), 6), (env!("NNUE_SYNTH_SF19_64"), 7)]
+    {
         let net = nnue_testkit::read_net(var, None);
         let generic = Evaluator::new(&net);
         let n = random_games(&generic, &generic, KernelPath::SCALAR, seed, 8, 160);

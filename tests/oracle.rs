@@ -15,6 +15,8 @@ nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
 nnue_runtime::nnue_net!(name = halfkp, env = "NNUE_REAL_SF13_HALFKP");
 nnue_runtime::nnue_net!(name = overflow, env = "NNUE_REAL_OVERFLOW_SMALL");
 nnue_runtime::nnue_net!(name = sf18, env = "NNUE_REAL_SF18_BIG");
+nnue_runtime::nnue_net!(name = sf19, env = "NNUE_REAL_SF19_BIG");
+nnue_runtime::nnue_net!(name = sf19_lite, env = "NNUE_REAL_SF19_LITE");
 
 /// What the oracle says a net returns for a row.
 fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
@@ -22,14 +24,19 @@ fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
         "big" => (row.bucket, row.big.0, row.big.1),
         "small" | "overflow" => (row.bucket, row.small.0, row.small.1),
         "sf18" => (row.bucket, row.sf18_big.0, row.sf18_big.1),
+        "sf19" => (row.bucket, row.sf19_big.0, row.sf19_big.1),
+        "sf19_lite" => (row.bucket, row.sf19_lite.0, row.sf19_lite.1),
         _ => (0, 0, row.halfkp),
     }
 }
 
 fn rows(which: &str) -> Option<Vec<OracleRow>> {
     let what = format!("oracle test of the {which} net");
-    let (evals, games) =
-        if which == "sf18" { ("stockfish18-eval.tsv", "games18.tsv") } else { ("stockfish-eval.tsv", "games.tsv") };
+    let (evals, games) = match which {
+        "sf18" => ("stockfish18-eval.tsv", "games18.tsv"),
+        "sf19" | "sf19_lite" => ("stockfish19-eval.tsv", "games19.tsv"),
+        _ => ("stockfish-eval.tsv", "games.tsv"),
+    };
     let mut rows = oracle_or_skip(evals, &what)?;
     rows.extend(oracle_or_skip(games, &what)?);
     Some(rows)
@@ -65,6 +72,49 @@ fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
             eprintln!("{which}: the generated net on {path} reproduces all {} rows", rows.len());
         }
     }
+}
+
+/// Stockfish 19's big net (HalfKAv2_hm + threats + pawn pairs) and lite net: the 500 positions
+/// of `stockfish19-eval.tsv` and the 1206 of `games19.tsv`, by refresh, on the reference and
+/// every generated path; then along the games through the accumulator stack; then run-time
+/// loaded, on every path.
+fn run_sf19<N: Network>(which: &str, file: &str, generated: Option<&N>) {
+    run(which, file, generated);
+    let what = format!("incremental oracle test of the {which} net");
+    let Some(rows) = oracle_or_skip("games19.tsv", &what) else { return };
+    let Some(path) = net_or_skip(file, &what) else { return };
+    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    let n = check_games(which, &Evaluator::new(&net), KernelPath::SCALAR, &rows);
+    eprintln!("{which}: the reference's accumulator stack reproduces all {n} game rows");
+    if let Some(fast) = generated {
+        for path in KernelPath::all() {
+            let n = check_games(which, fast, path, &rows);
+            eprintln!("{which}: the generated net's accumulator stack on {path} reproduces all {n} game rows");
+        }
+    }
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let mut all = rows;
+    all.extend(oracle_or_skip("stockfish19-eval.tsv", &what).unwrap_or_default());
+    for path in KernelPath::all() {
+        if which == "sf19" {
+            let loaded = weights.sf19::<1024, 512, 256, 64368, 22528, 86896>().unwrap();
+            check(which, &all, |pos| loaded.evaluate_on(path, pos));
+        } else {
+            let loaded = weights.sf19::<1024, 512, 256, 0, 768, 768>().unwrap();
+            check(which, &all, |pos| loaded.evaluate_on(path, pos));
+        }
+        eprintln!("{which}: the run-time loaded net on {path} reproduces all {} rows", all.len());
+    }
+}
+
+#[test]
+fn sf19_big() {
+    run_sf19("sf19", nnue_testkit::SF19_BIG, cfg!(nnue_real_sf19_big).then_some(&sf19::NETWORK));
+}
+
+#[test]
+fn sf19_lite() {
+    run_sf19("sf19_lite", nnue_testkit::SF19_LITE, cfg!(nnue_real_sf19_lite).then_some(&sf19_lite::NETWORK));
 }
 
 #[test]

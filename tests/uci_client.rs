@@ -238,8 +238,16 @@ fn uci_bad_input_is_answered_not_fatal() {
         let lines = e.until("readyok");
         assert!(lines.len() == 2 && lines[0].starts_with("info string "), "{bad}: {lines:?}");
     }
-    // Still the last good position (the start position): a legal move comes back.
+    // After a refused position, `go` and `eval` say so (they once answered for the last good
+    // one), until a good position comes.
     e.send(b"go depth 1\n");
+    let lines = e.until("bestmove");
+    assert!(lines.len() == 2 && lines[0].starts_with("info string no position: "), "{lines:?}");
+    assert_eq!(lines[1], "bestmove (none)");
+    e.send(b"eval\nisready\n");
+    let lines = e.until("readyok");
+    assert!(lines.len() == 2 && lines[0].starts_with("info string no position: "), "{lines:?}");
+    e.send(b"position startpos\ngo depth 1\n");
     let best = e.until("bestmove").pop().unwrap();
     let mv = best.strip_prefix("bestmove ").and_then(|m| m.split(' ').next()).unwrap();
     let legal = mv.parse::<UciMove>().is_ok_and(|u| u.to_move(&Chess::default()).is_ok());
@@ -343,6 +351,65 @@ fn uci_limits_infinite_no_moves_multipv() {
         assert_eq!(k, ["1", "2", "3"], "depth {depth}: {lines:?}");
         let firsts: Vec<&str> = at.iter().filter_map(|l| l.split(" pv ").nth(1)?.split(' ').next()).collect();
         assert!(firsts.len() == 3 && firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    }
+    e.quit();
+}
+
+/// Numbers past what the engine once computed with: a clock near u64::MAX / 3 made the time
+/// plan wrap (a move at once in release builds, a panic in debug ones), and a depth past i64
+/// was taken as no depth (6). `bench` over UCI once ignored `stop`, `quit` and the end of the
+/// input.
+#[test]
+fn uci_huge_numbers_and_a_stoppable_bench() {
+    let mut e = Engine::start();
+    e.send(b"uci\nisready\n");
+    e.until("readyok");
+    for go in [
+        "go wtime 6148914691236517236 btime 6148914691236517236 movestogo 1",
+        "go wtime 18446744073709551615 btime 18446744073709551615 winc 18446744073709551615 binc 1",
+        "go depth 18446744073709551615",
+        "go depth 99999999999999999999999999999999999999999",
+    ] {
+        // Depth 7 takes about half a second here: past the few ms the wrapped plan left.
+        e.send(format!("position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\n{go}\n").as_bytes());
+        // Searching past depth 6, for as long as it takes: nothing but info lines.
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let line =
+                e.line(until.saturating_duration_since(Instant::now())).unwrap_or_else(|| panic!("{go}: no depth 7"));
+            assert!(!line.starts_with("bestmove"), "{go}: {line}");
+            if line.starts_with("info depth 7 ") {
+                break;
+            }
+        }
+        e.send(b"stop\n");
+        e.until("bestmove");
+    }
+    // `bench` to the engine's maximum depth, stopped by `stop`, by `quit` and by the end of
+    // the input: each within seconds.
+    e.send(b"bench 1000\n");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send(b"stop\n");
+    let last = e.until("nodes ").pop().unwrap();
+    assert!(last.contains(" nps ") && t.elapsed() < Duration::from_secs(10), "{last} after {:?}", t.elapsed());
+    e.send(b"isready\n");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    for end in [&b"quit\n"[..], b""] {
+        e.send(b"bench 1000\n");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send(end);
+        drop(e.stdin.take());
+        let t = Instant::now();
+        while e.child.try_wait().unwrap().is_none() {
+            if t.elapsed() > Duration::from_secs(20) {
+                let _ = e.child.kill();
+                panic!("bench went on after {:?}", String::from_utf8_lossy(end));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(e.child.wait().unwrap().success());
+        e = Engine::start();
     }
     e.quit();
 }

@@ -22,6 +22,8 @@ nnue_runtime::nnue_net!(
 nnue_runtime::nnue_net!(name = sf17_small, env = "NNUE_REAL_SF17_SMALL");
 nnue_runtime::nnue_net!(name = sf17_big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = sf18_big, env = "NNUE_REAL_SF18_BIG");
+nnue_runtime::nnue_net!(name = sf19_big, env = "NNUE_REAL_SF19_BIG");
+nnue_runtime::nnue_net!(name = sf19_lite, env = "NNUE_REAL_SF19_LITE");
 nnue_runtime::nnue_net!(name = halfkp_256, env = "NNUE_SYNTH_HALFKP256");
 nnue_runtime::nnue_net!(name = screlu_1024, env = "NNUE_SYNTH_CHESS768_1024");
 
@@ -179,6 +181,16 @@ fn benches(c: &mut Criterion) {
         bench_net(c, "sf18-big", &sf18_big::NETWORK, env!("NNUE_REAL_SF18_BIG"), None, &inputs);
     } else {
         eprintln!("SKIPPED sf18-big: the net is in neither ../shared/nets/ nor nets/fetched/");
+    }
+    if cfg!(nnue_real_sf19_big) {
+        bench_net(c, "sf19-big", &sf19_big::NETWORK, env!("NNUE_REAL_SF19_BIG"), None, &inputs);
+    } else {
+        eprintln!("SKIPPED sf19-big: the net is in neither ../shared/nets/ nor nets/fetched/");
+    }
+    if cfg!(nnue_real_sf19_lite) {
+        bench_net(c, "sf19-lite", &sf19_lite::NETWORK, env!("NNUE_REAL_SF19_LITE"), None, &inputs);
+    } else {
+        eprintln!("SKIPPED sf19-lite: the net is in neither ../shared/nets/ nor nets/fetched/");
     }
     bench_net(c, "halfkp-256", &halfkp_256::NETWORK, env!("NNUE_SYNTH_HALFKP256"), None, &inputs);
     let arch = env!("NNUE_SYNTH_CHESS768_1024_ARCH");

@@ -82,6 +82,8 @@ fn bases() -> &'static [Base] {
             synthetic("sfnn:64:leb128:seed=5", CHESS768),
             synthetic("halfkp:64:seed=6", SFNN64),
             synthetic(&format!("chess768:{CHESS768}:seed=7"), "(768 -> 64)x2 -> 1, screlu, qa=255, qb=64, scale=400"),
+            // Output weights `[2N][B]`, reordered by the reader.
+            synthetic("chess768:(768 -> 32)x2 -> 1x4, crelu, qa=255, qb=64, scale=400, out=[2N][B]:seed=8", CHESS768),
         ];
         if let Some(path) = nnue_testkit::net_or_skip(nnue_testkit::SF17_SMALL, "mutations of the real small net") {
             let bytes = std::fs::read(path).unwrap();

@@ -5,6 +5,8 @@
 //! ```text
 //! HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8     Stockfish 15.1-17.1 (SFNNv5-v9)
 //! HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8   Stockfish 18 (big net)
+//! HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8   Stockfish 19 (big net)
+//! PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8          Stockfish 19's lite net (lichess)
 //! HalfKP -> 256x2 -> 32 -> 32 -> 1                          Stockfish 12-13
 //! (768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400    headerless (bullet-style)
 //! (768x4hm -> 1024)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, kings=[0,0,1,1, ...]
@@ -14,6 +16,31 @@
 //! `kings=[...]` maps the king square (from the perspective's side; 32 entries a1,b1,c1,d1,a2..
 //! when mirrored, else 64 entries a1..h8) to its bucket. `1xB` is B output buckets chosen by
 //! piece count, as bullet's `MaterialCount<B>`.
+//!
+//! What a headerless net computes, exactly (every path does this, in this order):
+//!
+//! - output bucket `b = (pieces - 2) / ceil(32 / B)` (pieces counts the kings; for B = 8 this is
+//!   `(pieces - 2) / 4`, which never exceeds 7, so it equals both akimbo's rule and pawnocchio's
+//!   `min(7, (pieces - 2) / 4)`);
+//! - `c = clamp(acc, 0, qa)` per hidden neuron, the int16 accumulators wrapping;
+//! - `crelu`: `sum = Σ c·w` over both halves (side to move's first), in i32;
+//!   `out = (sum + l1b[b]) · scale / (qa·qb)`;
+//! - `screlu`: `sum = Σ c²·w` over both halves, in i32 (wrapping); then `sum / qa` *before* the
+//!   bias: `out = (sum / qa + l1b[b]) · scale / (qa·qb)` (bullet's inference example, pawnocchio);
+//! - every division truncates toward zero (Rust's `/`, Zig's `@divTrunc`, C's `/`).
+//!
+//! Options of the headerless form besides the activation and the scalars:
+//!
+//! - `out=[2N][B]`: the output weights are stored `[2·hidden][bucket]` (for each hidden input,
+//!   side to move's N first, one weight per bucket), as bullet saves them by default since 2024
+//!   (e.g. Obsidian's nets, transposed at load). Without it (or with `out=[B][2N]`, which prints
+//!   as nothing) they are `[bucket][2·hidden]`: per bucket the side to move's N, then the other
+//!   side's (bullet's saved format after `.transpose()`; akimbo's and pawnocchio's nets). Either
+//!   order reads into the same parameters and evaluates identically; the writer writes the
+//!   order the description says.
+//!
+//! The file may end in padding to a multiple of 64 bytes: zeros, or bullet's repeated
+//! `bullet` (bullet's files since March 2024); any other byte there is an error.
 
 use std::fmt;
 use std::str::FromStr;
@@ -50,6 +77,9 @@ pub enum Architecture {
     Chess768(Chess768Arch),
     /// Stockfish 18's threat-input nets: HalfKAv2_hm plus FullThreats.
     Threats(ThreatsArch),
+    /// Stockfish 19's nets (file version `0x6A448AFA`): the big net's HalfKAv2_hm, threats
+    /// and pawn pairs, or the lite net's mirrored piece-square inputs.
+    Sf19(Sf19Arch),
 }
 
 /// Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ PSQT) -> 8 stacks of (15+1 -> 32 -> 1).
@@ -123,6 +153,88 @@ impl ThreatsArch {
     }
 }
 
+/// The input features of a Stockfish 19 net.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sf19Inputs {
+    /// The big net: Stockfish 19's threats (59808, int8 rows), pawn pairs (4560, int8 rows)
+    /// and HalfKAv2_hm (22528, int16 rows).
+    Full,
+    /// The lite net: 768 piece-square features, mirrored as HalfKAv2_hm (int16 rows).
+    Lite,
+}
+
+/// Stockfish 19: inputs -> L1x2 (+ 8 PSQT buckets) -> 8 stacks of
+/// `fc_0 (L1 -> 32) -> squared ++ clipped (64) -> fc_1 (-> 32) -> squared ++ clipped ->
+/// fc_2 (all 128 activations -> 1)`, plus the skip `fc_0[30] - fc_0[31]`.
+///
+/// Feature indices of the whole net put the int8 rows first, as the file does: threats
+/// `0..59808`, pawn pairs `59808..64368`, then the int16 rows (HalfKAv2_hm, or the lite net's
+/// 768). One int16 accumulator per perspective sums all of them; the transform clamps to
+/// 0..255 and divides the product by 512.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Sf19Arch {
+    /// Feature-transformer outputs per perspective (a multiple of 64; 1024 in both real nets).
+    pub l1: usize,
+    /// Which inputs.
+    pub inputs: Sf19Inputs,
+}
+
+impl Sf19Arch {
+    /// Stockfish 19's threat features.
+    pub const THREAT_INPUTS: usize = 59808;
+    /// Pawn-pair features (`PP_3Wide`): every unordered pair of 96 pawn slots.
+    pub const PAIR_INPUTS: usize = 4560;
+    /// The lite net's piece-square features.
+    pub const LITE_INPUTS: usize = 768;
+    /// PSQT output buckets.
+    pub const PSQT_BUCKETS: usize = 8;
+    /// Layer stacks; a position uses stack `(pieces - 1) / 4`.
+    pub const STACKS: usize = 8;
+    /// fc_0 outputs (the last two also skip to the output).
+    pub const FC0_OUT: usize = 32;
+    /// fc_1 inputs: fc_0's squared then clipped activations.
+    pub const FC1_IN: usize = 64;
+    /// fc_1 outputs.
+    pub const FC1_OUT: usize = 32;
+    /// fc_2 inputs: fc_0's 64 activations, then fc_1's squared and clipped ones.
+    pub const FC2_IN: usize = 128;
+
+    /// Rows of int8 weights (threats, then pawn pairs), first in the feature index.
+    pub const fn int8_inputs(&self) -> usize {
+        match self.inputs {
+            Sf19Inputs::Full => Self::THREAT_INPUTS + Self::PAIR_INPUTS,
+            Sf19Inputs::Lite => 0,
+        }
+    }
+    /// Rows of int16 weights (HalfKAv2_hm, or the lite net's piece-square features).
+    pub const fn int16_inputs(&self) -> usize {
+        match self.inputs {
+            Sf19Inputs::Full => SfnnArch::INPUTS,
+            Sf19Inputs::Lite => Self::LITE_INPUTS,
+        }
+    }
+    /// All rows of the transformer.
+    pub const fn inputs(&self) -> usize {
+        self.int8_inputs() + self.int16_inputs()
+    }
+    /// The feature transformer's section hash, as Stockfish computes it.
+    pub const fn ft_hash(&self) -> u32 {
+        let set = match self.inputs {
+            Sf19Inputs::Full => hash::combine(&[hash::THREATS_19, hash::PAWN_PAIRS, hash::HALFKA_V2_HM]),
+            Sf19Inputs::Lite => hash::PSQ_768_HM,
+        };
+        hash::feature_transformer(set, self.l1)
+    }
+    /// The hash of each layer stack's section.
+    pub const fn stack_hash(&self) -> u32 {
+        hash::network(self.l1, Self::FC0_OUT as u32, Self::FC1_OUT as u32)
+    }
+    /// The hash in the file header: transformer hash xor stack hash.
+    pub const fn file_hash(&self) -> u32 {
+        self.ft_hash() ^ self.stack_hash()
+    }
+}
+
 /// Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HalfKpArch {
@@ -159,6 +271,28 @@ pub enum Activation {
     CReLU,
     /// clamp(x, 0, QA)^2, rescaled by QA before the bias is added
     SCReLU,
+}
+
+/// The order of a headerless net's output weights in the file (the text's `out=...` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutputOrder {
+    /// `[bucket][2·hidden]`: per bucket, the side to move's weights, then the other side's
+    /// (text: no option, or `out=[B][2N]`).
+    #[default]
+    BucketMajor,
+    /// `[2·hidden][bucket]`: per hidden input, one weight per bucket (text: `out=[2N][B]`;
+    /// bullet's default save since 2024).
+    NeuronMajor,
+}
+
+impl OutputOrder {
+    /// Position in the file of output weight `input` (0..2·hidden) of `bucket`.
+    pub fn file_index(self, bucket: usize, input: usize, hidden: usize, buckets: usize) -> usize {
+        match self {
+            OutputOrder::BucketMajor => bucket * 2 * hidden + input,
+            OutputOrder::NeuronMajor => input * buckets + bucket,
+        }
+    }
 }
 
 /// King buckets of a chess-768 input layer: the bucket of each king square as the perspective
@@ -266,6 +400,8 @@ pub struct Chess768Arch {
     pub qb: i32,
     /// Output scale: the eval is the output times `scale / (qa * qb)` (typically 400).
     pub scale: i32,
+    /// How the file stores the output weights.
+    pub output_order: OutputOrder,
 }
 
 impl Chess768Arch {
@@ -282,7 +418,8 @@ impl Chess768Arch {
         2 * (self.inputs() * self.hidden + self.hidden + self.output_buckets * 2 * self.hidden + self.output_buckets)
     }
 
-    /// The file size: bullet pads the parameters with zeros to a multiple of 64 bytes.
+    /// The file size: bullet pads the parameters to a multiple of 64 bytes (with zeros, or
+    /// since March 2024 with `bulletbullet...`).
     pub fn file_bytes(&self) -> usize {
         self.param_bytes().next_multiple_of(64)
     }
@@ -296,6 +433,7 @@ impl Architecture {
             Architecture::HalfKp(_) => HalfKpArch::INPUTS,
             Architecture::Chess768(s) => s.inputs(),
             Architecture::Threats(_) => ThreatsArch::INPUTS,
+            Architecture::Sf19(a) => a.inputs(),
         }
     }
 
@@ -306,6 +444,7 @@ impl Architecture {
             Architecture::HalfKp(a) => a.l1,
             Architecture::Chess768(s) => s.hidden,
             Architecture::Threats(a) => a.l1,
+            Architecture::Sf19(a) => a.l1,
         }
     }
 
@@ -316,6 +455,8 @@ impl Architecture {
             Architecture::HalfKp(_) => "HalfKP",
             Architecture::Chess768(_) => "chess768",
             Architecture::Threats(_) => "HalfKAv2_hm+Threats",
+            Architecture::Sf19(Sf19Arch { inputs: Sf19Inputs::Full, .. }) => "HalfKAv2_hm+Threats19+PawnPairs",
+            Architecture::Sf19(Sf19Arch { inputs: Sf19Inputs::Lite, .. }) => "PSQ768hm",
         }
     }
 
@@ -323,7 +464,7 @@ impl Architecture {
     pub fn validate(&self) -> Result<(), String> {
         let l1 = self.l1();
         match self {
-            Architecture::Sfnn(_) | Architecture::HalfKp(_) | Architecture::Threats(_) => {
+            Architecture::Sfnn(_) | Architecture::HalfKp(_) | Architecture::Threats(_) | Architecture::Sf19(_) => {
                 if l1 == 0 || !l1.is_multiple_of(64) || l1 > 16384 {
                     return Err(format!("L1 = {l1}: must be a positive multiple of 64, at most 16384"));
                 }
@@ -365,6 +506,16 @@ impl fmt::Display for Architecture {
                 SfnnArch::STACKS,
                 SfnnArch::PSQT_BUCKETS
             ),
+            Architecture::Sf19(a) => {
+                write!(
+                    f,
+                    "{} -> {}x2 -> (32 -> 32 -> 1)x{}, psqt={}",
+                    self.family(),
+                    a.l1,
+                    Sf19Arch::STACKS,
+                    Sf19Arch::PSQT_BUCKETS
+                )
+            }
             Architecture::Chess768(s) => {
                 write!(f, "(768")?;
                 if s.kings.count > 1 {
@@ -382,6 +533,9 @@ impl fmt::Display for Architecture {
                     Activation::SCReLU => "screlu",
                 };
                 write!(f, ", {act}, qa={}, qb={}, scale={}", s.qa, s.qb, s.scale)?;
+                if s.output_order == OutputOrder::NeuronMajor {
+                    write!(f, ", out=[2N][B]")?;
+                }
                 if let Some(map) = s.kings.map() {
                     let list: Vec<String> = map.iter().map(u8::to_string).collect();
                     write!(f, ", kings=[{}]", list.join(","))?;
@@ -411,7 +565,21 @@ impl FromStr for Architecture {
         let lower = compact.to_ascii_lowercase();
         let parts = split_top_level(&lower);
         let (shape, options) = parts.split_first().ok_or_else(|| err("empty".into()))?;
-        let arch = if let Some(rest) = shape.strip_prefix("halfkav2_hm+threats->") {
+        let sf19 = [("halfkav2_hm+threats19+pawnpairs->", Sf19Inputs::Full), ("psq768hm->", Sf19Inputs::Lite)]
+            .into_iter()
+            .find_map(|(prefix, inputs)| Some((shape.strip_prefix(prefix)?, inputs)));
+        let arch = if let Some((rest, inputs)) = sf19 {
+            let l1 = rest.strip_suffix("x2->(32->32->1)x8").ok_or_else(|| {
+                err("expected `HalfKAv2_hm+Threats19+PawnPairs -> L1x2 -> (32 -> 32 -> 1)x8` or `PSQ768hm -> ...`"
+                    .into())
+            })?;
+            for opt in options {
+                if opt != "psqt=8" {
+                    return Err(err(format!("unknown option `{opt}` (Stockfish 19 nets take only psqt=8)")));
+                }
+            }
+            Architecture::Sf19(Sf19Arch { l1: parse_num(l1).map_err(err)?, inputs })
+        } else if let Some(rest) = shape.strip_prefix("halfkav2_hm+threats->") {
             let l1 = rest
                 .strip_suffix("x2->(15+1->32->1)x8")
                 .ok_or_else(|| err("expected `HalfKAv2_hm+Threats -> L1x2 -> (15+1 -> 32 -> 1)x8`".into()))?;
@@ -443,7 +611,8 @@ impl FromStr for Architecture {
             parse_chess768(rest, options).map_err(err)?
         } else {
             return Err(err(
-                "expected `HalfKAv2_hm -> ...`, `HalfKAv2_hm+Threats -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`"
+                "expected `HalfKAv2_hm -> ...`, `HalfKAv2_hm+Threats -> ...`, `HalfKAv2_hm+Threats19+PawnPairs -> ...`, \
+                 `PSQ768hm -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`"
                     .into(),
             ));
         };
@@ -473,6 +642,7 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         o => parse_num(o.strip_prefix('x').ok_or_else(shape_err)?)?,
     };
     let (mut activation, mut qa, mut qb, mut scale, mut map) = (None, None, None, None, None);
+    let mut output_order = OutputOrder::BucketMajor;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "crelu" => activation = Some(Activation::CReLU),
@@ -480,6 +650,13 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
             Some(("qa", v)) => qa = Some(parse_i32("qa", v)?),
             Some(("qb", v)) => qb = Some(parse_i32("qb", v)?),
             Some(("scale", v)) => scale = Some(parse_i32("scale", v)?),
+            Some(("out", v)) => {
+                output_order = match v {
+                    "[b][2n]" => OutputOrder::BucketMajor,
+                    "[2n][b]" => OutputOrder::NeuronMajor,
+                    _ => return Err(format!("out={v}: expected out=[B][2N] (the default) or out=[2N][B]")),
+                }
+            }
             Some(("kings", v)) => {
                 let list = v
                     .strip_prefix('[')
@@ -515,6 +692,7 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         qa: qa.ok_or_else(|| missing("qa=..."))?,
         qb: qb.ok_or_else(|| missing("qb=..."))?,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
+        output_order,
     }))
 }
 
@@ -575,6 +753,13 @@ mod tests {
             round_trip("halfkav2_hm+threats->128x2->(15+1->32->1)x8"),
             Architecture::Threats(ThreatsArch { l1: 128 })
         );
+        let big = round_trip("HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(big, Architecture::Sf19(Sf19Arch { l1: 1024, inputs: Sf19Inputs::Full }));
+        assert_eq!(big.to_string(), "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(big.inputs(), 59808 + 4560 + 22528);
+        let lite = round_trip("psq768hm->1024x2->(32->32->1)x8");
+        assert_eq!(lite.to_string(), "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8");
+        assert_eq!(lite.inputs(), 768);
         let h = round_trip("halfkp->256x2->32->32->1");
         assert_eq!(h.to_string(), "HalfKP -> 256x2 -> 32 -> 32 -> 1");
     }
@@ -588,6 +773,23 @@ mod tests {
         let Architecture::Chess768(s) = b else { panic!() };
         assert_eq!((s.kings.count(), s.inputs(), s.output_buckets), (4, 3072, 8));
         round_trip("(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+    }
+
+    #[test]
+    fn output_order_round_trips() {
+        let t = round_trip("(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, out=[2N][B]");
+        assert_eq!(t.to_string(), "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, out=[2N][B]");
+        let Architecture::Chess768(s) = t else { panic!() };
+        assert_eq!(s.output_order, OutputOrder::NeuronMajor);
+        assert_eq!(s.file_bytes(), 1_607_744); // pawnocchio's net's size: the order changes no size
+                                               // The default order may be written out; it prints as nothing.
+        let d = round_trip("(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, OUT = [B][2N]");
+        assert_eq!(d.to_string(), "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400");
+        let Architecture::Chess768(d) = d else { panic!() };
+        assert_eq!(d.output_order, OutputOrder::BucketMajor);
+        // Bucket 1's input 3, of 8 buckets and 2·32 inputs, in either order.
+        assert_eq!(OutputOrder::BucketMajor.file_index(1, 3, 32, 8), 67);
+        assert_eq!(OutputOrder::NeuronMajor.file_index(1, 3, 32, 8), 25);
     }
 
     #[test]
@@ -638,6 +840,7 @@ mod tests {
             ("(768 -> 64)x2 -> 1x4294967297, crelu, qa=255, qb=64, scale=400", "output buckets"),
             ("(768x2hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[0,1]", "2 entries, expected 32"),
             ("(768x2 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, kings=[70]", "1 entries, expected 64"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, out=transposed", "expected out=[B][2N]"),
         ] {
             let e = text.parse::<Architecture>().unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");

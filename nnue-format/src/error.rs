@@ -80,15 +80,14 @@ pub enum ErrorKind {
         /// Bytes left in the file.
         available: usize,
     },
-    /// The header's version is neither [`VERSION_SFNN`](crate::VERSION_SFNN) nor
-    /// [`VERSION_HALFKP`](crate::VERSION_HALFKP).
-    #[error("unknown version {found:#010x}: expected 0x7af32f20 (Stockfish 15.1-17.1) or 0x7af32f16 (Stockfish 12-13 HalfKP); a headerless net needs an architecture description")]
+    /// The header's version is none this crate reads (see [`KNOWN_VERSIONS`]).
+    #[error("{}", unknown_version(*found))]
     UnknownVersion {
         /// The header's version.
         found: u32,
     },
     /// A known family with an architecture this crate does not evaluate, by name.
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
     Unsupported {
         /// The architecture, by name.
         name: String,
@@ -141,13 +140,34 @@ pub enum ErrorKind {
     Invalid(String),
 }
 
+/// Header versions and the Stockfish releases that write them, and whether this crate reads
+/// them: what an unknown version's message names.
+pub(crate) const KNOWN_VERSIONS: &[(u32, &str, bool)] = &[
+    (crate::VERSION_SFNN, "Stockfish 15.1-18", true),
+    (crate::VERSION_HALFKP, "Stockfish 12-13 HalfKP", true),
+    (crate::VERSION_SF19, "Stockfish 19", true),
+];
+
+fn unknown_version(found: u32) -> String {
+    let read: Vec<String> =
+        KNOWN_VERSIONS.iter().filter(|v| v.2).map(|(v, name, _)| format!("{v:#010x} ({name})")).collect();
+    let what = match KNOWN_VERSIONS.iter().find(|v| v.0 == found) {
+        Some((_, name, _)) => format!("version {found:#010x} ({name}) is not supported yet"),
+        None => format!("unknown version {found:#010x}"),
+    };
+    format!(
+        "{what}: expected {}; a headerless net is read with a headerless description ((768 -> N)x2 -> 1, ...)",
+        read.join(" or ")
+    )
+}
+
 /// The error for a headerless net of `len` bytes that `arch` (needing `expected`, or
 /// `expected` with its padding) doesn't fit; `head` is the file's start: when it is a
 /// Stockfish header, the user gave an architecture for a file that has its own.
 pub(crate) fn headerless_size_error(head: &[u8], len: usize, arch: String, expected: usize) -> FormatError {
     let version = head.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     match version {
-        Some(version) if version == crate::VERSION_SFNN || version == crate::VERSION_HALFKP => {
+        Some(version) if crate::is_known_version(version) => {
             FormatError::new(0, "header", ErrorKind::HeaderWithArchitecture { version, arch })
         }
         _ => FormatError::new(0, "headerless net", ErrorKind::SizeMismatch { arch, expected, found: len }),
@@ -165,6 +185,17 @@ mod tests {
         let long = "é".repeat(10_000_000);
         let s = shown(&long);
         assert_eq!(s, format!("{}… (20000000 bytes)", "é".repeat(200)));
+    }
+
+    /// A Stockfish 19 file was once told "expected 0x7af32f20 (Stockfish 15.1-17.1) or ...":
+    /// no 18, no 19, and a description asked for even when one was given.
+    #[test]
+    fn an_unknown_version_names_the_known_ones() {
+        let expected =
+            "expected 0x7af32f20 (Stockfish 15.1-18) or 0x7af32f16 (Stockfish 12-13 HalfKP) or 0x6a448afa (Stockfish 19)";
+        let other = ErrorKind::UnknownVersion { found: 0xdead_beef }.to_string();
+        assert!(other.starts_with("unknown version 0xdeadbeef: "), "{other}");
+        assert!(other.contains(expected) && !other.contains("needs"), "{other}");
     }
 
     #[test]

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use crate::arch::Architecture;
 use crate::error::{ErrorKind, FormatError};
 use crate::net::Net;
-use crate::{VERSION_HALFKP, VERSION_SFNN};
 
 /// The largest net file read: the largest real nets are a few hundred MB.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -192,7 +191,7 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     }
     let word = |i: usize| head.get(i..i + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
     if let Some(version) = word(0) {
-        if version != VERSION_SFNN && version != VERSION_HALFKP {
+        if !crate::is_known_version(version) {
             return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version }));
         }
     }

@@ -6,6 +6,12 @@ pub const HALFKA_V2_HM: u32 = 0x7F23_4CB8;
 /// `FullThreats::HashValue` (Stockfish 18's threat inputs); a threat net's transformer hash
 /// is this xor 2·L1 (HalfKAv2_hm's hash is not folded in).
 pub const FULL_THREATS: u32 = 0x8F23_4CB8;
+/// Stockfish 19's threat features (a redefinition of FullThreats).
+pub const THREATS_19: u32 = 0x2E6B_9D04;
+/// Stockfish 19's pawn-pair features, `PP_3Wide`.
+pub const PAWN_PAIRS: u32 = 0x86F2_B1DD;
+/// The mirrored 768 piece-square features of Stockfish 19's lite net.
+pub const PSQ_768_HM: u32 = 0x6F23_4CB8;
 /// HalfKAv2 (Stockfish 14, no mirroring): recognised, to refuse by name.
 pub const HALFKA_V2: u32 = 0x5F23_4CB8;
 /// `HalfKP<Friend>::kHashValue` (`0x5D69D5B9 ^ true`).
@@ -24,6 +30,17 @@ pub const fn affine(prev: u32, outputs: u32) -> u32 {
 /// `ClippedReLU::get_hash_value` (SqrClippedReLU uses the same constant).
 pub const fn clipped_relu(prev: u32) -> u32 {
     0x538D_24C7u32.wrapping_add(prev)
+}
+
+/// The hash of several feature sets summed into one transformer (Stockfish 19): each set's
+/// hash folded in after rotating the hash so far left by one.
+pub const fn combine(sets: &[u32]) -> u32 {
+    let (mut h, mut i) = (0u32, 0);
+    while i < sets.len() {
+        h = h.rotate_left(1) ^ sets[i];
+        i += 1;
+    }
+    h
 }
 
 /// Feature-transformer hash: the feature set's hash xor the transformer's output width.
@@ -57,6 +74,11 @@ mod tests {
         assert_eq!(feature_transformer(FULL_THREATS, 1024), 0x8F23_44B8);
         assert_eq!(feature_transformer(FULL_THREATS, 1024) ^ network(1024, 16, 32), 0xEC10_2EF2);
         assert_eq!(network(1024, 16, 32), 0x6333_6A4A);
+        // Stockfish 19's big net nn-1a298aa575a0 and lite net nn-61e7af4bb97d.
+        let ft19 = feature_transformer(combine(&[THREATS_19, PAWN_PAIRS, HALFKA_V2_HM]), 1024);
+        assert_eq!(ft19, 0xCB68_5313);
+        assert_eq!(ft19 ^ network(1024, 32, 32), 0xA85B_2205);
+        assert_eq!(feature_transformer(PSQ_768_HM, 1024) ^ network(1024, 32, 32), 0x0C10_35AE);
         // Stockfish 14's nn-76a8a7ffb820 (HalfKAv2 512x2-16-32-1).
         assert_eq!(feature_transformer(HALFKA_V2, 512) ^ network(512, 16, 32), 0x3C10_3E72);
     }

@@ -11,7 +11,9 @@
 //!   (Sqr)ClippedReLU activations in ([`sfnn_fc0_act_source`], [`sfnn_fc1_act_source`]): their
 //!   weight columns are permuted to match, so the activations need no permute at run time.
 
-use crate::arch::{Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, SfnnArch, ThreatsArch};
+use crate::arch::{
+    Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch,
+};
 use crate::net::{Dense, FeatureTransformer, Model, Net};
 
 /// Stored position of accumulator column `j` (and, the map being an involution, the logical
@@ -163,7 +165,9 @@ macro_rules! arrays {
 }
 
 arrays! {
-    /// The 8 layer stacks of the SFNN families (runtime: `nets::LayerStacks`).
+    /// The 8 layer stacks of the SFNN families (runtime: `nets::LayerStacks`) and of Stockfish
+    /// 19 (runtime: `nets::Sf19Stacks`; there fc_0 has 32 outputs, fc_1 64 inputs in their
+    /// canonical order, fc_2 128).
     pub struct StacksLayout {
         /// `[stack][16]` i32.
         fc0_biases,
@@ -206,6 +210,40 @@ arrays! {
         /// `[22528][L1]` i16, pack-ordered.
         ft_weights,
         /// `[79856 + 22528][8]` i32: threat rows, then HalfKAv2_hm rows.
+        psqt_weights,
+    }
+    nested {
+        /// fc_0, fc_1, fc_2 of the 8 stacks.
+        stacks: StacksLayout,
+    }
+}
+
+arrays! {
+    /// Stockfish 19's big net (runtime: `nets::Sf19`).
+    pub struct Sf19Layout {
+        /// `[L1]` i16, pack-ordered (not doubled).
+        ft_biases,
+        /// `[59808 + 4560][L1]` i8, pack-ordered: threat rows, then pawn-pair rows.
+        int8_weights,
+        /// `[22528][L1]` i16, pack-ordered.
+        ft_weights,
+        /// `[59808 + 4560 + 22528][8]` i32, in the order of the feature index.
+        psqt_weights,
+    }
+    nested {
+        /// fc_0, fc_1, fc_2 of the 8 stacks.
+        stacks: StacksLayout,
+    }
+}
+
+arrays! {
+    /// Stockfish 19's lite net (runtime: `nets::Sf19` without int8 rows).
+    pub struct Sf19LiteLayout {
+        /// `[L1]` i16, pack-ordered (not doubled).
+        ft_biases,
+        /// `[768][L1]` i16, pack-ordered.
+        ft_weights,
+        /// `[768][8]` i32.
         psqt_weights,
     }
     nested {
@@ -259,14 +297,16 @@ arrays! {
 pub struct Chess768Config {
     /// SCReLU (else CReLU).
     pub screlu: bool,
-    /// Quantisation of the input layer: the activation clamps to `0..=qa`.
+    /// Quantisation of the input layer: the activation clamps to `0..=qa`. Positive, with
+    /// `qa * qb` within `i32` (the runtime's forward pass panics otherwise).
     pub qa: i16,
-    /// Quantisation of the output layer.
+    /// Quantisation of the output layer (positive).
     pub qb: i32,
     /// The eval is the output times `scale / (qa * qb)`.
     pub scale: i32,
     /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16; the
-    /// one scalar that depends on the weights, not only on the architecture.
+    /// one scalar that depends on the weights, not only on the architecture. The AVX2 paths
+    /// trust it unchecked: set it only as [`fast_layout`] computes it.
     pub screlu_in_i16: bool,
     /// King buckets and mirroring of the input layer.
     pub kings: KingBuckets,
@@ -294,6 +334,10 @@ pub enum FastLayout<A = Array> {
     Sfnn(SfnnArch, SfnnLayout<A>),
     /// Stockfish 18's threat nets.
     Threats(ThreatsArch, ThreatsLayout<A>),
+    /// Stockfish 19's big net.
+    Sf19(Sf19Arch, Sf19Layout<A>),
+    /// Stockfish 19's lite net.
+    Sf19Lite(Sf19Arch, Sf19LiteLayout<A>),
     /// Stockfish 12-13.
     HalfKp(HalfKpArch, HalfKpLayout<A>),
     /// Headerless chess-768 nets.
@@ -306,6 +350,7 @@ impl<A> FastLayout<A> {
         match self {
             FastLayout::Sfnn(a, _) => Architecture::Sfnn(*a),
             FastLayout::Threats(a, _) => Architecture::Threats(*a),
+            FastLayout::Sf19(a, _) | FastLayout::Sf19Lite(a, _) => Architecture::Sf19(*a),
             FastLayout::HalfKp(a, _) => Architecture::HalfKp(*a),
             FastLayout::Chess768(a, _) => Architecture::Chess768(*a),
         }
@@ -316,6 +361,8 @@ impl<A> FastLayout<A> {
         match self {
             FastLayout::Sfnn(_, l) => l.arrays(),
             FastLayout::Threats(_, l) => l.arrays(),
+            FastLayout::Sf19(_, l) => l.arrays(),
+            FastLayout::Sf19Lite(_, l) => l.arrays(),
             FastLayout::HalfKp(_, l) => l.arrays(),
             FastLayout::Chess768(_, l) => l.arrays(),
         }
@@ -326,6 +373,8 @@ impl<A> FastLayout<A> {
         match self {
             FastLayout::Sfnn(a, l) => FastLayout::Sfnn(*a, l.as_ref()),
             FastLayout::Threats(a, l) => FastLayout::Threats(*a, l.as_ref()),
+            FastLayout::Sf19(a, l) => FastLayout::Sf19(*a, l.as_ref()),
+            FastLayout::Sf19Lite(a, l) => FastLayout::Sf19Lite(*a, l.as_ref()),
             FastLayout::HalfKp(a, l) => FastLayout::HalfKp(*a, l.as_ref()),
             FastLayout::Chess768(a, l) => FastLayout::Chess768(*a, l.as_ref()),
         }
@@ -336,6 +385,8 @@ impl<A> FastLayout<A> {
         match self {
             FastLayout::Sfnn(a, l) => FastLayout::Sfnn(a, l.map(&mut f)),
             FastLayout::Threats(a, l) => FastLayout::Threats(a, l.map(&mut f)),
+            FastLayout::Sf19(a, l) => FastLayout::Sf19(a, l.map(&mut f)),
+            FastLayout::Sf19Lite(a, l) => FastLayout::Sf19Lite(a, l.map(&mut f)),
             FastLayout::HalfKp(a, l) => FastLayout::HalfKp(a, l.map(&mut f)),
             FastLayout::Chess768(a, l) => FastLayout::Chess768(a, l.map(&mut f)),
         }
@@ -351,6 +402,10 @@ impl<A> FastLayout<A> {
         Some(match arch {
             Architecture::Sfnn(a) => FastLayout::Sfnn(*a, SfnnLayout::assemble(&mut find)?),
             Architecture::Threats(a) => FastLayout::Threats(*a, ThreatsLayout::assemble(&mut find)?),
+            Architecture::Sf19(a) => match a.inputs {
+                Sf19Inputs::Full => FastLayout::Sf19(*a, Sf19Layout::assemble(&mut find)?),
+                Sf19Inputs::Lite => FastLayout::Sf19Lite(*a, Sf19LiteLayout::assemble(&mut find)?),
+            },
             Architecture::HalfKp(a) => FastLayout::HalfKp(*a, HalfKpLayout::assemble(&mut find)?),
             Architecture::Chess768(a) => {
                 FastLayout::Chess768(*a, Chess768Layout::assemble(Chess768Config::new(a, screlu_in_i16), &mut find)?)
@@ -462,6 +517,34 @@ fn sfnn_stacks(stacks: &[crate::Stack]) -> StacksLayout {
     }
 }
 
+/// Stockfish 19's layer stacks: fc_0 scrambled for the sparse kernel, fc_1 scrambled with its
+/// inputs in canonical order (the activations are written in that order), fc_2 as rows.
+fn sf19_stacks(stacks: &[crate::Stack]) -> StacksLayout {
+    let pick = |f: fn(&crate::Stack) -> &Dense| stacks.iter().map(f).collect::<Vec<_>>();
+    let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
+    StacksLayout {
+        fc0_biases: stacked_biases(&fc0),
+        fc0_weights: stacked_scrambled(&fc0),
+        fc1_biases: stacked_biases(&fc1),
+        fc1_weights: stacked_scrambled(&fc1),
+        fc2_biases: stacked_biases(&fc2),
+        fc2_weights: stacked_rows(&fc2),
+    }
+}
+
+/// int8 transformer rows (`[rows][l1]`) with their columns in pack order.
+fn int8_rows(weights: &[i8], l1: usize) -> Array {
+    let mut bytes = Vec::with_capacity(weights.len());
+    for row in weights.chunks_exact(l1) {
+        let mut packed = vec![0u8; l1];
+        for (j, &v) in row.iter().enumerate() {
+            packed[pack_slot(j)] = v as u8;
+        }
+        bytes.extend_from_slice(&packed);
+    }
+    Array { elem: Elem::I8, dims: vec![weights.len() / l1, l1], bytes }
+}
+
 /// Every array the fast path of `net` reads, by name, and the scalars it needs.
 pub fn fast_layout(net: &Net) -> FastLayout {
     match &net.model {
@@ -473,20 +556,26 @@ pub fn fast_layout(net: &Net) -> FastLayout {
         Model::Threats(arch, p) => {
             // The same column order as SFNN's (so the same kernels run), but not doubled: the
             // transform clamps to 0..=255 instead.
-            let l1 = p.ft.l1();
             let (ft_biases, ft_weights) = ft_arrays(&p.ft, false);
-            let mut threats = Vec::with_capacity(p.threat_weights.len());
-            for row in p.threat_weights.chunks_exact(l1) {
-                let mut packed = vec![0u8; l1];
-                for (j, &v) in row.iter().enumerate() {
-                    packed[pack_slot(j)] = v as u8;
-                }
-                threats.extend_from_slice(&packed);
-            }
-            let threat_weights = Array { elem: Elem::I8, dims: vec![p.threat_weights.len() / l1, l1], bytes: threats };
+            let threat_weights = int8_rows(&p.threat_weights, p.ft.l1());
             let psqt_weights = i32s(vec![p.ft.psqt.len() / 8, 8], &p.ft.psqt);
             let stacks = sfnn_stacks(&p.stacks);
             FastLayout::Threats(*arch, ThreatsLayout { ft_biases, threat_weights, ft_weights, psqt_weights, stacks })
+        }
+        Model::Sf19(arch, p) => {
+            // Pack-ordered, not doubled: the SFNN transform kernels with the clamp at 255.
+            let (ft_biases, ft_weights) = ft_arrays(&p.ft, false);
+            let psqt_weights = i32s(vec![arch.inputs(), Sf19Arch::PSQT_BUCKETS], &p.ft.psqt);
+            let stacks = sf19_stacks(&p.stacks);
+            match arch.inputs {
+                Sf19Inputs::Full => {
+                    let int8_weights = int8_rows(&p.int8_weights, arch.l1);
+                    FastLayout::Sf19(*arch, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks })
+                }
+                Sf19Inputs::Lite => {
+                    FastLayout::Sf19Lite(*arch, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks })
+                }
+            }
         }
         Model::HalfKp(arch, p) => {
             let (ft_biases, ft_weights) = ft_arrays(&p.ft, false);
@@ -555,6 +644,8 @@ mod tests {
         vec![
             crate::synth::sfnn(64, 1, crate::Encoding::Leb128),
             crate::synth::threats(64, 2, crate::Encoding::Leb128),
+            crate::synth::sf19(64, Sf19Inputs::Full, 4, crate::Encoding::Leb128),
+            crate::synth::sf19(64, Sf19Inputs::Lite, 5, crate::Encoding::Raw),
             crate::synth::halfkp(64, 3),
             chess768("(768x2hm -> 32)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]"),
         ]

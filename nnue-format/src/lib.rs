@@ -15,6 +15,7 @@ mod arch;
 mod error;
 mod file;
 pub mod hash;
+mod headerless;
 pub mod layout;
 mod leb128;
 mod net;
@@ -23,15 +24,24 @@ pub mod synth;
 mod write;
 
 pub use arch::{
-    Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, ParseArchError, SfnnArch, ThreatsArch,
+    Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, OutputOrder, ParseArchError, Sf19Arch, Sf19Inputs,
+    SfnnArch, ThreatsArch,
 };
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, SfnnParams, Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Padding, Sf19Params, SfnnParams,
+    Stack, ThreatsParams,
 };
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;
 /// Stockfish 12 and 13 (HalfKP).
 pub const VERSION_HALFKP: u32 = 0x7AF3_2F16;
+/// Stockfish 19 (threats redefined, pawn pairs, the new layer stacks; and its lite net).
+pub const VERSION_SF19: u32 = 0x6A44_8AFA;
+
+/// Whether `version` is a Stockfish file version this crate reads.
+pub const fn is_known_version(version: u32) -> bool {
+    matches!(version, VERSION_SFNN | VERSION_HALFKP | VERSION_SF19)
+}

@@ -1,7 +1,7 @@
 //! A net's parameters in the canonical (file) order. Fast paths re-layout copies of these;
 //! this form is what the reader returns, the writer takes and the reference evaluator reads.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
+use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, SfnnArch, ThreatsArch};
 
 /// How an array is stored in a Stockfish file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +29,8 @@ pub enum Model {
     Sfnn(SfnnArch, SfnnParams),
     /// Stockfish 18's threat-input nets.
     Threats(ThreatsArch, ThreatsParams),
+    /// Stockfish 19's nets (big and lite).
+    Sf19(Sf19Arch, Sf19Params),
     /// Stockfish 12-13.
     HalfKp(HalfKpArch, HalfKpParams),
     /// Headerless chess-768 nets.
@@ -41,6 +43,7 @@ impl Net {
         match &self.model {
             Model::Sfnn(a, _) => Architecture::Sfnn(*a),
             Model::Threats(a, _) => Architecture::Threats(*a),
+            Model::Sf19(a, _) => Architecture::Sf19(*a),
             Model::HalfKp(a, _) => Architecture::HalfKp(*a),
             Model::Chess768(a, _) => Architecture::Chess768(*a),
         }
@@ -140,6 +143,30 @@ impl ThreatsParams {
     }
 }
 
+/// Stockfish 19's nets (see [`Sf19Arch`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sf19Params {
+    /// Biases `[l1]`, the int16 rows `[int16 inputs][l1]` (HalfKAv2_hm, or the lite net's 768)
+    /// and the PSQT weights of the whole transformer `[inputs][8]`, int8 rows first (threats,
+    /// pawn pairs, int16 rows: three blocks in the file). `encoding`: biases, int16 weights,
+    /// the int16 rows' PSQT block.
+    pub ft: FeatureTransformer,
+    /// The int8 rows `[int8 inputs][l1]`: threats, then pawn pairs; raw in the file.
+    pub int8_weights: Vec<i8>,
+    /// Encodings of the threat and pawn-pair PSQT blocks (big net only).
+    pub int8_psqt_encoding: [Encoding; 2],
+    /// The 8 layer stacks: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
+    pub stacks: Vec<Stack>,
+}
+
+impl Sf19Params {
+    /// The int8 weights of feature `feature` (below the int8 row count).
+    pub fn int8_row(&self, feature: usize) -> &[i8] {
+        let l1 = self.ft.l1();
+        &self.int8_weights[feature * l1..(feature + 1) * l1]
+    }
+}
+
 /// Stockfish 12-13 HalfKP (see [`HalfKpArch`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HalfKpParams {
@@ -160,12 +187,39 @@ pub struct Chess768Params {
     pub l0w: Vec<i16>,
     /// `[hidden]`
     pub l0b: Vec<i16>,
-    /// `[output bucket][2 * hidden]`: the side to move's half first.
+    /// `[output bucket][2 * hidden]`: the side to move's half first, whatever the file's order
+    /// (the reader and writer convert an `out=[2N][B]` file, see [`crate::OutputOrder`]).
     pub l1w: Vec<i16>,
     /// `[output bucket]`
     pub l1b: Vec<i16>,
-    /// Whether the file carried bullet's zero padding to 64 bytes.
-    pub padded: bool,
+    /// What the file carried after the parameters, to a multiple of 64 bytes.
+    pub padding: Padding,
+}
+
+/// What follows a headerless net's parameters, up to a multiple of 64 bytes (bullet pads its
+/// files so); kept so that a file read is written back byte for byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Padding {
+    /// Nothing: the file ends with the parameters.
+    None,
+    /// Zeros (bullet before March 2024). Also what a file whose parameters end on a 64-byte
+    /// boundary reads as.
+    Zeros,
+    /// `bulletbullet…` from the first padding byte on (bullet since March 2024).
+    Bullet,
+}
+
+impl Padding {
+    /// The pattern bullet repeats in its padding.
+    pub const BULLET_PATTERN: &'static [u8; 6] = b"bullet";
+
+    /// Byte `i` (counted from the end of the parameters) of this padding.
+    pub fn byte(self, i: usize) -> u8 {
+        match self {
+            Padding::Bullet => Self::BULLET_PATTERN[i % Self::BULLET_PATTERN.len()],
+            Padding::None | Padding::Zeros => 0,
+        }
+    }
 }
 
 impl Chess768Params {

@@ -1,13 +1,14 @@
 //! The reader: every size is checked against the bytes present before anything is allocated.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
+use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
 use crate::leb128::{self, Element};
 use crate::net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, SfnnParams, Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Sf19Params, SfnnParams, Stack,
+    ThreatsParams,
 };
-use crate::{VERSION_HALFKP, VERSION_SFNN};
+use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
 
 struct Reader<'a> {
     data: &'a [u8],
@@ -114,16 +115,22 @@ impl<'a> Reader<'a> {
         Ok(FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] })
     }
 
-    /// The 8 SFNNv5+ layer stacks, each behind its hash.
-    fn stacks(&mut self, l1: usize, stack_hash: u32) -> Result<Vec<Stack>, FormatError> {
+    /// The 8 layer stacks, each behind its hash: fc_0 `l1 -> fc0_out`, fc_1 `fc1_in -> fc1_out`,
+    /// fc_2 `fc2_in -> 1`.
+    fn stacks(
+        &mut self,
+        l1: usize,
+        stack_hash: u32,
+        [fc0_out, fc1_in, fc1_out, fc2_in]: [usize; 4],
+    ) -> Result<Vec<Stack>, FormatError> {
         let mut stacks = Vec::with_capacity(SfnnArch::STACKS);
         for i in 0..SfnnArch::STACKS {
             self.section = format!("stack[{i}]");
             self.hash(stack_hash)?;
             stacks.push(Stack {
-                fc0: self.dense("fc_0", l1, SfnnArch::FC0_OUT)?,
-                fc1: self.dense("fc_1", SfnnArch::FC1_IN, SfnnArch::FC1_OUT)?,
-                fc2: self.dense("fc_2", SfnnArch::FC1_OUT, 1)?,
+                fc0: self.dense("fc_0", l1, fc0_out)?,
+                fc1: self.dense("fc_1", fc1_in, fc1_out)?,
+                fc2: self.dense("fc_2", fc2_in, 1)?,
             });
             self.section = format!("stack[{i}]");
         }
@@ -152,7 +159,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     }
     let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;
-    if version != VERSION_SFNN && version != VERSION_HALFKP {
+    if !crate::is_known_version(version) {
         return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version }));
     }
     let hash_at = r.pos;
@@ -188,7 +195,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             r.section = "feature transformer".into();
             r.hash(a.ft_hash())?;
             let ft = r.feature_transformer(SfnnArch::INPUTS, a.l1, SfnnArch::PSQT_BUCKETS)?;
-            let stacks = r.stacks(a.l1, a.stack_hash())?;
+            let stacks = r.stacks(a.l1, a.stack_hash(), SFNN_STACK)?;
             Model::Sfnn(a, SfnnParams { ft, stacks })
         }
         Headered::Threats(a) => {
@@ -204,8 +211,34 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
                 "PSQT weights (threat rows, then HalfKAv2_hm rows)",
             )?;
             let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            let stacks = r.stacks(a.l1, a.stack_hash())?;
+            let stacks = r.stacks(a.l1, a.stack_hash(), SFNN_STACK)?;
             Model::Threats(a, ThreatsParams { ft, threat_weights, stacks })
+        }
+        Headered::Sf19(a) => {
+            // Stockfish 19: biases, then per feature set its weights and its PSQT block: threats
+            // (int8, raw), pawn pairs (int8, raw), then the int16 set.
+            r.section = "feature transformer".into();
+            r.hash(a.ft_hash())?;
+            let (biases, e0) = r.array(a.l1, "feature-transformer biases")?;
+            let (mut int8_weights, mut psqt) = (Vec::new(), Vec::new());
+            let mut int8_psqt_encoding = [Encoding::Leb128; 2];
+            if a.inputs == Sf19Inputs::Full {
+                for (i, (rows, what)) in
+                    [(Sf19Arch::THREAT_INPUTS, "threat"), (Sf19Arch::PAIR_INPUTS, "pawn-pair")].into_iter().enumerate()
+                {
+                    int8_weights.extend(r.raw::<i8>(rows * a.l1, &format!("{what} weights"))?);
+                    let (block, e) = r.array::<i32>(rows * Sf19Arch::PSQT_BUCKETS, &format!("{what} PSQT weights"))?;
+                    psqt.extend(block);
+                    int8_psqt_encoding[i] = e;
+                }
+            }
+            let (weights, e1) = r.array(a.int16_inputs() * a.l1, "piece-square weights")?;
+            let (block, e2) = r.array::<i32>(a.int16_inputs() * Sf19Arch::PSQT_BUCKETS, "piece-square PSQT weights")?;
+            psqt.extend(block);
+            let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
+            let dims = [Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, Sf19Arch::FC2_IN];
+            let stacks = r.stacks(a.l1, a.stack_hash(), dims)?;
+            Model::Sf19(a, Sf19Params { ft, int8_weights, int8_psqt_encoding, stacks })
         }
         Headered::HalfKp(a) => {
             r.section = "feature transformer".into();
@@ -223,11 +256,15 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     Ok(Net { description, model })
 }
 
+/// The layer stacks of Stockfish 15.1 to 18: fc_0 `L1 -> 15+1`, fc_1 `30 -> 32`, fc_2 `32 -> 1`.
+const SFNN_STACK: [usize; 4] = [SfnnArch::FC0_OUT, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, SfnnArch::FC1_OUT];
+
 /// The families a Stockfish header names (headerless nets have none).
 #[derive(Clone, Copy)]
 enum Headered {
     Sfnn(SfnnArch),
     Threats(ThreatsArch),
+    Sf19(Sf19Arch),
     HalfKp(HalfKpArch),
 }
 
@@ -236,6 +273,7 @@ impl Headered {
         match self {
             Headered::Sfnn(a) => Architecture::Sfnn(a),
             Headered::Threats(a) => Architecture::Threats(a),
+            Headered::Sf19(a) => Architecture::Sf19(a),
             Headered::HalfKp(a) => Architecture::HalfKp(a),
         }
     }
@@ -252,6 +290,10 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, Erro
             .map(Headered::Sfnn)
             .or_else(|| widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::Threats)),
         VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::HalfKp),
+        VERSION_SF19 => widths
+            .flat_map(|l1| [Sf19Inputs::Full, Sf19Inputs::Lite].map(|inputs| Sf19Arch { l1, inputs }))
+            .find(|a| a.file_hash() == hash)
+            .map(Headered::Sf19),
         found => return Err(ErrorKind::UnknownVersion { found }),
     };
     let Some(arch) = arch else {
@@ -273,7 +315,7 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, Erro
     // architecture ("...[22528->3072x2]..."), it must be the one the hash says.
     if let Some(l1) = described_l1(description) {
         let family_ok = match arch {
-            Headered::Sfnn(_) | Headered::Threats(_) => !description.contains("HalfKP"),
+            Headered::Sfnn(_) | Headered::Threats(_) | Headered::Sf19(_) => !description.contains("HalfKP"),
             Headered::HalfKp(_) => !description.contains("HalfKAv2"),
         };
         if l1 != arch.arch().l1() || !family_ok {
@@ -300,26 +342,17 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
     if data.len() != exact && data.len() != padded {
         return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
     }
-    if let Some(at) = data[exact..].iter().position(|&b| b != 0) {
-        return Err(FormatError::new(
-            exact + at,
-            "padding",
-            ErrorKind::Invalid(format!(
-                "non-zero byte in the padding after the parameters: expected 0x00, found {:#04x}",
-                data[exact + at]
-            )),
-        ));
-    }
+    let padding = crate::headerless::read_padding(data, exact)?;
     let (n, b) = (arch.hidden, arch.output_buckets);
     let mut r = Reader { data, pos: 0, section: "l0 weights".into() };
     let l0w = r.raw(arch.inputs() * n, "l0 weights")?;
     r.section = "l0 biases".into();
     let l0b = r.raw(n, "l0 biases")?;
     r.section = "l1 weights".into();
-    let l1w = r.raw(b * 2 * n, "l1 weights")?;
+    let l1w = crate::headerless::output_weights_from_file(r.raw(b * 2 * n, "l1 weights")?, arch);
     r.section = "l1 biases".into();
     let l1b = r.raw(b, "l1 biases")?;
-    let params = Chess768Params { l0w, l0b, l1w, l1b, padded: data.len() != exact || exact == padded };
+    let params = Chess768Params { l0w, l0b, l1w, l1b, padding };
     Ok(Net { description: String::new(), model: Model::Chess768(*arch, params) })
 }
 

@@ -1,9 +1,10 @@
 //! Seeded synthetic nets of every family, with weights in the ranges trainers produce and
 //! spread so that every clamp, saturation and rounding edge is hit on ordinary positions.
 
-use crate::arch::{Chess768Arch, HalfKpArch, SfnnArch, ThreatsArch};
+use crate::arch::{Chess768Arch, HalfKpArch, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
 use crate::net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, SfnnParams, Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Padding, Sf19Params, SfnnParams,
+    Stack, ThreatsParams,
 };
 
 /// SplitMix64: tiny, seedable and good enough for test data.
@@ -111,6 +112,45 @@ pub fn threats(l1: usize, seed: u64, encoding: Encoding) -> Net {
     }
 }
 
+/// A Stockfish 19 net of width `l1` (`encoding`: biases, int16 weights and every PSQT block;
+/// the int8 rows are always raw). Its fc_0 outputs are spread so that both activations of
+/// fc_1 and fc_2 (squared `>> 21` / `>> 19`, clipped `>> 7` / `>> 6`) see their whole range.
+pub fn sf19(l1: usize, inputs: Sf19Inputs, seed: u64, encoding: Encoding) -> Net {
+    let arch = Sf19Arch { l1, inputs };
+    let mut rng = Rng::new(seed);
+    let mut ft = feature_transformer(&mut rng, arch.int16_inputs(), l1, 0, encoding);
+    for b in &mut ft.biases {
+        *b = b.wrapping_add(60);
+    }
+    ft.psqt = fill(&mut rng, arch.inputs() * Sf19Arch::PSQT_BUCKETS, |r| r.weight(4000, 20000) as i32);
+    let int8_weights = fill(&mut rng, arch.int8_inputs() * l1, |r| r.weight(30, 127) as i8);
+    let stacks = (0..Sf19Arch::STACKS)
+        .map(|_| Stack {
+            fc0: dense(&mut rng, l1, Sf19Arch::FC0_OUT, 40000),
+            fc1: dense(&mut rng, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, 8000),
+            fc2: dense(&mut rng, Sf19Arch::FC2_IN, 1, 4000),
+        })
+        .collect();
+    let name = crate::Architecture::Sf19(arch).family();
+    Net {
+        description: format!("synthetic {name} L1={l1} seed={seed}"),
+        model: Model::Sf19(arch, Sf19Params { ft, int8_weights, int8_psqt_encoding: [encoding; 2], stacks }),
+    }
+    .with_canonical_int8_encodings()
+}
+
+impl Net {
+    /// A lite Stockfish 19 net has no int8 blocks: their encodings read as LEB128.
+    fn with_canonical_int8_encodings(mut self) -> Net {
+        if let Model::Sf19(a, p) = &mut self.model {
+            if a.inputs == Sf19Inputs::Lite {
+                p.int8_psqt_encoding = [Encoding::Leb128; 2];
+            }
+        }
+        self
+    }
+}
+
 /// A Stockfish 12-13 HalfKP net of width `l1`.
 pub fn halfkp(l1: usize, seed: u64) -> Net {
     let mut rng = Rng::new(seed);
@@ -139,7 +179,7 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
         // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
         l1w: fill(&mut rng, arch.output_buckets * 2 * n, |r| r.weight(90, 127) as i16),
         l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
-        padded: true,
+        padding: Padding::Zeros,
     };
     Net { description: String::new(), model: Model::Chess768(*arch, params) }
 }
@@ -166,6 +206,10 @@ pub fn with_wrapping_first_layer(mut net: Net, seed: u64) -> Net {
         }
         // Not doubled, and threat rows are int8: the HalfKAv2_hm part carries the wrap.
         Model::Threats(_, p) => {
+            redraw(&mut p.ft.biases, 9000);
+            redraw(&mut p.ft.weights, 9000);
+        }
+        Model::Sf19(_, p) => {
             redraw(&mut p.ft.biases, 9000);
             redraw(&mut p.ft.weights, 9000);
         }

@@ -2,7 +2,7 @@
 
 use crate::leb128::{self, Element};
 use crate::net::{Dense, Encoding, FeatureTransformer, Model, Net};
-use crate::{VERSION_HALFKP, VERSION_SFNN};
+use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
 
 pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     let mut out = Vec::new();
@@ -32,6 +32,34 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 }
             }
         }
+        Model::Sf19(a, p) => {
+            header(&mut out, VERSION_SF19, a.file_hash(), &net.description);
+            put(&mut out, a.ft_hash());
+            array(&mut out, &p.ft.biases, p.ft.encoding[0]);
+            let l1 = a.l1;
+            let mut psqt = p.ft.psqt.as_slice();
+            let mut int8 = p.int8_weights.as_slice();
+            if a.inputs == crate::Sf19Inputs::Full {
+                for (rows, encoding) in
+                    [crate::Sf19Arch::THREAT_INPUTS, crate::Sf19Arch::PAIR_INPUTS].into_iter().zip(p.int8_psqt_encoding)
+                {
+                    let (weights, rest) = int8.split_at(rows * l1);
+                    raw(&mut out, weights);
+                    int8 = rest;
+                    let (block, rest) = psqt.split_at(rows * crate::Sf19Arch::PSQT_BUCKETS);
+                    array(&mut out, block, encoding);
+                    psqt = rest;
+                }
+            }
+            array(&mut out, &p.ft.weights, p.ft.encoding[1]);
+            array(&mut out, psqt, p.ft.encoding[2]);
+            for stack in &p.stacks {
+                put(&mut out, a.stack_hash());
+                for layer in [&stack.fc0, &stack.fc1, &stack.fc2] {
+                    dense(&mut out, layer);
+                }
+            }
+        }
         Model::HalfKp(a, p) => {
             header(&mut out, VERSION_HALFKP, a.file_hash(), &net.description);
             put(&mut out, a.ft_hash());
@@ -41,12 +69,14 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                 dense(&mut out, layer);
             }
         }
-        Model::Chess768(_, p) => {
-            for part in [&p.l0w, &p.l0b, &p.l1w, &p.l1b] {
+        Model::Chess768(a, p) => {
+            let l1w = crate::headerless::output_weights_to_file(&p.l1w, a);
+            for part in [&p.l0w[..], &p.l0b, &l1w, &p.l1b] {
                 raw(&mut out, part);
             }
-            if p.padded {
-                out.resize(out.len().next_multiple_of(64), 0);
+            let end = out.len();
+            if p.padding != crate::Padding::None {
+                out.extend((0..end.next_multiple_of(64) - end).map(|i| p.padding.byte(i)));
             }
         }
     }

@@ -13,6 +13,7 @@ fn chess768(hidden: usize, kings: KingBuckets) -> Architecture {
         qa: 255,
         qb: 64,
         scale: 400,
+        output_order: nnue_format::OutputOrder::BucketMajor,
     })
 }
 

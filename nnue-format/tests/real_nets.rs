@@ -37,7 +37,9 @@ fn find(name: &str) -> Option<PathBuf> {
 }
 
 /// The nets `../shared/nets/` holds.
-const SHARED: [&str; 5] = [
+const SHARED: [&str; 7] = [
+    "nn-1a298aa575a0.nnue",
+    "nn-61e7af4bb97d.nnue",
     "nn-1c0000000000.nnue",
     "nn-37f18f62d772.nnue",
     "nn-9067e33176e8.nnue",
@@ -70,6 +72,7 @@ fn round_trip(name: &str, arch: &str, encoding: Encoding) {
         Model::Sfnn(_, p) => &p.ft,
         Model::HalfKp(_, p) => &p.ft,
         Model::Threats(_, p) => &p.ft,
+        Model::Sf19(_, p) => &p.ft,
         Model::Chess768(..) => unreachable!("{name} has a header"),
     };
     assert_eq!(ft.encoding[1], encoding, "{name}: transformer weights encoding");
@@ -117,6 +120,23 @@ fn stockfish_18_big() {
         "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
         Encoding::Leb128,
     );
+}
+
+/// Stockfish 19's big net: threat and pawn-pair weights raw int8, the rest LEB128, three PSQT
+/// blocks.
+#[test]
+fn stockfish_19_big() {
+    round_trip(
+        "nn-1a298aa575a0.nnue",
+        "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8",
+        Encoding::Leb128,
+    );
+}
+
+/// The lite net lichess ships with Stockfish 19: 768 mirrored piece-square inputs.
+#[test]
+fn stockfish_19_lite() {
+    round_trip("nn-61e7af4bb97d.nnue", "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
 }
 
 /// The layout the prototype measured: where each section of Stockfish 18's big net starts.

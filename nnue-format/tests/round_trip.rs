@@ -24,6 +24,7 @@ fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
         Model::Sfnn(_, p) => p.ft.encoding = encoding,
         Model::HalfKp(_, p) => p.ft.encoding = encoding,
         Model::Threats(_, p) => p.ft.encoding = encoding,
+        Model::Sf19(_, p) => p.ft.encoding = encoding,
         Model::Chess768(_, _) => unreachable!(),
     }
 }
@@ -44,6 +45,26 @@ fn sfnn_sizes_and_encodings() {
             // Synthetic weights are small: LEB128 stores them in fewer bytes.
             Encoding::Leb128 => assert!(bytes.len() < raw_size * 2 / 3, "{} vs {raw_size}", bytes.len()),
         }
+    }
+}
+
+#[test]
+fn sf19_sizes_and_encodings() {
+    use nnue_format::Sf19Inputs;
+    for (l1, inputs, encoding) in [
+        (64, Sf19Inputs::Full, Encoding::Leb128),
+        (128, Sf19Inputs::Full, Encoding::Raw),
+        (64, Sf19Inputs::Lite, Encoding::Raw),
+        (192, Sf19Inputs::Lite, Encoding::Leb128),
+    ] {
+        let mut net = synth::sf19(l1, inputs, l1 as u64, encoding);
+        round_trip(&net);
+        let Model::Sf19(a, p) = &mut net.model else { unreachable!() };
+        if a.inputs == Sf19Inputs::Full {
+            p.int8_psqt_encoding = [Encoding::Raw, Encoding::Leb128];
+        }
+        p.ft.encoding = [Encoding::Leb128, Encoding::Raw, Encoding::Leb128];
+        round_trip(&net);
     }
 }
 
@@ -135,7 +156,7 @@ fn headerless_shapes() {
         assert_eq!(bytes.len(), s.file_bytes(), "{shape}");
         // Without bullet's padding as well.
         let Model::Chess768(_, p) = &mut net.model else { unreachable!() };
-        p.padded = false;
+        p.padding = nnue_format::Padding::None;
         let bytes = round_trip(&net);
         assert_eq!(bytes.len(), s.param_bytes(), "{shape}");
     }

@@ -2,7 +2,8 @@
 //! type carries every dimension, and a few entry points.
 
 use nnue_format::layout::{
-    Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, SfnnLayout, StacksLayout, ThreatsLayout,
+    Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, Sf19Layout, Sf19LiteLayout, SfnnLayout,
+    StacksLayout, ThreatsLayout,
 };
 use nnue_format::SfnnArch;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -129,11 +130,15 @@ fn weight_literal(blob: &BlobFile, bytes: &[u8]) -> TokenStream {
     }
 }
 
-/// `rt::nets::LayerStacks { .. }`, each field the static of the same name.
+/// `rt::nets::LayerStacks { .. }` (or `$ty { .. }`), each field the static of the same name.
 fn layer_stacks(stacks: StacksLayout<Ident>) -> TokenStream {
+    stacks_of(quote!(rt::nets::LayerStacks), stacks)
+}
+
+fn stacks_of(ty: TokenStream, stacks: StacksLayout<Ident>) -> TokenStream {
     let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
     quote! {
-        rt::nets::LayerStacks {
+        #ty {
             fc0_biases: #fc0_biases,
             fc0_weights: #fc0_weights,
             fc1_biases: #fc1_biases,
@@ -175,6 +180,41 @@ fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream)
                     rt::nets::SfnnThreats {
                         ft_biases: #ft_biases,
                         threat_weights: #threat_weights,
+                        ft_weights: #ft_weights,
+                        psqt_weights: #psqt_weights,
+                        stacks: #stacks,
+                    }
+                },
+            )
+        }
+        FastLayout::Sf19(arch, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks }) => {
+            let stacks = stacks_of(quote!(rt::nets::Sf19Stacks), stacks);
+            let ty = sf19_type(&arch);
+            (
+                ty,
+                quote!(rt::Accumulator<#l1_lit, #psqt>),
+                quote! {
+                    rt::nets::Sf19 {
+                        ft_biases: #ft_biases,
+                        int8_weights: #int8_weights,
+                        ft_weights: #ft_weights,
+                        psqt_weights: #psqt_weights,
+                        stacks: #stacks,
+                    }
+                },
+            )
+        }
+        FastLayout::Sf19Lite(arch, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
+            let stacks = stacks_of(quote!(rt::nets::Sf19Stacks), stacks);
+            let ty = sf19_type(&arch);
+            (
+                ty,
+                quote!(rt::Accumulator<#l1_lit, #psqt>),
+                quote! {
+                    rt::nets::Sf19 {
+                        ft_biases: #ft_biases,
+                        // The lite net's inputs are all int16 rows.
+                        int8_weights: &[],
                         ft_weights: #ft_weights,
                         psqt_weights: #psqt_weights,
                         stacks: #stacks,
@@ -228,6 +268,14 @@ fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream)
             )
         }
     }
+}
+
+/// `rt::nets::Sf19<'static, L1, L1/2, L1/4, INT8, INT16, ROWS>` for `arch`.
+fn sf19_type(arch: &nnue_format::Sf19Arch) -> TokenStream {
+    let l1 = arch.l1;
+    let (l1_lit, half, chunks) = (lit(l1), lit(l1 / 2), lit(l1 / 4));
+    let (int8, int16, rows) = (lit(arch.int8_inputs()), lit(arch.int16_inputs()), lit(arch.inputs()));
+    quote!(rt::nets::Sf19<'static, #l1_lit, #half, #chunks, #int8, #int16, #rows>)
 }
 
 /// `rt::nets::Chess768Config { .. }` with the layout's scalars.

@@ -30,17 +30,31 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     // With `env`, a file from the environment takes its description from `<VAR>_ARCH` (if
     // any); `arch` describes the default file.
-    let (shown, env_var, arch_lit) = match &input.source {
-        Source::Path(p) => (p.value(), None, input.arch.clone()),
+    let (shown, env_var, arch_lit, from_env) = match &input.source {
+        Source::Path(p) => (p.value(), None, input.arch.clone(), false),
         Source::Env { var, default } => {
             let name = var.value();
             match (std::env::var(&name), default) {
-                (Ok(v), _) if !v.is_empty() => {
-                    let arch = std::env::var(format!("{name}_ARCH")).ok().map(|a| LitStr::new(&a, var.span()));
-                    (v, Some(name), arch)
+                // Set but empty is a mistake (a script's unset variable), not "the default".
+                (Ok(v), _) if v.is_empty() => {
+                    let unset = if default.is_some() { "unset it to build the default net" } else { "unset it" };
+                    return Err(err(
+                        var,
+                        format!("environment variable {name} is set but empty: name a net file, or {unset}"),
+                    ));
                 }
-                (_, Some(d)) => (d.value(), Some(name), input.arch.clone()),
-                (_, None) => {
+                (Err(std::env::VarError::NotUnicode(v)), _) => {
+                    return Err(err(
+                        var,
+                        format!("environment variable {name} is not valid UTF-8 ({})", v.to_string_lossy()),
+                    ))
+                }
+                (Ok(v), _) => {
+                    let arch = std::env::var(format!("{name}_ARCH")).ok().map(|a| LitStr::new(&a, var.span()));
+                    (v, Some(name), arch, true)
+                }
+                (Err(_), Some(d)) => (d.value(), Some(name), input.arch.clone(), false),
+                (Err(_), None) => {
                     return Err(err(var, format!("environment variable {name} is not set and no `default` is given")))
                 }
             }
@@ -48,14 +62,23 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     };
     let file = resolve(&manifest_dir, &shown);
     // Where the path came from, for messages: the user may not know an environment variable
-    // chose it.
-    let origin = match &env_var {
-        Some(var) if std::env::var(var).is_ok_and(|v| !v.is_empty()) => format!(" (named by ${var})"),
-        _ => String::new(),
+    // chose it, or that its description comes from another.
+    let (origin, arch_hint) = match (&env_var, from_env) {
+        (Some(var), true) => (
+            format!(" (named by ${var})"),
+            match &arch_lit {
+                Some(_) => format!(" (its description came from ${var}_ARCH)"),
+                None => format!(" (a headerless net's description goes in ${var}_ARCH, which is not set)"),
+            },
+        ),
+        _ => (String::new(), String::new()),
     };
     let arch_text = arch_lit.as_ref().map(LitStr::value);
     let given: Option<Architecture> = match (&arch_lit, &arch_text) {
-        (Some(lit), Some(text)) => Some(text.parse().map_err(|e| err(lit, e))?),
+        (Some(lit), Some(text)) => Some(text.parse().map_err(|e| match (&env_var, from_env) {
+            (Some(var), true) => err(lit, format!("${var}_ARCH: {e}")),
+            _ => err(lit, e),
+        })?),
         _ => None,
     };
     let bytes = nnue_format::read_file_bytes(&file, given.as_ref()).map_err(|e| match e.kind {
@@ -66,15 +89,16 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
                 manifest_dir.display()
             ),
         ),
-        kind => err(&span, format!("{shown}{origin}: {kind}")),
+        kind => err(&span, format!("{shown}{origin}: {kind}{arch_hint}")),
     })?;
     let key = cache::key(&bytes, arch_text.as_deref());
-    let root = cache::dir();
-    let entry = match root.as_deref().and_then(|root| cache::lookup(root, &key)) {
+    let net_hash = cache::net_hash(&bytes, arch_text.as_deref());
+    let root = cache::dir().map_err(|e| err(&span, e))?;
+    let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
         Some(entry) => entry,
         None => {
-            let mut net =
-                Net::from_bytes(&bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
+            let mut net = Net::from_bytes(&bytes, given.as_ref())
+                .map_err(|e| err(&span, format!("{shown}{origin}: {e}{arch_hint}")))?;
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
@@ -82,11 +106,16 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             let fast = layout::fast_layout(&net);
             let description = std::mem::take(&mut net.description);
             drop(net);
-            match root {
-                Some(root) => cache::store(&root, &key, &description, fast).map_err(|e| {
-                    err(&span, format!("can't write the weight cache in {}: {e} (set NNUE_CACHE_DIR)", root.display()))
-                })?,
-                None => cache::in_memory(&description, fast),
+            let pending = match &root {
+                Some(root) => cache::begin(root, &key, &net_hash, &cache::REAL_FS).map_err(|e| err(&span, e))?,
+                None => None,
+            };
+            match (pending, &root) {
+                (Some(pending), Some(root)) => pending
+                    .finish(&description, fast, &cache::REAL_FS)
+                    .map_err(|e| err(&span, format!("can't write the weight cache in {}: {e}", root.shown())))?,
+                // No cache folder, or one that can't be written: the weights stay in memory.
+                _ => cache::in_memory(&description, fast),
             }
         }
     };

@@ -31,7 +31,7 @@ pub mod simd;
 
 pub use accumulator::{AccumulatorStack, RefreshCache};
 pub use dirty::Dirty;
-pub use network::{Accumulator, Evaluation, Network, Trace};
+pub use network::{Accumulator, Evaluation, Network, Trace, WeightsId};
 pub use nnue_format as format;
 pub use nnue_format::{Architecture, FormatError, Net};
 /// # Example

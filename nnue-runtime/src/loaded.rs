@@ -7,11 +7,12 @@
 
 use bytemuck::Pod;
 use nnue_format::layout::{
-    self, Chess768Layout, Elem, FastLayout, HalfKpLayout, SfnnLayout, StacksLayout, ThreatsLayout,
+    self, Chess768Layout, Elem, FastLayout, HalfKpLayout, Sf19Layout, Sf19LiteLayout, SfnnLayout, StacksLayout,
+    ThreatsLayout,
 };
 use nnue_format::Net;
 
-use crate::nets::{Chess768, HalfKp, LayerStacks, Sfnn, SfnnThreats};
+use crate::nets::{Chess768, HalfKp, LayerStacks, Sf19, Sf19Stacks, Sfnn, SfnnThreats};
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,6 +94,42 @@ impl FastWeights {
         })
     }
 
+    /// The Stockfish 19 view, big or lite; `L1` must be the net's width (`HALF` = L1/2,
+    /// `CHUNKS` = L1/4), `INT8` and `INT16` its int8 and int16 rows, `ROWS` their sum.
+    pub fn sf19<
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const INT8: usize,
+        const INT16: usize,
+        const ROWS: usize,
+    >(
+        &self,
+    ) -> Result<Sf19<'_, L1, HALF, CHUNKS, INT8, INT16, ROWS>, LoadError> {
+        match &self.layout {
+            FastLayout::Sf19(_, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks }) => Ok(Sf19 {
+                ft_biases: ft_biases.view()?,
+                int8_weights: int8_weights.view()?,
+                ft_weights: ft_weights.view()?,
+                psqt_weights: psqt_weights.view()?,
+                stacks: sf19_stacks(stacks)?,
+            }),
+            FastLayout::Sf19Lite(_, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
+                let no_rows: &[[i8; L1]] = &[];
+                Ok(Sf19 {
+                    ft_biases: ft_biases.view()?,
+                    int8_weights: no_rows
+                        .try_into()
+                        .map_err(|_| LoadError(format!("the lite net has no int8 rows, not {INT8}")))?,
+                    ft_weights: ft_weights.view()?,
+                    psqt_weights: psqt_weights.view()?,
+                    stacks: sf19_stacks(stacks)?,
+                })
+            }
+            _ => Err(self.not("a Stockfish 19 net")),
+        }
+    }
+
     /// The HalfKP view; `CHUNKS` = L1/2.
     pub fn halfkp<const L1: usize, const CHUNKS: usize>(&self) -> Result<HalfKp<'_, L1, CHUNKS>, LoadError> {
         let FastLayout::HalfKp(_, layout) = &self.layout else {
@@ -146,6 +183,18 @@ impl FastWeights {
 fn layer_stacks<const CHUNKS: usize>(stacks: &StacksLayout<Words>) -> Result<LayerStacks<'_, CHUNKS>, LoadError> {
     let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
     Ok(LayerStacks {
+        fc0_biases: fc0_biases.view()?,
+        fc0_weights: fc0_weights.view()?,
+        fc1_biases: fc1_biases.view()?,
+        fc1_weights: fc1_weights.view()?,
+        fc2_biases: fc2_biases.view()?,
+        fc2_weights: fc2_weights.view()?,
+    })
+}
+
+fn sf19_stacks<const CHUNKS: usize>(stacks: &StacksLayout<Words>) -> Result<Sf19Stacks<'_, CHUNKS>, LoadError> {
+    let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
+    Ok(Sf19Stacks {
         fc0_biases: fc0_biases.view()?,
         fc0_weights: fc0_weights.view()?,
         fc1_biases: fc1_biases.view()?,

@@ -66,6 +66,56 @@ impl<const L1: usize, const PSQT: usize> Default for Accumulator<L1, PSQT> {
     }
 }
 
+/// Which weights a network reads: the addresses of two of its weight arrays (a copy of a
+/// network shares its weights, so it has the same id). [`AccumulatorStack`](crate::AccumulatorStack)
+/// and [`RefreshCache`](crate::RefreshCache) record it when built and compare it on every use:
+/// a pointer comparison, in release builds too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WeightsId(usize, usize);
+
+impl WeightsId {
+    /// The id of a network whose weights include `first` and `last`.
+    pub fn of<A: ?Sized, B: ?Sized>(first: &A, last: &B) -> WeightsId {
+        WeightsId(first as *const A as *const u8 as usize, last as *const B as *const u8 as usize)
+    }
+}
+
+/// The number of pieces [`Network::forward_on`] accepts: what a [`Position`] can hold.
+pub const PIECES: std::ops::RangeInclusive<usize> = 2..=32;
+
+/// Panics unless `pieces` is in [`PIECES`] (every network and path, the same message).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_pieces(pieces: usize) {
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn fail(pieces: usize) -> ! {
+        panic!("forward: pieces must be 2..=32 (a position's piece count), got {pieces}")
+    }
+    if !(2..=32).contains(&pieces) {
+        fail(pieces)
+    }
+}
+
+/// Panics unless every feature index is below `inputs` (every network and path, the same
+/// message).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_features(inputs: usize, added: &[usize], removed: &[usize]) {
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn fail(inputs: usize, feature: usize) -> ! {
+        panic!("update: feature index {feature} is past the net's {inputs} features")
+    }
+    for &f in added.iter().chain(removed) {
+        if f >= inputs {
+            fail(inputs, f)
+        }
+    }
+}
+
 /// What engines need from a net, fast or generic: accumulators, their updates, evaluation.
 ///
 /// Implemented by the const-dimensioned types of [`nets`](crate::nets) (what `nnue_net!`
@@ -109,6 +159,9 @@ pub trait Network {
     /// The input features the net reads.
     fn feature_set(&self) -> FeatureSet;
 
+    /// Which weights the network reads (see [`WeightsId`]).
+    fn weights_id(&self) -> WeightsId;
+
     /// An accumulator to refresh into (its contents are not meaningful yet).
     fn new_accumulator(&self) -> Self::Accumulator;
 
@@ -116,6 +169,10 @@ pub trait Network {
     fn refresh_on(&self, path: KernelPath, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
 
     /// `dst[perspective] = src[perspective] + added rows - removed rows`, in one pass.
+    ///
+    /// # Panics
+    /// When a feature index is not below [`FeatureSet::inputs`] (the message names it), on
+    /// every path.
     fn update_on(
         &self,
         path: KernelPath,
@@ -126,10 +183,15 @@ pub trait Network {
         removed: &[usize],
     );
 
-    /// The layers after the accumulator.
+    /// The layers after the accumulator, for `stm` to move with `pieces` on the board (which
+    /// picks the layer stack or output bucket).
+    ///
+    /// # Panics
+    /// When `pieces` is not in [`PIECES`] (2..=32, what a [`Position`] holds), on every path
+    /// and for every family, with the same message.
     fn forward_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation;
 
-    /// Like [`Network::forward_on`], recording every layer's output.
+    /// Like [`Network::forward_on`], recording every layer's output (and panicking as it does).
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
     /// [`Network::refresh_on`] on the best path.

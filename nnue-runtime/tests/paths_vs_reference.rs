@@ -59,6 +59,25 @@ fn threats_every_path_matches_reference() {
 }
 
 #[test]
+fn sf19_every_path_matches_reference() {
+    use nnue_format::Sf19Inputs::{Full, Lite};
+    let positions = random_positions(5, 300);
+    let cases = [(64, Full, 41, Encoding::Leb128), (128, Full, 42, Encoding::Raw), (64, Lite, 43, Encoding::Raw)];
+    for ((l1, inputs, seed, enc), wraps) in cases.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+        let net = round_trip(maybe_wrapping(synth::sf19(l1, inputs, seed, enc), wraps));
+        let w = FastWeights::new(&net).unwrap();
+        match (l1, inputs) {
+            (64, Full) => check(&net, &w.sf19::<64, 32, 16, 64368, 22528, 86896>().unwrap(), &positions),
+            (128, Full) => check(&net, &w.sf19::<128, 64, 32, 64368, 22528, 86896>().unwrap(), &positions),
+            _ => check(&net, &w.sf19::<64, 32, 16, 0, 768, 768>().unwrap(), &positions),
+        }
+        // The wrong view is an error, not a misread.
+        assert!(w.sfnn_threats::<64, 32, 16>().is_err());
+        assert!(w.sf19::<64, 32, 16, 1, 768, 769>().is_err());
+    }
+}
+
+#[test]
 fn halfkp_every_path_matches_reference() {
     let positions = random_positions(2, 300);
     for ((l1, seed), wraps) in [(64, 21), (256, 22)].into_iter().flat_map(|c| [(c, false), (c, true)]) {

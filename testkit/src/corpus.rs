@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use nnue_runtime::format::{
-    hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Model, Net, SfnnArch, ThreatsArch,
+    hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Model, Net, Sf19Arch, Sf19Inputs, SfnnArch,
+    ThreatsArch,
 };
 
 /// The manifest, relative to the workspace root.
@@ -226,6 +227,20 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.array("ft.psqt", "feature transformer", ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS, 4);
             w.sfnn_stacks(a.l1);
         }
+        Architecture::Sf19(a) => {
+            w.header();
+            w.push("ft.hash", "feature transformer", 4, RegionKind::Word);
+            w.array("ft.biases", "feature transformer", a.l1, 2);
+            if a.inputs == Sf19Inputs::Full {
+                w.push("ft.threat_weights", "feature transformer", Sf19Arch::THREAT_INPUTS * a.l1, RegionKind::Raw);
+                w.array("ft.threat_psqt", "feature transformer", Sf19Arch::THREAT_INPUTS * Sf19Arch::PSQT_BUCKETS, 4);
+                w.push("ft.pair_weights", "feature transformer", Sf19Arch::PAIR_INPUTS * a.l1, RegionKind::Raw);
+                w.array("ft.pair_psqt", "feature transformer", Sf19Arch::PAIR_INPUTS * Sf19Arch::PSQT_BUCKETS, 4);
+            }
+            w.array("ft.weights", "feature transformer", a.int16_inputs() * a.l1, 2);
+            w.array("ft.psqt", "feature transformer", a.int16_inputs() * Sf19Arch::PSQT_BUCKETS, 4);
+            w.stacks(a.l1, [Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, Sf19Arch::FC2_IN]);
+        }
         Architecture::HalfKp(a) => {
             w.header();
             w.push("ft.hash", "feature transformer", 4, RegionKind::Word);
@@ -287,12 +302,17 @@ impl Walker<'_> {
     /// An int8 layer: i32 biases, then rows of weights padded to 32 inputs.
     /// The 8 layer stacks of the SFNN families (17.1's and 18's threat nets alike).
     fn sfnn_stacks(&mut self, l1: usize) {
+        self.stacks(l1, [SfnnArch::FC0_OUT, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, SfnnArch::FC1_OUT]);
+    }
+
+    /// 8 stacks of fc_0 `l1 -> fc0_out`, fc_1 `fc1_in -> fc1_out`, fc_2 `fc2_in -> 1`.
+    fn stacks(&mut self, l1: usize, [fc0_out, fc1_in, fc1_out, fc2_in]: [usize; 4]) {
         for s in 0..SfnnArch::STACKS {
             self.push(&format!("stack{s}.hash"), &format!("stack[{s}]"), 4, RegionKind::Word);
             let (prefix, section) = (format!("stack{s}"), format!("stack[{s}]"));
-            self.dense(&prefix, &section, 0, l1, SfnnArch::FC0_OUT);
-            self.dense(&prefix, &section, 1, SfnnArch::FC1_IN, SfnnArch::FC1_OUT);
-            self.dense(&prefix, &section, 2, SfnnArch::FC1_OUT, 1);
+            self.dense(&prefix, &section, 0, l1, fc0_out);
+            self.dense(&prefix, &section, 1, fc1_in, fc1_out);
+            self.dense(&prefix, &section, 2, fc2_in, 1);
         }
     }
 

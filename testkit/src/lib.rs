@@ -19,9 +19,19 @@ pub const SF17_LITE: &str = "nn-9067e33176e8.nnue";
 pub const SF13_HALFKP: &str = "nn-62ef826d1a6d.nnue";
 /// Stockfish 18's default big net (threat inputs, L1 1024).
 pub const SF18_BIG: &str = "nn-c288c895ea92.nnue";
+/// Stockfish 19's default big net (threats, pawn pairs, HalfKAv2_hm; L1 1024).
+pub const SF19_BIG: &str = "nn-1a298aa575a0.nnue";
+/// The lite net lichess ships with Stockfish 19 (768 mirrored piece-square inputs, L1 1024).
+pub const SF19_LITE: &str = "nn-61e7af4bb97d.nnue";
 /// A synthetic SFNN L1-128 net whose doubled accumulators wrap (`../shared/nets/`, with
 /// Stockfish 17.1's values in `../shared/oracle/overflow-eval.tsv`).
 pub const OVERFLOW_SMALL: &str = "overflow-small.nnue";
+/// akimbo 0.7.0's net, trained with bullet: `(768 -> 512)x2 -> 1x8`, CReLU, zero-padded
+/// (`../shared/nets/bullet/`, with akimbo's values in `../shared/oracle/bullet-akimbo.tsv`).
+pub const BULLET_AKIMBO: &str = "bullet/akimbo-0.7.0-giuseppe.bin";
+/// pawnocchio's net20: `(768hm -> 1024)x2 -> 1x8`, SCReLU, padded with `bulletbullet…`
+/// (`../shared/nets/bullet/`, with pawnocchio's values in `bullet-pawnocchio-net20.tsv`).
+pub const BULLET_PAWNOCCHIO: &str = "bullet/pawnocchio-net20_04_1024_400_8_mirrored.nnue";
 
 /// The workspace root (`../shared` lies beside it).
 pub fn root() -> &'static Path {
@@ -40,7 +50,18 @@ pub fn find_net(name: &str) -> Option<PathBuf> {
 }
 
 /// The nets `../shared/nets/` holds: in CI (see [`in_ci`]) a missing one is a failure.
-pub const SHARED_NETS: [&str; 6] = [SF17_BIG, SF17_SMALL, SF17_LITE, SF13_HALFKP, SF18_BIG, OVERFLOW_SMALL];
+pub const SHARED_NETS: [&str; 10] = [
+    SF17_BIG,
+    SF17_SMALL,
+    SF17_LITE,
+    SF13_HALFKP,
+    SF18_BIG,
+    SF19_BIG,
+    SF19_LITE,
+    OVERFLOW_SMALL,
+    BULLET_AKIMBO,
+    BULLET_PAWNOCCHIO,
+];
 
 /// Whether this is a CI run with `../shared` beside the workspace (`CI=true`): then a test
 /// that needs a shared file fails instead of skipping.
@@ -61,11 +82,15 @@ pub fn skip(what: &str, why: &str, shared: bool) {
 pub fn net_or_skip(name: &str, what: &str) -> Option<PathBuf> {
     let found = find_net(name);
     if found.is_none() {
+        // The bullet nets are on no registry: the fetch script can't bring them.
+        let hint = if name.starts_with("bullet/") {
+            "only ../shared/nets/ has it".to_string()
+        } else {
+            format!("run `python3 scripts/fetch-nets.py {name}`")
+        };
         skip(
             what,
-            &format!(
-                "{name} is in neither ../shared/nets/ nor nets/fetched/ (run `python3 scripts/fetch-nets.py {name}`)"
-            ),
+            &format!("{name} is in neither ../shared/nets/ nor nets/fetched/ ({hint})"),
             SHARED_NETS.contains(&name),
         );
     }
@@ -84,6 +109,9 @@ pub struct OracleRow {
     pub halfkp: i32,
     /// Stockfish 18's big net (`stockfish18-eval.tsv`, `games18.tsv`).
     pub sf18_big: (i32, i32),
+    /// Stockfish 19's big and lite nets (`stockfish19-eval.tsv`, `games19.tsv`).
+    pub sf19_big: (i32, i32),
+    pub sf19_lite: (i32, i32),
 }
 
 /// The rows of an oracle file (`stockfish-eval.tsv` or `games.tsv`); reports `what` as
@@ -119,7 +147,31 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
                 small: pair(&f, "small"),
                 halfkp: num(&f, "halfkp"),
                 sf18_big: pair(&f, "sf18_big"),
+                sf19_big: pair(&f, "sf19_big"),
+                sf19_lite: pair(&f, "sf19_lite"),
             }
+        })
+        .collect();
+    Some(rows)
+}
+
+/// The rows (FEN, eval) of an engine's oracle file with the columns `fen` and `eval` (the
+/// `../shared/oracle/bullet-*.tsv` files); reports `what` as skipped (see [`skip`]) when the
+/// file is missing.
+pub fn engine_oracle_or_skip(file: &str, what: &str) -> Option<Vec<(String, i32)>> {
+    let Ok(text) = std::fs::read_to_string(root().join("../shared/oracle").join(file)) else {
+        skip(what, &format!("../shared/oracle/{file} is missing"), true);
+        return None;
+    };
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("oracle header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("{file}: no {name} column"));
+    let (fen, eval) = (col("fen"), col("eval"));
+    let rows = lines
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            (f[fen].to_string(), f[eval].parse().expect("oracle eval"))
         })
         .collect();
     Some(rows)
@@ -150,20 +202,29 @@ pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net
 /// nets, which no test asks about).
 pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) -> bool {
     use nnue_runtime::format::Model;
-    let (biases, rows, scale): (&[i16], &[i16], i32) = match &net.model {
-        Model::Sfnn(_, p) => (&p.ft.biases, &p.ft.weights, 2),
-        Model::HalfKp(_, p) => (&p.ft.biases, &p.ft.weights, 1),
-        Model::Chess768(_, p) => (&p.l0b, &p.l0w, 1),
-        // Two kinds of rows; no test needs it.
+    // Rows below `int8` are int8 (Stockfish 19's threats and pawn pairs), the rest int16.
+    let (biases, int8, int8_rows, rows, scale): (&[i16], usize, &[i8], &[i16], i32) = match &net.model {
+        Model::Sfnn(_, p) => (&p.ft.biases, 0, &[], &p.ft.weights, 2),
+        Model::HalfKp(_, p) => (&p.ft.biases, 0, &[], &p.ft.weights, 1),
+        Model::Chess768(_, p) => (&p.l0b, 0, &[], &p.l0w, 1),
+        Model::Sf19(a, p) => (&p.ft.biases, a.int8_inputs(), &p.int8_weights, &p.ft.weights, 1),
+        // Threat rows come first in the feature index but lie elsewhere; no test needs it.
         Model::Threats(_, _) => return false,
     };
     let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
     let n = biases.len();
+    let weight = |f: usize, j: usize| {
+        if f < int8 {
+            i32::from(int8_rows[f * n + j])
+        } else {
+            i32::from(rows[(f - int8) * n + j])
+        }
+    };
     nnue_runtime::Color::BOTH.into_iter().any(|perspective| {
         let mut active = Vec::new();
         features.active(pos, perspective, &mut active);
         (0..n).any(|j| {
-            let sum: i32 = i32::from(biases[j]) + active.iter().map(|&f| i32::from(rows[f * n + j])).sum::<i32>();
+            let sum: i32 = i32::from(biases[j]) + active.iter().map(|&f| weight(f, j)).sum::<i32>();
             !(i32::from(i16::MIN)..=i32::from(i16::MAX)).contains(&(sum * scale))
         })
     })

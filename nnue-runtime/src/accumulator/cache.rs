@@ -5,9 +5,9 @@
 //! Threat nets also keep the sorted threat features the cached accumulator holds: their
 //! difference with the position's own is the rest of the update.
 
-use crate::features::threats::{self, Board};
+use crate::features::threats::Board;
 use crate::features::FeatureSet;
-use crate::network::Network;
+use crate::network::{Network, WeightsId};
 use crate::position::{Color, Piece, PieceType, Position, Square};
 use crate::simd::KernelPath;
 
@@ -62,10 +62,12 @@ struct Entry<A> {
 }
 
 /// Per perspective and king square, the last accumulator refreshed there. Runs on the
-/// [`KernelPath`] it was built with.
+/// [`KernelPath`] it was built with, for the network it was built with.
 pub struct RefreshCache<A> {
     entries: Vec<Entry<A>>,
     path: KernelPath,
+    /// The network's weights: its entries hold that network's sums.
+    weights: WeightsId,
     /// Scratch lists for threat nets: the position's threat features, then the update's rows.
     threats: Vec<usize>,
     added: Vec<usize>,
@@ -83,7 +85,26 @@ impl<A: Clone> RefreshCache<A> {
         let entries = (0..128)
             .map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false, threats: Vec::new() })
             .collect();
-        RefreshCache { entries, path, threats: Vec::new(), added: Vec::new(), removed: Vec::new() }
+        let weights = net.weights_id();
+        RefreshCache { entries, path, weights, threats: Vec::new(), added: Vec::new(), removed: Vec::new() }
+    }
+
+    /// Panics unless `net` is the network the cache was built with (a pointer comparison).
+    #[inline(always)]
+    #[track_caller]
+    pub(super) fn check<N: Network<Accumulator = A>>(&self, net: &N, what: &str) {
+        #[cold]
+        #[inline(never)]
+        #[track_caller]
+        fn fail(what: &str) -> ! {
+            panic!(
+                "{what}: used with another network than the one it was built with (it holds that network's \
+                 sums); build one per network"
+            )
+        }
+        if net.weights_id() != self.weights {
+            fail(what)
+        }
     }
 
     /// The path the cache computes on.
@@ -92,6 +113,10 @@ impl<A: Clone> RefreshCache<A> {
     }
 
     /// Sets `perspective`'s half of `target` to what a refresh from `pos` gives.
+    ///
+    /// # Panics
+    /// When `net` is not the network the cache was built with (or a copy of it), in release
+    /// builds too: the cached sums are that network's.
     pub fn refresh<N: Network<Accumulator = A>>(
         &mut self,
         net: &N,
@@ -99,6 +124,7 @@ impl<A: Clone> RefreshCache<A> {
         perspective: Color,
         target: &mut A,
     ) {
+        self.check(net, "RefreshCache");
         let path = self.path;
         if net.feature_set().has_threats() {
             return self.refresh_threats(net, pos, perspective, target);
@@ -145,7 +171,7 @@ impl<A: Clone> RefreshCache<A> {
         let now = placement(pos);
         let now_threats = &mut self.threats;
         now_threats.clear();
-        threats::active(&Board::new(pos), perspective, king.index(), now_threats);
+        net.feature_set().board_features(&Board::new(pos), perspective, king.index(), now_threats);
         now_threats.sort_unstable();
         let (added, removed) = (&mut self.added, &mut self.removed);
         added.clear();
@@ -204,6 +230,19 @@ mod tests {
     use super::*;
     use crate::reference::Evaluator;
     use nnue_format::{synth, Encoding};
+
+    #[test]
+    fn a_cache_used_with_another_network_panics() {
+        use crate::nets::tests::panic_message;
+        let (net_a, net_b) = (synth::sfnn(64, 3, Encoding::Raw), synth::sfnn(64, 4, Encoding::Raw));
+        let (a, b) = (Evaluator::new(&net_a), Evaluator::new(&net_b));
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut cache = RefreshCache::new(&a);
+        let mut acc = a.new_accumulator();
+        cache.refresh(&a, &pos, Color::White, &mut acc);
+        let got = panic_message(|| cache.refresh(&b, &pos, Color::Black, &mut acc)).unwrap();
+        assert!(got.starts_with("RefreshCache: used with another network"), "{got}");
+    }
 
     /// The same king squares throughout, so every refresh goes through the same two entries:
     /// far from the entry (rebuilt), near it (updated), and far again the other way.

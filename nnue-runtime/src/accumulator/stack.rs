@@ -110,7 +110,11 @@ impl<N: Network> AccumulatorStack<N> {
     }
 
     /// Starts over from `pos` (a new game or a `position` command), keeping the cache.
+    ///
+    /// # Panics
+    /// As [`AccumulatorStack::current`], when `net` is not the stack's network.
     pub fn reset(&mut self, net: &N, pos: &Position) {
+        self.cache.check(net, "AccumulatorStack");
         self.top = 0;
         let keeps_boards = self.keeps_boards();
         let root = &mut self.entries[0];
@@ -159,10 +163,13 @@ impl<N: Network> AccumulatorStack<N> {
     /// the pushed moves lead to.
     ///
     /// # Panics
-    /// In debug builds, when `pos` is not the position the pushed moves lead to (a forgotten
-    /// push or pop, or a `Dirty` that doesn't describe the move): the evaluation would be
-    /// silently wrong.
+    /// When `net` is not the network the stack was built with (or a copy of it), in release
+    /// builds too (a pointer comparison): its accumulators hold that network's sums. In debug
+    /// builds, when `pos` is not the position the pushed moves lead to (a forgotten push or
+    /// pop, or a `Dirty` that doesn't describe the move): the evaluation would be silently
+    /// wrong.
     pub fn current(&mut self, net: &N, pos: &Position) -> &N::Accumulator {
+        self.cache.check(net, "AccumulatorStack");
         debug_assert!(
             self.entries[self.top].board == Board::new(pos),
             "AccumulatorStack: the position evaluated is not the one the {} pushed moves lead to \
@@ -176,6 +183,9 @@ impl<N: Network> AccumulatorStack<N> {
     }
 
     /// Evaluates the current position (`pos`, as for [`AccumulatorStack::current`]).
+    ///
+    /// # Panics
+    /// As [`AccumulatorStack::current`].
     pub fn evaluate(&mut self, net: &N, pos: &Position) -> Evaluation {
         let path = self.path();
         let acc = self.current(net, pos);
@@ -239,7 +249,8 @@ impl<N: Network> AccumulatorStack<N> {
                             threats::cancel_log(&mut dst.log);
                             dst.logged = true;
                         }
-                        threats::changes(&dst.log, perspective, dst.kings[p].index(), added, removed);
+                        let king = dst.kings[p].index();
+                        features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
                     } else {
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
@@ -279,6 +290,32 @@ mod tests {
         // The pawn went to e3 on the engine's board: not what was pushed.
         let wrong = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
         stack.evaluate(&eval, &wrong);
+    }
+
+    /// A stack built with one network and evaluated with another of the same type once
+    /// returned that mix's values silently (-1541 where a refresh gave -4066).
+    #[test]
+    fn a_stack_evaluated_with_another_network_panics_and_a_copy_is_the_same_network() {
+        use crate::loaded::FastWeights;
+        use crate::nets::tests::panic_message;
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let (net_a, net_b) = (synth::sfnn(64, 1, Encoding::Raw), synth::sfnn(64, 2, Encoding::Raw));
+        let (wa, wb) = (FastWeights::new(&net_a).unwrap(), FastWeights::new(&net_b).unwrap());
+        let (a, b) = (wa.sfnn::<64, 32, 16>().unwrap(), wb.sfnn::<64, 32, 16>().unwrap());
+        let want = "AccumulatorStack: used with another network than the one it was built with (it holds that \
+                    network's sums); build one per network";
+        for path in KernelPath::all() {
+            let mut stack = AccumulatorStack::with_path(&a, &start, path);
+            let copy = a; // the same weights
+            assert_eq!(stack.evaluate(&copy, &start), Network::evaluate(&a, &start));
+            assert_eq!(panic_message(|| _ = stack.evaluate(&b, &start)).as_deref(), Some(want), "{path}");
+            assert_eq!(panic_message(|| stack.reset(&b, &start)).as_deref(), Some(want), "{path}");
+        }
+        // The reference evaluators of two nets.
+        let (ea, eb) = (Evaluator::new(&net_a), Evaluator::new(&net_b));
+        let mut stack = AccumulatorStack::new(&ea, &start);
+        assert_eq!(panic_message(|| _ = stack.current(&eb, &start)).as_deref(), Some(want));
+        assert_eq!(stack.evaluate(&ea.clone(), &start), Network::evaluate(&ea, &start));
     }
 
     #[test]

@@ -5,6 +5,8 @@ pub(crate) mod attacks;
 pub mod chess768;
 pub mod halfka_v2_hm;
 pub mod halfkp;
+pub mod pawn_pairs;
+pub mod psq768_hm;
 pub mod threats;
 
 use nnue_format::Architecture;
@@ -27,7 +29,18 @@ pub enum FeatureSet {
     /// [`FeatureSet::index`] gives the piece features; threat features depend on the whole
     /// board ([`threats`]).
     HalfKav2HmThreats,
+    /// Stockfish 19's big net: its threat features `0..threats::INPUTS_19`, pawn pairs
+    /// `PAIRS_19..PAIRS_19 + pawn_pairs::INPUTS`, then HalfKAv2_hm feature `i` at
+    /// `PIECES_19 + i` (the order of the file). Threats and pairs depend on the whole board.
+    Sf19,
+    /// Stockfish 19's lite net: 768 mirrored piece-square features ([`psq768_hm`]).
+    Sf19Lite,
 }
+
+/// Where Stockfish 19's pawn-pair features start in [`FeatureSet::Sf19`].
+pub const PAIRS_19: usize = threats::INPUTS_19;
+/// Where Stockfish 19's HalfKAv2_hm features start in [`FeatureSet::Sf19`].
+pub const PIECES_19: usize = PAIRS_19 + pawn_pairs::INPUTS;
 
 impl FeatureSet {
     /// The feature set a net of `arch` reads.
@@ -37,6 +50,10 @@ impl FeatureSet {
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
             Architecture::Chess768(s) => FeatureSet::Chess768(s.kings),
             Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
+            Architecture::Sf19(a) => match a.inputs {
+                nnue_format::Sf19Inputs::Full => FeatureSet::Sf19,
+                nnue_format::Sf19Inputs::Lite => FeatureSet::Sf19Lite,
+            },
         }
     }
 
@@ -47,6 +64,8 @@ impl FeatureSet {
             FeatureSet::HalfKp => halfkp::INPUTS,
             FeatureSet::Chess768(kings) => 768 * kings.count as usize,
             FeatureSet::HalfKav2HmThreats => threats::INPUTS + halfka_v2_hm::INPUTS,
+            FeatureSet::Sf19 => PIECES_19 + halfka_v2_hm::INPUTS,
+            FeatureSet::Sf19Lite => psq768_hm::INPUTS,
         }
     }
 
@@ -59,6 +78,8 @@ impl FeatureSet {
             FeatureSet::HalfKp => halfkp::index(perspective, king, sq, piece),
             FeatureSet::Chess768(kings) => Some(chess768::index(kings, perspective, king, sq, piece)),
             FeatureSet::HalfKav2HmThreats => Some(threats::INPUTS + halfka_v2_hm::index(perspective, king, sq, piece)),
+            FeatureSet::Sf19 => Some(PIECES_19 + halfka_v2_hm::index(perspective, king, sq, piece)),
+            FeatureSet::Sf19Lite => Some(psq768_hm::index(perspective, king, sq, piece)),
         }
     }
 
@@ -69,7 +90,10 @@ impl FeatureSet {
         match self {
             // Threat nets: one accumulator holds both parts, and the piece part changes whenever
             // the king moves (the threat part only when it changes board half).
-            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats => from != to,
+            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => {
+                from != to
+            }
+            FeatureSet::Sf19Lite => psq768_hm::changes_orientation(from, to),
             FeatureSet::Chess768(kings) => {
                 chess768::orientation(kings, perspective, from) != chess768::orientation(kings, perspective, to)
             }
@@ -79,7 +103,7 @@ impl FeatureSet {
     /// Whether features depend on more than each piece's own square (threat nets): the
     /// accumulator stack then keeps the board of every ply.
     pub const fn has_threats(&self) -> bool {
-        matches!(self, FeatureSet::HalfKav2HmThreats)
+        matches!(self, FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19)
     }
 
     /// Appends every active feature of `pos` for `perspective`.
@@ -87,7 +111,44 @@ impl FeatureSet {
         let king = pos.king(perspective);
         out.extend(pos.pieces().filter_map(|(sq, piece)| self.index(perspective, king, sq, piece)));
         if self.has_threats() {
-            threats::active(&threats::Board::new(pos), perspective, king.index(), out);
+            self.board_features(&threats::Board::new(pos), perspective, king.index(), out);
+        }
+    }
+
+    /// Appends the features that depend on the whole board (threats, pawn pairs) of
+    /// `perspective`, whose king is on square `king`; none for the other sets.
+    pub fn board_features(&self, board: &threats::Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
+        match self {
+            FeatureSet::HalfKav2HmThreats => threats::active(threats::ThreatSet::Sf18, board, perspective, king, out),
+            FeatureSet::Sf19 => {
+                threats::active(threats::ThreatSet::Sf19, board, perspective, king, out);
+                pawn_pairs::active(board, perspective, king, PAIRS_19, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// Appends the board features a move changes for `perspective` (king on `king`, in the
+    /// same board half before and after): from the move's threat log (after
+    /// [`threats::cancel_log`]) and the boards before and after it.
+    pub(crate) fn board_changes(
+        &self,
+        log: &[threats::ThreatChange],
+        [before, after]: [&threats::Board; 2],
+        perspective: Color,
+        king: usize,
+        added: &mut Vec<usize>,
+        removed: &mut Vec<usize>,
+    ) {
+        match self {
+            FeatureSet::HalfKav2HmThreats => {
+                threats::changes(threats::ThreatSet::Sf18, log, perspective, king, added, removed)
+            }
+            FeatureSet::Sf19 => {
+                threats::changes(threats::ThreatSet::Sf19, log, perspective, king, added, removed);
+                pawn_pairs::changes(before, after, perspective, king, PAIRS_19, added, removed);
+            }
+            _ => {}
         }
     }
 }

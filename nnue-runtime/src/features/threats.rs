@@ -1,4 +1,5 @@
-//! Stockfish 18's FullThreats features (the threat inputs of `HalfKAv2_hm+Threats` nets): one
+//! Threat features of Stockfish 18's FullThreats (the threat inputs of `HalfKAv2_hm+Threats`
+//! nets) and of Stockfish 19's redefinition of them ([`ThreatSet`]): one
 //! feature per (attacker, its square, attacked piece, its square) where a piece attacks an
 //! occupied square, seen from one perspective.
 //!
@@ -29,6 +30,11 @@
 //! 79856 features in all. Checked against Stockfish 18's own `append_active_indices` on 2500
 //! positions by the prototype this module is ported from.
 //!
+//! # Stockfish 19
+//! The same pairs, orientation and index formula with other slots: kings neither attack nor
+//! are attacked; pawns attack only knights and rooks; knights and queens attack P N B R Q;
+//! bishops and rooks P N B R. Targets per attacker type 4, 10, 8, 8, 10, 0: 59808 features.
+//!
 //! # Moves
 //! A move's change is found against the board before it ([`Board`]), edit by edit: taking a
 //! piece off (or putting one on) square `s` breaks (makes) every threat from and onto `s`, and
@@ -41,21 +47,58 @@ use super::flip;
 use crate::dirty::Dirty;
 use crate::position::{Color, Piece, PieceType, Position};
 
-/// Number of FullThreats features.
+/// Number of FullThreats features (Stockfish 18).
 pub const INPUTS: usize = 79856;
+/// Number of Stockfish 19's threat features.
+pub const INPUTS_19: usize = 59808;
 
-/// `TARGET_SLOT[attacker type][attacked type]`: the slot within a colour half, -1 = not a
-/// feature.
-const TARGET_SLOT: [[i8; 6]; 6] = [
-    [0, 1, -1, 2, -1, -1],
-    [0, 1, 2, 3, 4, 5],
-    [0, 1, 2, 3, -1, 4],
-    [0, 1, 2, 3, -1, 4],
-    [0, 1, 2, 3, 4, 5],
-    [0, 1, 2, 3, -1, -1],
-];
-/// Slots (both colour halves) per attacker type.
-const TARGETS: [usize; 6] = [6, 12, 10, 10, 12, 8];
+/// Which definition of the threat features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreatSet {
+    /// Stockfish 18's FullThreats.
+    Sf18,
+    /// Stockfish 19's threats.
+    Sf19,
+}
+
+impl ThreatSet {
+    /// Number of features.
+    pub const fn inputs(self) -> usize {
+        match self {
+            ThreatSet::Sf18 => INPUTS,
+            ThreatSet::Sf19 => INPUTS_19,
+        }
+    }
+
+    /// `[attacker type][attacked type]`: the slot within a colour half, -1 = not a feature;
+    /// and the slots (both colour halves) per attacker type.
+    const fn slots(self) -> ([[i8; 6]; 6], [usize; 6]) {
+        match self {
+            ThreatSet::Sf18 => (
+                [
+                    [0, 1, -1, 2, -1, -1],
+                    [0, 1, 2, 3, 4, 5],
+                    [0, 1, 2, 3, -1, 4],
+                    [0, 1, 2, 3, -1, 4],
+                    [0, 1, 2, 3, 4, 5],
+                    [0, 1, 2, 3, -1, -1],
+                ],
+                [6, 12, 10, 10, 12, 8],
+            ),
+            ThreatSet::Sf19 => (
+                [
+                    [-1, 0, -1, 1, -1, -1],
+                    [0, 1, 2, 3, 4, -1],
+                    [0, 1, 2, 3, -1, -1],
+                    [0, 1, 2, 3, -1, -1],
+                    [0, 1, 2, 3, 4, -1],
+                    [-1; 6],
+                ],
+                [4, 10, 8, 8, 10, 0],
+            ),
+        }
+    }
+}
 
 struct Layout {
     /// Empty-board attack set by relative attacker piece (0..12) and square.
@@ -79,9 +122,15 @@ fn attacks_of(piece: Piece, s: usize, occ: Bitboard) -> Bitboard {
     }
 }
 
-fn layout() -> &'static Layout {
-    static L: OnceLock<Layout> = OnceLock::new();
-    L.get_or_init(|| {
+fn layout(set: ThreatSet) -> &'static Layout {
+    static L18: OnceLock<Layout> = OnceLock::new();
+    static L19: OnceLock<Layout> = OnceLock::new();
+    let cell = match set {
+        ThreatSet::Sf18 => &L18,
+        ThreatSet::Sf19 => &L19,
+    };
+    cell.get_or_init(|| {
+        let (target_slot, targets) = set.slots();
         let mut l = Layout {
             moves: [[0; 64]; 12],
             from_offset: [[0; 64]; 12],
@@ -102,23 +151,23 @@ fn layout() -> &'static Layout {
             }
             for t in 0..12 {
                 let (ak, tk) = (kind.index(), t % 6);
-                let slot = TARGET_SLOT[ak][tk];
+                let slot = target_slot[ak][tk];
                 if slot >= 0 {
-                    let slot = (t / 6) * TARGETS[ak] / 2 + slot as usize;
+                    let slot = (t / 6) * targets[ak] / 2 + slot as usize;
                     l.pair[a][t] = base + slot as u32 * n;
                 }
                 l.once[a][t] = ak == tk && (a / 6 != t / 6 || kind != PieceType::Pawn);
             }
-            base += n * TARGETS[kind.index()] as u32;
+            base += n * targets[kind.index()] as u32;
         }
-        assert_eq!(base as usize, INPUTS);
+        assert_eq!(base as usize, set.inputs());
         l
     })
 }
 
 /// Square orientation (xor mask) for `perspective` with its king on `king`.
 #[inline(always)]
-fn orientation(perspective: Color, king: usize) -> usize {
+pub(crate) fn orientation(perspective: Color, king: usize) -> usize {
     (if king % 8 >= 4 { 7 } else { 0 }) ^ flip(perspective)
 }
 
@@ -151,11 +200,11 @@ pub struct Threat {
     pub to: u8,
 }
 
-/// The feature of a threat for `perspective` whose king stands on square `king`, if any.
-pub fn index(perspective: Color, king: usize, t: &Threat) -> Option<usize> {
+/// The feature of a threat in `set` for `perspective` whose king stands on square `king`, if any.
+pub fn index(set: ThreatSet, perspective: Color, king: usize, t: &Threat) -> Option<usize> {
     let o = orientation(perspective, king);
     let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
-    index_oriented(layout(), a, t.from as usize ^ o, at, t.to as usize ^ o)
+    index_oriented(layout(set), a, t.from as usize ^ o, at, t.to as usize ^ o)
 }
 
 /// Pieces on squares with bitboards: what threat features are computed from. The accumulator
@@ -184,7 +233,7 @@ impl Board {
         b
     }
 
-    fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
+    pub(crate) fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
         self.pieces[color.index() * 6 + kind.index()]
     }
 
@@ -232,9 +281,9 @@ impl Board {
     }
 }
 
-/// Appends the active threat features of `perspective` (king on `king`).
-pub fn active(board: &Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
-    let l = layout();
+/// Appends the active threat features of `set` for `perspective` (king on `king`).
+pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
+    let l = layout(set);
     let o = orientation(perspective, king);
     let occ = board.occupied;
     for color in Color::BOTH {
@@ -325,13 +374,14 @@ pub(crate) fn cancel_log(log: &mut Vec<ThreatChange>) {
 /// Appends `perspective`'s threat-feature changes from a move's log after [`cancel_log`] (its
 /// king on `king`, in the same board half before and after the move).
 pub(crate) fn changes(
+    set: ThreatSet,
     log: &[ThreatChange],
     perspective: Color,
     king: usize,
     added: &mut Vec<usize>,
     removed: &mut Vec<usize>,
 ) {
-    let (l, o) = (layout(), orientation(perspective, king));
+    let (l, o) = (layout(set), orientation(perspective, king));
     for c in log {
         let t = &c.threat;
         let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
@@ -353,6 +403,7 @@ mod tests {
     /// The threat features `dirty` changes for `perspective` (king on `king` after the move, in the
     /// same half as before), given the board before the move.
     fn move_deltas(
+        set: ThreatSet,
         before: &Board,
         dirty: &Dirty,
         perspective: Color,
@@ -364,7 +415,7 @@ mod tests {
         let mut log = Vec::with_capacity(32);
         log_move(&mut board, dirty, &mut log);
         cancel_log(&mut log);
-        changes(&log, perspective, king, added, removed);
+        changes(set, &log, perspective, king, added, removed);
     }
 
     /// Removes the features present in both lists (once per occurrence); both end up sorted.
@@ -399,9 +450,9 @@ mod tests {
         (keep_r + removed.len() - i, keep_a + added.len() - j)
     }
 
-    fn active_of(pos: &Position, perspective: Color) -> Vec<usize> {
+    fn active_of(set: ThreatSet, pos: &Position, perspective: Color) -> Vec<usize> {
         let mut v = Vec::new();
-        active(&Board::new(pos), perspective, pos.king(perspective).index(), &mut v);
+        active(set, &Board::new(pos), perspective, pos.king(perspective).index(), &mut v);
         v.sort_unstable();
         v
     }
@@ -410,7 +461,7 @@ mod tests {
     /// 79856, injectively.
     #[test]
     fn index_space() {
-        let l = layout();
+        let l = layout(ThreatSet::Sf18);
         let firsts: Vec<u32> = (0..12).map(|a| (0..12).map(|t| l.pair[a][t]).min().unwrap()).collect();
         assert_eq!(firsts, [0, 504, 4536, 10136, 19096, 36568, 39928, 40432, 44464, 50064, 59024, 76496]);
         let mut seen = vec![false; INPUTS];
@@ -433,12 +484,24 @@ mod tests {
         assert_eq!(distinct, 73276);
     }
 
+    /// Stockfish 19's blocks start where its shared document says (own P..Q, then theirs).
+    #[test]
+    fn index_space_19() {
+        let l = layout(ThreatSet::Sf19);
+        let firsts: Vec<u32> =
+            (0..12).filter(|a| a % 6 != 5).map(|a| (0..12).map(|t| l.pair[a][t]).min().unwrap()).collect();
+        assert_eq!(firsts, [0, 336, 3696, 8176, 15344, 29904, 30240, 33600, 38080, 45248]);
+        assert!((0..12).all(|t| l.pair[5][t] == u32::MAX && l.pair[11][t] == u32::MAX));
+        assert!((0..12).all(|a| l.pair[a][5] == u32::MAX && l.pair[a][11] == u32::MAX));
+    }
+
     /// Incremental changes equal the difference of the active sets, for random removals and
     /// additions on random placements (kings kept in place).
     #[test]
     fn deltas_equal_set_differences() {
         let mut rng = nnue_format::synth::Rng::new(5);
-        for pos in random_positions(9, 300) {
+        for (i, pos) in random_positions(9, 300).into_iter().enumerate() {
+            let set = if i % 2 == 0 { ThreatSet::Sf18 } else { ThreatSet::Sf19 };
             let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.kind != PieceType::King).collect();
             if pieces.is_empty() {
                 continue;
@@ -459,8 +522,9 @@ mod tests {
             for perspective in Color::BOTH {
                 let (mut added, mut removed) = (Vec::new(), Vec::new());
                 let king = pos.king(perspective).index();
-                move_deltas(&Board::new(&pos), &dirty, perspective, king, &mut added, &mut removed);
-                let (mut want_removed, mut want_added) = (active_of(&pos, perspective), active_of(&after, perspective));
+                move_deltas(set, &Board::new(&pos), &dirty, perspective, king, &mut added, &mut removed);
+                let (mut want_removed, mut want_added) =
+                    (active_of(set, &pos, perspective), active_of(set, &after, perspective));
                 cancel(&mut want_removed, &mut want_added);
                 added.sort_unstable();
                 removed.sort_unstable();

@@ -39,6 +39,11 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Chess768<'_, N, INPUTS
     ) -> Evaluation {
         let () = Self::SHAPE;
         let c = &self.config;
+        // The fields are public: a config the reader can't produce would panic on one path
+        // and return 0 on another. (One comparison per forward pass.)
+        if c.qa <= 0 || c.qb <= 0 || i32::from(c.qa).checked_mul(c.qb).is_none() {
+            bad_config(c);
+        }
         let bucket = (pieces - 2) / 32usize.div_ceil(B);
         let (us, them) = (&acc.values[stm.index()], &acc.values[(!stm).index()]);
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
@@ -75,4 +80,21 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Chess768<'_, N, INPUTS
     }
 }
 
-network_family!([const N: usize, const INPUTS: usize, const B: usize] Chess768<'_, N, INPUTS, B>, Accumulator<N, 0>, |net| FeatureSet::Chess768(net.config.kings));
+/// The panic of a config no net has, the same on every path.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn bad_config(c: &Chess768Config) -> ! {
+    panic!(
+        "Chess768Config: qa and qb must be positive and qa * qb fit an i32, got qa={}, qb={} (build it with Chess768Config::new)",
+        c.qa, c.qb
+    )
+}
+
+network_family!(
+    [const N: usize, const INPUTS: usize, const B: usize] Chess768<'_, N, INPUTS, B>,
+    Accumulator<N, 0>,
+    |net| FeatureSet::Chess768(net.config.kings),
+    |_| INPUTS,
+    |net| crate::network::WeightsId::of(net.l0_weights, net.l1_weights)
+);

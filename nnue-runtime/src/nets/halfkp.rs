@@ -99,4 +99,10 @@ impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
     }
 }
 
-network_family!([const L1: usize, const CHUNKS: usize] HalfKp<'_, L1, CHUNKS>, Accumulator<L1, 0>, |_| FeatureSet::HalfKp);
+network_family!(
+    [const L1: usize, const CHUNKS: usize] HalfKp<'_, L1, CHUNKS>,
+    Accumulator<L1, 0>,
+    |_| FeatureSet::HalfKp,
+    |_| INPUTS,
+    |net| crate::network::WeightsId::of(net.ft_weights, net.fc2_weights)
+);

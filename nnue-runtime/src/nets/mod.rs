@@ -7,11 +7,13 @@
 
 mod chess768;
 mod halfkp;
+mod sf19;
 mod sfnn;
 mod sfnn_threats;
 
 pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
+pub use sf19::{Sf19, Sf19Stacks};
 pub use sfnn::{LayerStacks, Sfnn};
 pub use sfnn_threats::SfnnThreats;
 
@@ -20,9 +22,10 @@ use crate::position::{Color, Position};
 
 /// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
 /// `update_k`, generic over the kernel set): each trait method runs the kernel set of the path
-/// it is given (see [`crate::simd::entry_points`]).
+/// it is given (see [`crate::simd::entry_points`]), after checking the arguments the same way
+/// on every path. `$rows` gives the weights' feature rows, `$id` the [`WeightsId`](crate::network::WeightsId).
 macro_rules! network_family {
-    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr) => {
+    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr) => {
         impl<$($generics)*> $ty {
             #[inline(always)]
             unsafe fn plain_forward_k<K: crate::simd::Kernels>(&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
@@ -55,6 +58,10 @@ macro_rules! network_family {
                 let features: fn(&Self) -> FeatureSet = $features;
                 features(self)
             }
+            fn weights_id(&self) -> crate::network::WeightsId {
+                let id: fn(&Self) -> crate::network::WeightsId = $id;
+                id(self)
+            }
             fn new_accumulator(&self) -> $acc {
                 Default::default()
             }
@@ -64,14 +71,19 @@ macro_rules! network_family {
             }
             #[inline]
             fn update_on(&self, path: crate::KernelPath, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
+                // The rows the weights have, whatever a (public, forgeable) config says.
+                let rows: fn(&Self) -> usize = $rows;
+                crate::network::check_features(rows(self), added, removed);
                 crate::simd::on_path!(self, path, update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod](src, dst, perspective, added, removed))
             }
             #[inline]
             fn forward_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
+                crate::network::check_pieces(pieces);
                 crate::simd::on_path!(self, path, plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod](acc, stm, pieces))
             }
             #[inline]
             fn trace_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+                crate::network::check_pieces(pieces);
                 crate::simd::on_path!(self, path, trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod](acc, stm, pieces))
             }
         }
@@ -91,4 +103,116 @@ pub(crate) fn active_features(features: FeatureSet, pos: &Position, perspective:
         }
     }
     (list, n)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    use nnue_format::{synth, Architecture, Encoding};
+
+    use crate::loaded::FastWeights;
+    use crate::network::Network;
+    use crate::position::{Color, Position};
+    use crate::reference::Evaluator;
+    use crate::simd::KernelPath;
+
+    /// The message `f` panics with, if it panics.
+    pub(crate) fn panic_message(f: impl FnOnce()) -> Option<String> {
+        let e = catch_unwind(AssertUnwindSafe(f)).err()?;
+        Some(
+            e.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default(),
+        )
+    }
+
+    fn chess768_arch() -> nnue_format::Chess768Arch {
+        let arch: Architecture = "(768 -> 32)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".parse().unwrap();
+        let Architecture::Chess768(arch) = arch else { unreachable!() };
+        arch
+    }
+
+    /// `pieces` outside 2..=32 and feature indices past the net's once panicked with an index
+    /// out of bounds (or not at all): the same documented panic on every path, the reference's
+    /// included, and none inside the limits.
+    fn check_limits<N: Network>(net: &N, reference: &Evaluator) {
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        let mut acc = net.new_accumulator();
+        for p in Color::BOTH {
+            net.refresh(&pos, p, &mut acc);
+        }
+        let racc = reference.refresh(&pos);
+        for pieces in [0, 1, 33, 34, 1000, usize::MAX] {
+            let want = format!("forward: pieces must be 2..=32 (a position's piece count), got {pieces}");
+            assert_eq!(panic_message(|| _ = reference.forward(&racc, Color::White, pieces)), Some(want.clone()));
+            for path in KernelPath::all() {
+                let got = panic_message(|| _ = net.forward_on(path, &acc, Color::White, pieces));
+                assert_eq!(got.as_ref(), Some(&want), "{path}");
+                let got = panic_message(|| _ = net.trace_on(path, &acc, Color::White, pieces));
+                assert_eq!(got.as_ref(), Some(&want), "{path}");
+            }
+        }
+        for pieces in [2, 32] {
+            let want = reference.forward(&racc, Color::White, pieces).0;
+            for path in KernelPath::all() {
+                assert_eq!(net.forward_on(path, &acc, Color::White, pieces), want, "{path}");
+            }
+        }
+        let inputs = net.feature_set().inputs();
+        for bad in [inputs, 1_000_000_000, usize::MAX] {
+            let want = format!("update: feature index {bad} is past the net's {inputs} features");
+            let mut r = racc.clone();
+            assert_eq!(panic_message(|| reference.update(&mut r, Color::White, &[bad], &[])), Some(want.clone()));
+            for path in KernelPath::all() {
+                for (added, removed) in [(&[bad][..], &[][..]), (&[0][..], &[0, bad][..])] {
+                    let mut dst = acc.clone();
+                    let got = panic_message(|| net.update_on(path, &acc, &mut dst, Color::Black, added, removed));
+                    assert_eq!(got.as_ref(), Some(&want), "{path}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn arguments_past_the_documented_limits_panic_the_same_on_every_path() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let w = FastWeights::new(&net).unwrap();
+        check_limits(&w.sfnn::<64, 32, 16>().unwrap(), &Evaluator::new(&net));
+        let net = synth::threats(64, 2, Encoding::Raw);
+        let w = FastWeights::new(&net).unwrap();
+        check_limits(&w.sfnn_threats::<64, 32, 16>().unwrap(), &Evaluator::new(&net));
+        let net = synth::halfkp(32, 3);
+        let w = FastWeights::new(&net).unwrap();
+        check_limits(&w.halfkp::<32, 16>().unwrap(), &Evaluator::new(&net));
+        let net = synth::chess768(&chess768_arch(), 4);
+        let w = FastWeights::new(&net).unwrap();
+        check_limits(&w.chess768::<32, 768, 8>().unwrap(), &Evaluator::new(&net));
+    }
+
+    /// `Chess768Config` has public fields: `qa = -5` once panicked on the scalar path and
+    /// returned 0 on AVX2.
+    #[test]
+    fn a_forged_chess768_config_panics_the_same_on_every_path() {
+        let net = synth::chess768(&chess768_arch(), 5);
+        let w = FastWeights::new(&net).unwrap();
+        let mut fast = w.chess768::<32, 768, 8>().unwrap();
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut acc = fast.new_accumulator();
+        for p in Color::BOTH {
+            fast.refresh(&pos, p, &mut acc);
+        }
+        for (qa, qb) in [(-5, 64), (0, 64), (255, 0), (255, -1), (i16::MAX, i32::MAX)] {
+            (fast.config.qa, fast.config.qb) = (qa, qb);
+            let want = format!(
+                "Chess768Config: qa and qb must be positive and qa * qb fit an i32, got qa={qa}, qb={qb} \
+                 (build it with Chess768Config::new)"
+            );
+            for path in KernelPath::all() {
+                let got = panic_message(|| _ = fast.forward_on(path, &acc, Color::White, 32));
+                assert_eq!(got.as_ref(), Some(&want), "{path}");
+            }
+        }
+    }
 }

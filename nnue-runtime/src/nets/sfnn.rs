@@ -67,7 +67,13 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF,
     }
 }
 
-network_family!([const L1: usize, const HALF: usize, const CHUNKS: usize] Sfnn<'_, L1, HALF, CHUNKS>, Accumulator<L1, BUCKETS>, |_| FeatureSet::HalfKav2Hm);
+network_family!(
+    [const L1: usize, const HALF: usize, const CHUNKS: usize] Sfnn<'_, L1, HALF, CHUNKS>,
+    Accumulator<L1, BUCKETS>,
+    |_| FeatureSet::HalfKav2Hm,
+    |_| INPUTS,
+    |net| crate::network::WeightsId::of(net.ft_weights, net.stacks.fc2_weights)
+);
 
 /// The layer stacks of the SFNN families (Stockfish 15.1 to 18): for each of the 8 buckets,
 /// fc_0 (sparse int8, `L1 -> 15+1`), fc_1 (`30 -> 32`) and fc_2 (`32 -> 1`), in the fast layout.

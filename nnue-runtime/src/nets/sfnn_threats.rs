@@ -22,8 +22,6 @@ const THREAT_INPUTS: usize = threats::INPUTS;
 const PIECE_INPUTS: usize = halfka_v2_hm::INPUTS;
 const INPUTS: usize = THREAT_INPUTS + PIECE_INPUTS;
 const BUCKETS: usize = 8;
-/// Accumulator columns summed at once (kept in vector registers).
-const TILE: usize = 128;
 
 /// A threat-input net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4). The fields are the
 /// arrays of [`nnue_format::layout::ThreatsLayout`], by the same names.
@@ -45,48 +43,6 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
     /// The shape the kernels need, checked when a method is instantiated.
     const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1);
 
-    /// `dst = start + rows[added] - rows[removed]`, tile by tile, each tile written once.
-    #[inline(always)]
-    fn accumulate(&self, start: &[i16; L1], dst: &mut [i16; L1], added: &[usize], removed: &[usize]) {
-        if L1.is_multiple_of(TILE) {
-            self.accumulate_tiles::<TILE>(start, dst, added, removed)
-        } else {
-            self.accumulate_tiles::<64>(start, dst, added, removed)
-        }
-    }
-
-    /// [`Self::accumulate`] with tiles of `T` columns (`T` divides L1): fixed-size loops that
-    /// unroll and keep the tile in vector registers.
-    #[inline(always)]
-    fn accumulate_tiles<const T: usize>(
-        &self,
-        start: &[i16; L1],
-        dst: &mut [i16; L1],
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        for t in (0..L1).step_by(T) {
-            let mut tile: [i16; T] = start[t..t + T].try_into().expect("T divides L1");
-            for (list, add) in [(added, true), (removed, false)] {
-                for &f in list {
-                    if f < THREAT_INPUTS {
-                        let row: &[i8; T] = self.threat_weights[f][t..t + T].try_into().expect("T divides L1");
-                        for (v, &w) in tile.iter_mut().zip(row) {
-                            *v = if add { v.wrapping_add(i16::from(w)) } else { v.wrapping_sub(i16::from(w)) };
-                        }
-                    } else {
-                        let row: &[i16; T] =
-                            self.ft_weights[f - THREAT_INPUTS][t..t + T].try_into().expect("T divides L1");
-                        for (v, &w) in tile.iter_mut().zip(row) {
-                            *v = if add { v.wrapping_add(w) } else { v.wrapping_sub(w) };
-                        }
-                    }
-                }
-            }
-            dst[t..t + T].copy_from_slice(&tile);
-        }
-    }
-
     #[inline(always)]
     unsafe fn forward_k<K: Kernels>(
         &self,
@@ -107,7 +63,14 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
         let mut list = Vec::with_capacity(96);
         FeatureSet::HalfKav2HmThreats.active(pos, perspective, &mut list);
         let p = perspective.index();
-        self.accumulate(self.ft_biases, &mut acc.values[p], &list, &[]);
+        portable::accumulate_mixed(
+            self.threat_weights,
+            self.ft_weights,
+            self.ft_biases,
+            &mut acc.values[p],
+            &list,
+            &[],
+        );
         portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list, &[]);
     }
 
@@ -121,9 +84,22 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
         removed: &[usize],
     ) {
         let p = perspective.index();
-        self.accumulate(&src.values[p], &mut dst.values[p], added, removed);
+        portable::accumulate_mixed(
+            self.threat_weights,
+            self.ft_weights,
+            &src.values[p],
+            &mut dst.values[p],
+            added,
+            removed,
+        );
         portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }
 
-network_family!([const L1: usize, const HALF: usize, const CHUNKS: usize] SfnnThreats<'_, L1, HALF, CHUNKS>, Accumulator<L1, BUCKETS>, |_| FeatureSet::HalfKav2HmThreats);
+network_family!(
+    [const L1: usize, const HALF: usize, const CHUNKS: usize] SfnnThreats<'_, L1, HALF, CHUNKS>,
+    Accumulator<L1, BUCKETS>,
+    |_| FeatureSet::HalfKav2HmThreats,
+    |_| INPUTS,
+    |net| crate::network::WeightsId::of(net.threat_weights, net.stacks.fc2_weights)
+);

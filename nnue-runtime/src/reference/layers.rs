@@ -46,10 +46,20 @@ pub fn affine(layer: &Dense, input: &[u8]) -> Vec<i32> {
 
 /// `clamp(x >> 6, 0, 127)` (the shift floors, as C++'s `>>` on int does).
 pub fn clipped_relu(input: &[i32]) -> Vec<u8> {
-    input.iter().map(|&x| (x >> 6).clamp(0, 127) as u8).collect()
+    clipped_relu_shift(input, 6)
 }
 
 /// `min(127, x * x >> 19)`.
 pub fn sqr_clipped_relu(input: &[i32]) -> Vec<u8> {
-    input.iter().map(|&x| ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8).collect()
+    sqr_clipped_relu_shift(input, 19)
+}
+
+/// `clamp(x >> shift, 0, 127)`.
+pub fn clipped_relu_shift(input: &[i32], shift: u32) -> Vec<u8> {
+    input.iter().map(|&x| (x >> shift).clamp(0, 127) as u8).collect()
+}
+
+/// `min(127, x * x >> shift)`, the square in 64 bits.
+pub fn sqr_clipped_relu_shift(input: &[i32], shift: u32) -> Vec<u8> {
+    input.iter().map(|&x| ((i64::from(x) * i64::from(x)) >> shift).min(127) as u8).collect()
 }

@@ -3,12 +3,15 @@
 
 mod layers;
 
-use nnue_format::{Activation, Model, Net, SfnnArch, Stack, ThreatsArch};
+use nnue_format::{Activation, Model, Net, Sf19Arch, SfnnArch, Stack, ThreatsArch};
 
 use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network, Trace};
 use crate::position::{Color, Position};
-pub use layers::{affine, clipped_relu, ft_pairwise, ft_pairwise_threats, sqr_clipped_relu};
+pub use layers::{
+    affine, clipped_relu, clipped_relu_shift, ft_pairwise, ft_pairwise_threats, sqr_clipped_relu,
+    sqr_clipped_relu_shift,
+};
 
 /// The generic evaluator's first-layer pre-activations of both perspectives (indexed by
 /// [`Color::index`]), sized at run time.
@@ -49,7 +52,7 @@ impl<'a> Evaluator<'a> {
     fn ft_scale(&self) -> i16 {
         match self.net.model {
             Model::Sfnn(..) => 2,
-            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) => 1,
+            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) | Model::Sf19(..) => 1,
         }
     }
 
@@ -59,6 +62,7 @@ impl<'a> Evaluator<'a> {
             Model::HalfKp(_, p) => (&p.ft.biases, p.ft.l1(), &[], 0),
             Model::Chess768(_, p) => (&p.l0b, p.hidden(), &[], 0),
             Model::Threats(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
+            Model::Sf19(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, Sf19Arch::PSQT_BUCKETS),
         }
     }
 
@@ -68,13 +72,16 @@ impl<'a> Evaluator<'a> {
             Model::HalfKp(_, p) => p.ft.row(feature),
             Model::Chess768(_, p) => p.row(feature),
             Model::Threats(_, p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
+            Model::Sf19(a, p) => p.ft.row(feature - a.int8_inputs()),
         }
     }
 
-    /// The int8 row of a threat feature (threat nets' features below `THREAT_INPUTS`).
+    /// The int8 row of a feature, if it has one (threat nets' threat features, Stockfish 19's
+    /// threats and pawn pairs).
     fn threat_row(&self, feature: usize) -> Option<&'a [i8]> {
         match &self.net.model {
             Model::Threats(_, p) if feature < ThreatsArch::THREAT_INPUTS => Some(p.threat_row(feature)),
+            Model::Sf19(a, p) if feature < a.int8_inputs() => Some(p.int8_row(feature)),
             _ => None,
         }
     }
@@ -86,9 +93,30 @@ impl<'a> Evaluator<'a> {
         GenericAccumulator { values: [biases.clone(), biases], psqt: [vec![0; buckets], vec![0; buckets]] }
     }
 
+    /// Panics unless `acc` has this net's widths (its fields are public).
+    #[track_caller]
+    fn check_width(&self, acc: &GenericAccumulator) {
+        let (_, l1, _, buckets) = self.first_layer();
+        let widths = |v: &[Vec<i16>; 2], p: &[Vec<i32>; 2]| [v[0].len(), v[1].len(), p[0].len(), p[1].len()];
+        if widths(&acc.values, &acc.psqt) != [l1, l1, buckets, buckets] {
+            panic!(
+                "GenericAccumulator: values of {:?} and psqt of {:?} entries, this net's are {l1} and {buckets} \
+                 (make it with Evaluator::empty_accumulator)",
+                acc.values.each_ref().map(Vec::len),
+                acc.psqt.each_ref().map(Vec::len)
+            );
+        }
+    }
+
     /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish;
     /// SFNN rows count doubled, see `Evaluator::ft_scale`).
+    ///
+    /// # Panics
+    /// When `acc` is not of this net's widths, or a feature index is not below the feature
+    /// set's [`inputs`](FeatureSet::inputs).
     pub fn update(&self, acc: &mut GenericAccumulator, perspective: Color, added: &[usize], removed: &[usize]) {
+        self.check_width(acc);
+        crate::network::check_features(self.features.inputs(), added, removed);
         let (_, _, psqt, buckets) = self.first_layer();
         let p = perspective.index();
         let scale = self.ft_scale();
@@ -128,7 +156,13 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The layers after the accumulator, for `stm` to move with `pieces` on the board.
+    ///
+    /// # Panics
+    /// As [`Network::forward_on`]: when `pieces` is not in [`PIECES`](crate::network::PIECES);
+    /// also when `acc` is not of this net's widths.
     pub fn forward(&self, acc: &GenericAccumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
+        crate::network::check_pieces(pieces);
+        self.check_width(acc);
         let (us, them) = (stm.index(), (!stm).index());
         let mut trace = Trace::default();
         match &self.net.model {
@@ -140,6 +174,11 @@ impl<'a> Evaluator<'a> {
             Model::Threats(_, p) => {
                 trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
                 let eval = sfnn_stacks(&p.stacks, acc, stm, pieces, &mut trace);
+                (eval, trace)
+            }
+            Model::Sf19(_, p) => {
+                trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
+                let eval = sf19_stack(&p.stacks, acc, stm, pieces, &mut trace);
                 (eval, trace)
             }
             Model::HalfKp(_, p) => {
@@ -205,6 +244,29 @@ fn sfnn_stacks(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: u
     Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
 }
 
+/// Stockfish 19's layer stack, after the transform (`trace.ft_out`): fc_0, its squared
+/// (`>> 21`) and clipped (`>> 7`) activations, fc_1, its squared (`>> 19`) and clipped (`>> 6`)
+/// activations, fc_2 over all four, plus the skip `fc_0[30] - fc_0[31]` and the PSQT.
+fn sf19_stack(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: usize, trace: &mut Trace) -> Evaluation {
+    let (us, them) = (stm.index(), (!stm).index());
+    let bucket = (pieces - 1) / 4;
+    let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
+    let stack = &stacks[bucket];
+    let fc0 = affine(&stack.fc0, &trace.ft_out);
+    let mut fc1_in = sqr_clipped_relu_shift(&fc0, 21);
+    fc1_in.extend(clipped_relu_shift(&fc0, 7));
+    let fc1 = affine(&stack.fc1, &fc1_in);
+    let mut fc2_in = fc1_in.clone();
+    fc2_in.extend(sqr_clipped_relu_shift(&fc1, 19));
+    fc2_in.extend(clipped_relu_shift(&fc1, 6));
+    let fc2 = affine(&stack.fc2, &fc2_in);
+    let skip = fc0[30].wrapping_sub(fc0[31]);
+    let positional = fc2[0].wrapping_add(skip).wrapping_mul(9600) / 16384;
+    trace.dense = vec![fc0, fc1, fc2];
+    trace.activations = vec![fc1_in, fc2_in];
+    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
+}
+
 /// The reference evaluator behind the same interface as the fast networks, so engines (and
 /// the accumulator stack) can switch between them. Paths don't apply: it is always portable.
 impl Network for Evaluator<'_> {
@@ -216,6 +278,10 @@ impl Network for Evaluator<'_> {
 
     fn new_accumulator(&self) -> GenericAccumulator {
         self.empty_accumulator()
+    }
+
+    fn weights_id(&self) -> crate::network::WeightsId {
+        crate::network::WeightsId::of(self.net, self.net)
     }
 
     fn refresh_on(&self, _path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut GenericAccumulator) {
@@ -284,4 +350,35 @@ pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result
         }
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nets::tests::panic_message;
+    use nnue_format::{synth, Encoding};
+
+    /// `GenericAccumulator`'s fields are public: one of another width once gave garbage.
+    #[test]
+    fn an_accumulator_of_another_width_panics() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let good = eval.refresh(&pos);
+        let mut narrow = good.clone();
+        narrow.values[1].truncate(32);
+        let mut no_psqt = good.clone();
+        no_psqt.psqt = [Vec::new(), Vec::new()];
+        for bad in [narrow, no_psqt] {
+            let msg = panic_message(|| _ = eval.forward(&bad, Color::White, 32)).expect("forward panics");
+            assert!(msg.starts_with("GenericAccumulator: values of ["), "{msg}");
+            let mut b = bad.clone();
+            let msg = panic_message(|| eval.update(&mut b, Color::White, &[1], &[])).expect("update panics");
+            assert!(msg.contains("this net's are 64 and 8"), "{msg}");
+            let mut dst = good.clone();
+            let msg =
+                panic_message(|| eval.update_on(crate::KernelPath::best(), &bad, &mut dst, Color::Black, &[], &[]));
+            assert!(msg.is_some_and(|m| m.starts_with("GenericAccumulator")));
+        }
+    }
 }

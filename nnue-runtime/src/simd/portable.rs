@@ -137,6 +137,57 @@ pub(crate) fn update_psqt<const B: usize>(
     *dst = v;
 }
 
+/// `dst = start + rows[added] - rows[removed]` over int8 rows (features below
+/// `int8.len()`, widened) and int16 rows (the features after them), tile by tile so that each
+/// tile of `dst` is written once and stays in vector registers (wrapping int16). The
+/// transformers of Stockfish 18's and 19's nets keep both kinds in one accumulator.
+#[inline(always)]
+pub(crate) fn accumulate_mixed<const L1: usize>(
+    int8: &[[i8; L1]],
+    int16: &[[i16; L1]],
+    start: &[i16; L1],
+    dst: &mut [i16; L1],
+    added: &[usize],
+    removed: &[usize],
+) {
+    if L1.is_multiple_of(TILE) {
+        accumulate_mixed_tiles::<L1, TILE>(int8, int16, start, dst, added, removed)
+    } else {
+        accumulate_mixed_tiles::<L1, 64>(int8, int16, start, dst, added, removed)
+    }
+}
+
+/// [`accumulate_mixed`] with tiles of `T` columns (`T` divides L1).
+#[inline(always)]
+fn accumulate_mixed_tiles<const L1: usize, const T: usize>(
+    int8: &[[i8; L1]],
+    int16: &[[i16; L1]],
+    start: &[i16; L1],
+    dst: &mut [i16; L1],
+    added: &[usize],
+    removed: &[usize],
+) {
+    for t in (0..L1).step_by(T) {
+        let mut tile: [i16; T] = start[t..t + T].try_into().expect("T divides L1");
+        for (list, add) in [(added, true), (removed, false)] {
+            for &f in list {
+                if f < int8.len() {
+                    let row: &[i8; T] = int8[f][t..t + T].try_into().expect("T divides L1");
+                    for (v, &w) in tile.iter_mut().zip(row) {
+                        *v = if add { v.wrapping_add(i16::from(w)) } else { v.wrapping_sub(i16::from(w)) };
+                    }
+                } else {
+                    let row: &[i16; T] = int16[f - int8.len()][t..t + T].try_into().expect("T divides L1");
+                    for (v, &w) in tile.iter_mut().zip(row) {
+                        *v = if add { v.wrapping_add(w) } else { v.wrapping_sub(w) };
+                    }
+                }
+            }
+        }
+        dst[t..t + T].copy_from_slice(&tile);
+    }
+}
+
 /// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits: the SIMD
 /// paths list non-zero chunks of activations with one lookup per 8 chunks.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
