@@ -1,6 +1,8 @@
-//! A small UCI engine on top of `nnue_net!` and the accumulator stack: alpha-beta with
-//! quiescence, iterative deepening, MVV-LVA ordering. Nothing fancy: it shows how an engine
-//! keeps accumulators along make/unmake and lets the two evaluators be compared end to end.
+//! A small UCI engine on top of `nnue_net!` and the accumulator stack: principal variation
+//! search with quiescence, iterative deepening, a transposition table that also keeps static
+//! evaluations, and move ordering (the table's move, MVV-LVA captures, killers, history).
+//! Nothing fancy: it shows how an engine keeps accumulators along make/unmake and lets the
+//! two evaluators be compared end to end.
 //!
 //! ```text
 //! cargo run --release --example engine            # UCI on stdin/stdout
@@ -367,8 +369,8 @@ fn hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-/// Most valuable victim, least valuable attacker first; promotions among captures.
-fn order(moves: &mut [Move]) {
+/// Most valuable victim, least valuable attacker: higher first; promotions count as captures.
+fn mvv_lva(m: &Move) -> i32 {
     let value = |r: Role| match r {
         Role::Pawn => 1,
         Role::Knight | Role::Bishop => 3,
@@ -376,10 +378,127 @@ fn order(moves: &mut [Move]) {
         Role::Queen => 9,
         Role::King => 0,
     };
-    moves.sort_by_key(|m| {
-        let victim = m.capture().map_or(0, value) * 10 + m.promotion().map_or(0, value) * 8;
-        -(victim * 16 - value(m.role()))
-    });
+    let victim = m.capture().map_or(0, value) * 10 + m.promotion().map_or(0, value) * 8;
+    victim * 16 - value(m.role())
+}
+
+/// Most valuable victim, least valuable attacker first; promotions among captures.
+fn order(moves: &mut [Move]) {
+    moves.sort_by_key(|m| -mvv_lva(m));
+}
+
+/// A move in 16 bits for the transposition table (0: none): from, to, promotion. Castling
+/// is the king's square and the rook's, so no two moves of a position share a code.
+fn move_code(m: &Move) -> u16 {
+    let from = m.from().map_or(0, |s| s.to_usize() as u16);
+    from | (m.to().to_usize() as u16) << 6 | m.promotion().map_or(0, |r| r as u16) << 12
+}
+
+/// How a stored score bounds the true one.
+const BOUND_UPPER: u8 = 1;
+const BOUND_LOWER: u8 = 2;
+const BOUND_EXACT: u8 = 3;
+/// No static evaluation stored.
+const NO_EVAL: i16 = i16::MIN;
+
+/// What the table knows of a position.
+#[derive(Clone, Copy)]
+struct TtEntry {
+    mv: u16,
+    score: i16,
+    /// The net's evaluation ([`NO_EVAL`] if not computed yet).
+    eval: i16,
+    depth: u8,
+    bound: u8,
+}
+
+impl TtEntry {
+    /// Whether the stored score (`score`, made relative to the root) decides a node searched
+    /// to `depth` in (alpha, beta).
+    fn cuts(&self, score: i32, depth: usize, alpha: i32, beta: i32) -> bool {
+        usize::from(self.depth) >= depth
+            && match self.bound {
+                BOUND_EXACT => true,
+                BOUND_LOWER => score >= beta,
+                BOUND_UPPER => score <= alpha,
+                _ => false,
+            }
+    }
+
+    fn eval(&self) -> Option<i32> {
+        (self.eval != NO_EVAL).then_some(i32::from(self.eval))
+    }
+}
+
+/// The transposition table: one entry per slot, indexed and checked by the Zobrist key, always
+/// replaced (keeping the stored evaluation when the key is the same). Besides the best move
+/// and a bounded score, it keeps the static evaluation, so that a position met again through
+/// another move order, or searched again one iteration deeper, is not evaluated again: its
+/// accumulators are then never computed (the stack computes them only on evaluation).
+/// Zeroed memory is an empty table, so a new one costs no time until it is written.
+struct Tt {
+    /// Per slot: the key, then the entry packed into a u64.
+    slots: Vec<[u64; 2]>,
+}
+
+impl Tt {
+    /// 2^20 slots of 16 bytes: 16 MB.
+    const BITS: u32 = 20;
+
+    fn new() -> Tt {
+        Tt { slots: vec![[0; 2]; 1 << Self::BITS] }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> (64 - Self::BITS)) as usize
+    }
+
+    fn probe(&self, key: u64) -> Option<TtEntry> {
+        let [k, v] = self.slots[self.slot(key)];
+        (k == key && v != 0).then_some(TtEntry {
+            mv: v as u16,
+            score: (v >> 16) as u16 as i16,
+            eval: (v >> 32) as u16 as i16,
+            depth: (v >> 48) as u8,
+            bound: (v >> 56) as u8,
+        })
+    }
+
+    fn store(&mut self, key: u64, mut e: TtEntry) {
+        let i = self.slot(key);
+        if e.eval == NO_EVAL {
+            e.eval = self.probe(key).map_or(NO_EVAL, |old| old.eval);
+        }
+        let packed = u64::from(e.mv)
+            | u64::from(e.score as u16) << 16
+            | u64::from(e.eval as u16) << 32
+            | u64::from(e.depth) << 48
+            | u64::from(e.bound) << 56;
+        self.slots[i] = [key, packed];
+    }
+}
+
+/// Mate scores count plies from the root; the table keeps them from the position instead.
+fn score_to_tt(score: i32, ply: usize) -> i16 {
+    let ply = ply as i32;
+    (if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }) as i16
+}
+
+fn score_from_tt(score: i16, ply: usize) -> i32 {
+    let (score, ply) = (i32::from(score), ply as i32);
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
 }
 
 fn uci(mv: &Move) -> String {
@@ -401,6 +520,12 @@ struct Search<'a, N: Network> {
     root_skip: Vec<Move>,
     /// Hashes of the positions before the current one: the game's, then the search path's.
     history: Vec<u64>,
+    tt: Tt,
+    /// Per ply, the last two quiet moves that caused a beta cutoff (move codes).
+    killers: Vec<[u16; 2]>,
+    /// Per side to move, from and to square: how often a quiet move caused a cutoff, weighted
+    /// by depth squared.
+    quiet_history: Box<[[[i32; 64]; 64]; 2]>,
 }
 
 impl<N: Network> Search<'_, N> {
@@ -427,28 +552,58 @@ impl<N: Network> Search<'_, N> {
         child
     }
 
+    /// Captures only, from the static evaluation (the table's, when it has one). Scores here
+    /// are never mates, so they go to the table unchanged, as depth 0.
     fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
         }
-        let stand_pat = self.evaluate(pos);
-        if stand_pat >= beta {
-            return stand_pat;
+        let key = hash(pos);
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry.filter(|e| e.cuts(i32::from(e.score), 0, alpha, beta)) {
+            return i32::from(e.score);
         }
-        alpha = alpha.max(stand_pat);
-        let mut captures: Vec<Move> = pos.capture_moves().into_iter().collect();
-        order(&mut captures);
-        for mv in &captures {
-            let child = self.make(pos, mv);
-            let score = -self.quiescence(&child, -beta, -alpha);
-            self.acc.pop();
-            if score >= beta {
-                return score;
+        let stand_pat = match entry.and_then(|e| e.eval()) {
+            Some(eval) => eval,
+            None => self.evaluate(pos),
+        };
+        let (alpha_in, eval) = (alpha, stand_pat as i16);
+        let mut best = (stand_pat, 0);
+        if stand_pat < beta {
+            alpha = alpha.max(stand_pat);
+            let mut captures: Vec<Move> = pos.capture_moves().into_iter().collect();
+            order(&mut captures);
+            for mv in &captures {
+                let child = self.make(pos, mv);
+                let score = -self.quiescence(&child, -beta, -alpha);
+                self.acc.pop();
+                if self.ctl.stopped() {
+                    return 0;
+                }
+                if score > best.0 {
+                    best = (score, move_code(mv));
+                }
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
             }
-            alpha = alpha.max(score);
         }
-        alpha
+        let (score, mv) = best;
+        let bound = if score >= beta {
+            BOUND_LOWER
+        } else if score > alpha_in {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt.store(key, TtEntry { mv, score: score as i16, eval, depth: 0, bound });
+        if score >= beta {
+            score
+        } else {
+            score.max(alpha_in)
+        }
     }
 
     /// Negamax with a draw for a position repeated since the last irreversible move.
@@ -459,12 +614,63 @@ impl<N: Network> Search<'_, N> {
             return 0;
         }
         self.history.push(h);
-        let score = self.alpha_beta(pos, depth, alpha, beta, ply);
+        let score = self.alpha_beta(pos, h, depth, alpha, beta, ply);
         self.history.pop();
         score
     }
 
-    fn alpha_beta(&mut self, pos: &Chess, depth: usize, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The table's move first, then captures and promotions by MVV-LVA, the killers, and the
+    /// other quiet moves by history.
+    fn order_moves(&self, moves: &mut [Move], tt_move: u16, ply: usize, side: usize) {
+        let killers = self.killers[ply];
+        moves.sort_by_key(|m| {
+            let code = move_code(m);
+            if code == tt_move {
+                i32::MIN
+            } else if m.is_capture() || m.is_promotion() {
+                -(1 << 24) - mvv_lva(m)
+            } else if let Some(k) = killers.iter().position(|&k| k == code) {
+                -(1 << 23) + k as i32
+            } else {
+                let from = m.from().map_or(0, |s| s.to_usize());
+                -self.quiet_history[side][from][m.to().to_usize()]
+            }
+        });
+    }
+
+    /// The net's evaluation of `pos` (whose key is `key`), from the table when it has it;
+    /// else computed and stored there, beside what the table knew of the position.
+    fn static_eval(&mut self, pos: &Chess, key: u64, entry: Option<TtEntry>) -> i32 {
+        if let Some(eval) = entry.and_then(|e| e.eval()) {
+            return eval;
+        }
+        let eval = self.evaluate(pos);
+        let known = entry.unwrap_or(TtEntry { mv: 0, score: 0, eval: NO_EVAL, depth: 0, bound: 0 });
+        self.tt.store(key, TtEntry { eval: eval as i16, ..known });
+        eval
+    }
+
+    /// A quiet move caused a cutoff at `ply` with `depth` to go: a killer, and history.
+    fn reward_quiet(&mut self, mv: &Move, depth: usize, ply: usize, side: usize) {
+        let code = move_code(mv);
+        let killers = &mut self.killers[ply];
+        if killers[0] != code {
+            *killers = [code, killers[0]];
+        }
+        let from = mv.from().map_or(0, |s| s.to_usize());
+        let h = &mut self.quiet_history[side][from][mv.to().to_usize()];
+        *h += (depth * depth) as i32;
+        // Kept below the killers' keys: halve all now and then.
+        if *h >= 1 << 21 {
+            self.quiet_history.iter_mut().flatten().flatten().for_each(|h| *h /= 2);
+        }
+    }
+
+    /// Principal variation search: the first move with the full window, the others with a
+    /// null window first (searched again in full if they beat alpha; late quiet moves one ply
+    /// shallower first). Outside the principal variation a stored bound that is deep enough
+    /// decides the node at once, and a null move may.
+    fn alpha_beta(&mut self, pos: &Chess, key: u64, depth: usize, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.out_of_time() {
             return 0;
@@ -480,29 +686,91 @@ impl<N: Network> Search<'_, N> {
             return self.quiescence(pos, alpha, beta);
         }
         self.nodes += 1;
-        order(&mut moves);
+        let entry = self.tt.probe(key);
+        let null_window = beta - alpha == 1;
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            if ply > 0 && null_window && e.cuts(score, depth, alpha, beta) {
+                return score;
+            }
+        }
+        let in_check = pos.is_check();
+        // Null move: outside the principal variation, when the static evaluation is already
+        // at least beta and the side to move has pieces (no zugzwang in pawn endings), let
+        // the opponent move twice; if that still fails high, so will a real move.
+        if ply > 0
+            && null_window
+            && depth >= 3
+            && !in_check
+            && (pos.us() & !pos.board().pawns() & !pos.board().kings()).any()
+        {
+            let eval = self.static_eval(pos, key, entry);
+            if eval >= beta {
+                if let Ok(null) = pos.clone().swap_turn() {
+                    // The board is the same: nothing to push on the accumulator stack.
+                    let score = -self.negamax(&null, depth - 3, -beta, -beta + 1, ply + 1);
+                    if self.ctl.stopped() {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return score.min(MATE_BOUND - 1);
+                    }
+                }
+            }
+        }
+        let side = pos.turn().fold_wb(0, 1);
+        self.order_moves(&mut moves, entry.map_or(0, |e| e.mv), ply, side);
         if ply == 0 {
             moves.retain(|m| !self.root_skip.contains(m));
             let first = &self.root_first;
             moves.sort_by_key(|m| first.iter().position(|f| f == m).unwrap_or(usize::MAX));
         }
-        let mut best = -INF;
-        for mv in &moves {
+        let (alpha_in, mut best, mut best_move) = (alpha, -INF, 0);
+        for (i, mv) in moves.iter().enumerate() {
             let child = self.make(pos, mv);
-            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            // Late quiet moves that don't give check: first searched one ply shallower.
+            let quiet = !mv.is_capture() && !mv.is_promotion();
+            let reduce = usize::from(depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check());
+            let mut score = INF;
+            if i > 0 {
+                score = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
+                if reduce > 0 && score > alpha && !self.ctl.stopped() {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+            }
+            if i == 0 || (score > alpha && score < beta && !self.ctl.stopped()) {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            }
             self.acc.pop();
             if self.ctl.stopped() {
                 return best.max(score);
             }
             if score > best {
                 best = score;
+                best_move = move_code(mv);
                 let tail = std::mem::take(&mut self.pv[ply + 1]);
                 self.pv[ply] = std::iter::once(*mv).chain(tail).collect();
             }
             alpha = alpha.max(score);
             if alpha >= beta {
+                if !mv.is_capture() && !mv.is_promotion() {
+                    self.reward_quiet(mv, depth, ply, side);
+                }
                 break;
             }
+        }
+        // The root's best move depends on the moves MultiPV leaves out: not stored.
+        if ply > 0 {
+            let bound = if best >= beta {
+                BOUND_LOWER
+            } else if best > alpha_in {
+                BOUND_EXACT
+            } else {
+                BOUND_UPPER
+            };
+            let entry =
+                TtEntry { mv: best_move, score: score_to_tt(best, ply), eval: NO_EVAL, depth: depth as u8, bound };
+            self.tt.store(key, entry);
         }
         best
     }
@@ -537,6 +805,9 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
         root_first: Vec::new(),
         root_skip: skip_always.clone(),
         history: game.hashes.clone(),
+        tt: Tt::new(),
+        killers: vec![[0; 2]; MAX_PLY + 1],
+        quiet_history: Box::new([[[0; 64]; 64]; 2]),
     };
     let pawn = pawn_value(net);
     let lines_wanted = limits.multipv.clamp(1, allowed.len().max(1));

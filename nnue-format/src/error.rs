@@ -80,7 +80,7 @@ pub enum ErrorKind {
         /// Bytes left in the file.
         available: usize,
     },
-    /// The header's version is none this crate reads (see [`KNOWN_VERSIONS`]).
+    /// The header's version is none this crate reads (the message names the ones it knows).
     #[error("{}", unknown_version(*found))]
     UnknownVersion {
         /// The header's version.

@@ -11,17 +11,39 @@ use nnue_format::{Encoding, Net};
 
 const MAGIC: &[u8] = b"COMPRESSED_LEB128";
 
-/// A reference encoder, independent of the crate's.
-fn encode(mut v: i64) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
-        out.push(if done { byte } else { byte | 0x80 });
-        if done {
-            return out;
-        }
+/// A reference encoder, by another route than the crate's (which emits 7 bits at a time until
+/// only sign bits remain): first the length, the fewest bytes n whose 7n-bit two's complement
+/// range holds `v`, then the n digits of `v mod 2^7n`, each but the last with the continuation
+/// bit. Checked against the specification's examples below.
+fn encode(v: i64) -> Vec<u8> {
+    let v = i128::from(v);
+    let n = (1..).find(|&n| -(1i128 << (7 * n - 1)) <= v && v < 1i128 << (7 * n - 1)).unwrap();
+    let digits = v.rem_euclid(1i128 << (7 * n));
+    (0..n).map(|k| ((digits >> (7 * k)) & 0x7f) as u8 | if k + 1 < n { 0x80 } else { 0 }).collect()
+}
+
+/// The signed LEB128 examples of the DWARF 5 specification (figure 7.6) and Wikipedia's
+/// -123456, plus the edges of each length.
+#[test]
+fn the_reference_encoder_gives_the_specifications_examples() {
+    let examples: [(i64, &[u8]); 14] = [
+        (2, &[0x02]),
+        (-2, &[0x7e]),
+        (127, &[0xff, 0x00]),
+        (-127, &[0x81, 0x7f]),
+        (128, &[0x80, 0x01]),
+        (-128, &[0x80, 0x7f]),
+        (129, &[0x81, 0x01]),
+        (-129, &[0xff, 0x7e]),
+        (-123456, &[0xc0, 0xbb, 0x78]),
+        (63, &[0x3f]),
+        (-64, &[0x40]),
+        (64, &[0xc0, 0x00]),
+        (-65, &[0xbf, 0x7f]),
+        (i64::from(i16::MIN), &[0x80, 0x80, 0x7e]),
+    ];
+    for (v, bytes) in examples {
+        assert_eq!(encode(v), bytes, "{v}");
     }
 }
 

@@ -9,21 +9,25 @@ mod load;
 
 use proc_macro::TokenStream;
 
-/// Compiles a net file into a module holding its weights (in the kernels' layout, as static
-/// data) and a `NETWORK` of const dimensions.
+/// Compiles an NNUE net file into the calling crate: a module with the net's weights (laid
+/// out for the SIMD kernels, as static data), a const-dimensioned `NETWORK` and `evaluate`.
 ///
-/// ```ignore
-/// nnue_runtime::nnue_net!("nets/default.nnue");              // module `net`
+/// Crates call it as `nnue_runtime::nnue_net!` (the code it generates uses `nnue_runtime`),
+/// whose documentation has an example that runs. Its forms:
+///
+/// ```text
+/// nnue_runtime::nnue_net!("nets/nn-37f18f62d772.nnue");  // a Stockfish net: module `net`
 /// nnue_runtime::nnue_net! {
-///     name = big,                                            // module name
-///     env = "EVALFILE", default = "nets/default.nnue",       // or: path = "..."
-///     arch = "(768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400", // headerless nets
+///     name = small,                                       // module name (default `net`)
+///     path = "nets/default.nnue",                         // or: env = "EVALFILE", default = "…"
+///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400", // headerless nets only
 /// }
 /// ```
 ///
-/// Paths are relative to the calling crate's manifest directory (`CARGO_MANIFEST_DIR`).
-/// A bad or unsupported net is a compile error naming the file, the section, the offset and
-/// what was expected.
+/// A Stockfish net's header describes it; a headerless net (such as the committed
+/// `nets/default.nnue`) needs its description in `arch`. Paths are relative to the calling
+/// crate's manifest directory (`CARGO_MANIFEST_DIR`). A bad or unsupported net is a compile
+/// error naming the file, the section, the offset and what was expected.
 #[proc_macro]
 pub fn nnue_net(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as input::NetInput);

@@ -34,6 +34,9 @@ pub use dirty::Dirty;
 pub use network::{Accumulator, Evaluation, Network, Trace, WeightsId};
 pub use nnue_format as format;
 pub use nnue_format::{Architecture, FormatError, Net};
+/// Compiles an NNUE net file into your crate at build time: a module with the net's weights,
+/// laid out for the SIMD kernels, a const-dimensioned `NETWORK` and `evaluate`.
+///
 /// # Example
 ///
 /// The generated module holds the net's `NETWORK`, its `Accumulator` type, the constants
@@ -58,6 +61,9 @@ pub use nnue_format::{Architecture, FormatError, Net};
 /// # Ok(())
 /// # }
 /// ```
+///
+/// # The macro
+///
 pub use nnue_macros::nnue_net;
 pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
 pub use reference::{Evaluator, GenericAccumulator};

@@ -12,6 +12,33 @@ use crate::simd::KernelPath;
 /// units: for SFNNv5+ nets what `Network::evaluate` returns (both parts divided by the output
 /// scale 16); for HalfKP what Stockfish 13's `NNUE::evaluate` returns (`psqt` = 0); for
 /// headerless nets the scaled output (`psqt` = 0, `bucket` = the output bucket).
+///
+/// # Centipawns
+///
+/// [`Evaluation::total`] is the score. A headerless (bullet-style) net's is in centipawns
+/// already: its description's `scale` converts the output. A Stockfish net's is in Stockfish's
+/// internal units, where a pawn is worth 208 (`PawnValueEg`): `total() * 100 / 208` gives
+/// centipawns as Stockfish 12–15 reported them, and is what `examples/engine.rs` prints.
+/// (Later Stockfish versions normalise their reported score with a win-rate model, and blend
+/// the net's output with material; this is the net's own judgement, not their UCI score.)
+///
+/// ```
+/// use nnue_runtime::Position;
+///
+/// nnue_runtime::nnue_net! {
+///     path = "nets/default.nnue", // headerless: centipawns
+///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+/// }
+///
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     // White without its queen's knight, to move.
+///     let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1")?;
+///     let centipawns = net::evaluate(&pos).total();
+///     assert!((-400..-250).contains(&centipawns), "{centipawns}");
+///     // For a Stockfish net: net::evaluate(&pos).total() * 100 / 208.
+///     Ok(())
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Evaluation {
     /// The layer stack (and PSQT bucket) used: `(pieces - 1) / 4` for SFNNv5+, 0 for HalfKP,

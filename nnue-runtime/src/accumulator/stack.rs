@@ -19,17 +19,17 @@ struct Entry<A> {
     /// before each move: sliders uncovered and blocked) and in debug builds (to check that the
     /// position evaluated is the one the pushes lead to).
     board: Board,
-    /// Threat nets: the threats that move made and broke, once `logged` (both perspectives
-    /// read the same log).
+    /// Threat nets: the threats that move made and broke (both perspectives read the same
+    /// log), recorded by `push` while it plays the move on the board.
     log: Vec<threats::ThreatChange>,
-    logged: bool,
 }
 
 /// Accumulators along the moves of a search, with the refresh cache behind them.
 ///
-/// `push` a move's [`Dirty`] on make and `pop` on unmake; both are O(1). An evaluation
-/// computes what it needs: from the nearest computed entry below by fused updates, or by a
-/// cached refresh when the perspective's king changed every feature (or updates would cost
+/// `push` a move's [`Dirty`] on make and `pop` on unmake; `pop` is O(1), and so is `push`
+/// except for threat nets, where it plays the move on a board and records the move's threat
+/// changes (as Stockfish's `do_move` does). An evaluation computes what it needs: from the
+/// nearest computed entry below by fused updates, or by a cached refresh when the perspective's king changed every feature (or updates would cost
 /// more than a refresh). Every computation runs on the [`KernelPath`] the stack was built with.
 ///
 /// Threat nets (`HalfKAv2_hm+Threats`) hold one accumulator of both feature sets; the stack
@@ -94,7 +94,6 @@ impl<N: Network> AccumulatorStack<N> {
             kings: [pos.king(Color::White), pos.king(Color::Black)],
             board: Board::default(),
             log: Vec::new(),
-            logged: false,
         };
         let mut stack = AccumulatorStack {
             entries: vec![root],
@@ -135,16 +134,24 @@ impl<N: Network> AccumulatorStack<N> {
         if self.top == self.entries.len() {
             let acc = self.entries[0].acc.clone();
             let board = Board::default();
-            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board, log: Vec::new(), logged: false });
+            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board, log: Vec::new() });
         } else {
             let e = &mut self.entries[self.top];
-            (e.computed, e.dirty, e.kings, e.logged) = ([false; 2], dirty, kings, false);
+            (e.computed, e.dirty, e.kings) = ([false; 2], dirty, kings);
         }
         if self.keeps_boards() {
             let (below, above) = self.entries.split_at_mut(self.top);
-            let board = &mut above[0].board;
-            board.clone_from(&below[self.top - 1].board);
-            board.apply(&dirty);
+            let e = &mut above[0];
+            e.board.clone_from(&below[self.top - 1].board);
+            if self.threats {
+                // One walk plays the move and records its threat changes (as Stockfish's
+                // `do_move` does), for whichever perspective updates from this ply.
+                e.log.clear();
+                threats::log_move(&mut e.board, &dirty, &mut e.log);
+                threats::cancel_log(&mut e.log);
+            } else {
+                e.board.apply(&dirty);
+            }
         }
     }
 
@@ -242,13 +249,6 @@ impl<N: Network> AccumulatorStack<N> {
                         removed.clear();
                         added.extend_from_slice(d.added());
                         removed.extend_from_slice(d.removed());
-                        if !dst.logged {
-                            let mut board = src.board.clone();
-                            dst.log.clear();
-                            threats::log_move(&mut board, &dst.dirty, &mut dst.log);
-                            threats::cancel_log(&mut dst.log);
-                            dst.logged = true;
-                        }
                         let king = dst.kings[p].index();
                         features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);

@@ -216,3 +216,36 @@ pub(crate) mod tests {
         }
     }
 }
+
+/// The active features of a position (board features included) in a buffer kept per thread,
+/// so that threat nets refresh without allocating; the buffer goes back when this drops.
+/// (Not a closure API: a closure would not inherit the kernels' target features.)
+pub(crate) struct ActiveList(Vec<usize>);
+
+thread_local! {
+    static ACTIVE_LIST: std::cell::Cell<Vec<usize>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl ActiveList {
+    #[inline(always)]
+    pub(crate) fn of(features: FeatureSet, pos: &Position, perspective: Color) -> ActiveList {
+        let mut list = ACTIVE_LIST.with(std::cell::Cell::take);
+        list.clear();
+        features.active(pos, perspective, &mut list);
+        ActiveList(list)
+    }
+}
+
+impl std::ops::Deref for ActiveList {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.0
+    }
+}
+
+impl Drop for ActiveList {
+    fn drop(&mut self) {
+        let list = std::mem::take(&mut self.0);
+        ACTIVE_LIST.with(|cell| cell.set(list));
+    }
+}

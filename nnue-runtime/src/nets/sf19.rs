@@ -147,9 +147,8 @@ impl<
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
         let () = Self::SHAPE;
-        let mut list = Vec::with_capacity(128);
-        Self::FEATURES.active(pos, perspective, &mut list);
         let p = perspective.index();
+        let list = super::ActiveList::of(Self::FEATURES, pos, perspective);
         portable::accumulate_mixed(self.int8_weights, self.ft_weights, self.ft_biases, &mut acc.values[p], &list, &[]);
         portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list, &[]);
     }

@@ -60,9 +60,8 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
         let () = Self::SHAPE;
-        let mut list = Vec::with_capacity(96);
-        FeatureSet::HalfKav2HmThreats.active(pos, perspective, &mut list);
         let p = perspective.index();
+        let list = super::ActiveList::of(FeatureSet::HalfKav2HmThreats, pos, perspective);
         portable::accumulate_mixed(
             self.threat_weights,
             self.ft_weights,

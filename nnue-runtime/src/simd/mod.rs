@@ -99,7 +99,12 @@ fn probe() -> u8 {
             if is_x86_feature_detected!("avxvnni") {
                 bits |= Isa::AvxVnni.bit();
             }
-            if is_x86_feature_detected!("avx512vnni") && is_x86_feature_detected!("avx512vl") {
+            // The 512-bit path: VNNI for the dot products, F and BW for the loops LLVM widens.
+            if is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("avx512vnni")
+            {
                 bits |= Isa::Avx512Vnni.bit();
             }
         }
@@ -178,7 +183,7 @@ macro_rules! entry_points {
             unsafe { self.$generic::<crate::simd::x86::AvxVnni>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt,avx512vnni,avx512vl")]
+        #[target_feature(enable = "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni")]
         unsafe fn $avx512(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: this function's features are the AVX512-VNNI kernels' requirement.
             unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }

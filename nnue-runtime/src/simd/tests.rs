@@ -1,38 +1,42 @@
-//! Every SIMD kernel equals its scalar counterpart on random inputs, extremes included:
-//! accumulators over the whole int16 range (every clamp and saturation), the full int8 weight
-//! range, sparse and dense activations, int32 biases near the wrapping edge.
+//! Every kernel path equals a plain statement of what its kernel computes, written here apart
+//! from the kernels (the byte orders from the 256-bit pack instructions' lane rule, the
+//! arithmetic in i64 and then wrapped), on random inputs, extremes included: accumulators over
+//! the whole int16 range (every clamp and saturation), the full int8 weight range, sparse and
+//! dense activations, int32 biases near the wrapping edge. A path this CPU lacks prints
+//! `SKIPPED` once.
 
 use std::mem::MaybeUninit;
+use std::sync::Once;
 
 use proptest::prelude::*;
 
 use super::scalar::Scalar;
 use super::{Isa, Kernels};
 
-/// Runs `$body` with `K` bound to the kernels of each SIMD path of this target that this CPU
-/// has, checking it against the scalar result `$want`.
+/// Runs `$body` with `K` bound to the kernels of each path of this target that this CPU has,
+/// scalar included, checking it against `$want`, the plain result.
 macro_rules! each_path {
     (|$k:ident| $body:expr, $want:expr) => {{
-        let want = {
+        let want = $want;
+        {
             type $k = Scalar;
             // SAFETY: the portable kernels need no target features.
-            unsafe { $body }
-        };
-        prop_assert_eq!(&want, &$want(want.clone()));
+            prop_assert_eq!(&unsafe { $body }, &want, "scalar");
+        }
         #[cfg(target_arch = "x86_64")]
         {
             use super::x86::{Avx2, Avx512Vnni, AvxVnni};
-            if Isa::Avx2.is_available() {
+            if runs(Isa::Avx2) {
                 type $k = Avx2;
                 // SAFETY: AVX2 is available.
                 prop_assert_eq!(&unsafe { $body }, &want, "avx2");
             }
-            if Isa::AvxVnni.is_available() {
+            if runs(Isa::AvxVnni) {
                 type $k = AvxVnni;
                 // SAFETY: AVX-VNNI is available.
                 prop_assert_eq!(&unsafe { $body }, &want, "avxvnni");
             }
-            if Isa::Avx512Vnni.is_available() {
+            if runs(Isa::Avx512Vnni) {
                 type $k = Avx512Vnni;
                 // SAFETY: AVX512-VNNI and VL are available.
                 prop_assert_eq!(&unsafe { $body }, &want, "avx512vnni");
@@ -41,12 +45,12 @@ macro_rules! each_path {
         #[cfg(target_arch = "aarch64")]
         {
             use super::aarch64::{Dotprod, Neon};
-            if Isa::Neon.is_available() {
+            if runs(Isa::Neon) {
                 type $k = Neon;
                 // SAFETY: NEON is available.
                 prop_assert_eq!(&unsafe { $body }, &want, "neon");
             }
-            if Isa::Dotprod.is_available() {
+            if runs(Isa::Dotprod) {
                 type $k = Dotprod;
                 // SAFETY: NEON and dotprod are available.
                 prop_assert_eq!(&unsafe { $body }, &want, "dotprod");
@@ -55,8 +59,117 @@ macro_rules! each_path {
     }};
 }
 
-fn same<T>(x: T) -> T {
-    x
+/// Whether this CPU runs `isa`; if not, says so once (straight to stderr, past the harness's
+/// capture, as `nnue_testkit::skip` does: the testkit depends on this crate).
+fn runs(isa: Isa) -> bool {
+    static SAID: [Once; Isa::ALL.len()] = [const { Once::new() }; Isa::ALL.len()];
+    let available = isa.is_available();
+    if !available {
+        SAID[isa as usize].call_once(|| {
+            use std::io::Write;
+            let _ =
+                writeln!(std::io::stderr(), "SKIPPED {isa} kernels against the plain results: this CPU lacks {isa}");
+        });
+    }
+    available
+}
+
+/// Plain statements of the kernels: what each computes, in logical order, then put in the
+/// order the 256-bit pack instructions leave bytes in.
+mod plain {
+    /// The order `packs`/`packus` of two 256-bit registers `a`, `b` leave their elements in:
+    /// each 128-bit lane packs its half of `a`, then its half of `b`.
+    pub fn pack_lanes<T: Copy>(a: &[T], b: &[T]) -> Vec<T> {
+        assert_eq!(a.len(), b.len());
+        let h = a.len() / 2;
+        [&a[..h], &b[..h], &a[h..], &b[h..]].concat()
+    }
+
+    /// Logical per-column bytes, stored as the transformer's 256-bit `packus` of two registers
+    /// of 16 columns leaves them, in blocks of 32.
+    pub fn pack_ordered(logical: &[u8]) -> Vec<u8> {
+        logical.chunks(32).flat_map(|block| pack_lanes(&block[..16], &block[16..])).collect()
+    }
+
+    pub fn clipped_relu(x: i32) -> u8 {
+        (x.max(0) / 64).min(127) as u8
+    }
+
+    pub fn sqr_clipped_relu(x: i32) -> u8 {
+        ((i64::from(x) * i64::from(x)) / (1 << 19)).min(127) as u8
+    }
+
+    /// `v` wrapped to int32, as the kernels' wrapping int32 sums end.
+    pub fn wrap(v: i64) -> i32 {
+        v.rem_euclid(1 << 32) as u32 as i32
+    }
+
+    pub fn ft_pairwise<const HALF: usize>(us: &[i16], them: &[i16], max: i16) -> ([[u8; HALF]; 2], Vec<u16>) {
+        let mut out = [[0u8; HALF]; 2];
+        for (acc, out) in [us, them].into_iter().zip(&mut out) {
+            let (a, b) = acc.split_at(HALF);
+            let logical: Vec<u8> =
+                a.iter().zip(b).map(|(&x, &y)| (x.clamp(0, max) as u32 * y.clamp(0, max) as u32 / 512) as u8).collect();
+            out.copy_from_slice(&pack_ordered(&logical));
+        }
+        let bytes: Vec<u8> = out.iter().flatten().copied().collect();
+        let nnz = bytes.chunks(4).enumerate().filter(|(_, c)| c.iter().any(|&x| x != 0)).map(|(i, _)| i as u16);
+        (out, nnz.collect())
+    }
+
+    /// fc_0's 16 outputs: `packs_epi32` of its two registers, then `packs_epi16` of the
+    /// squared and the plain activation of that.
+    pub fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
+        let words = pack_lanes(&fc0[..8], &fc0[8..]);
+        let sqr: Vec<u8> = words.iter().map(|&x| sqr_clipped_relu(x)).collect();
+        let clipped: Vec<u8> = words.iter().map(|&x| clipped_relu(x)).collect();
+        pack_lanes(&sqr, &clipped).try_into().unwrap()
+    }
+
+    /// fc_1's 32 outputs: `packs_epi32` of its registers in pairs, then `packs_epi16`.
+    pub fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32] {
+        let low = pack_lanes(&fc1[..8], &fc1[8..16]);
+        let high = pack_lanes(&fc1[16..24], &fc1[24..]);
+        let words = pack_lanes(&low, &high);
+        words.iter().map(|&x| clipped_relu(x)).collect::<Vec<_>>().try_into().unwrap()
+    }
+
+    pub fn ft_clamp<const L1: usize>(acc: &[i16; L1]) -> [u8; L1] {
+        let logical: Vec<u8> = acc.iter().map(|&x| x.clamp(0, 127) as u8).collect();
+        pack_ordered(&logical).try_into().unwrap()
+    }
+
+    /// `out[o] = bias[o] + sum over chunks c and bytes k of input[c][k] * w[c][o][k]`.
+    pub fn affine<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+    ) -> [i32; OUT] {
+        std::array::from_fn(|o| {
+            let mut sum = i64::from(biases[o]);
+            for c in 0..CHUNKS {
+                for k in 0..4 {
+                    sum += i64::from(input[c][k]) * i64::from(weights[c][o][k]);
+                }
+            }
+            wrap(sum)
+        })
+    }
+
+    pub fn affine_one(input: &[u8], weights: &[i8], bias: i32) -> i32 {
+        wrap(input.iter().zip(weights).map(|(&x, &w)| i64::from(x) * i64::from(w)).sum::<i64>() + i64::from(bias))
+    }
+
+    pub fn chess768_output(us: &[i16], them: &[i16], weights: &[[i16; 64]; 2], qa: i16, screlu: bool) -> i32 {
+        let mut sum = 0i64;
+        for (side, w) in [us, them].into_iter().zip(weights) {
+            for (&x, &w) in side.iter().zip(w) {
+                let v = i64::from(x.clamp(0, qa));
+                sum += if screlu { v * v } else { v } * i64::from(w);
+            }
+        }
+        wrap(sum)
+    }
 }
 
 /// Activations as the layers see them: many zeros, the top value 127 often, anything between.
@@ -113,7 +226,7 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, same);
+        }, plain::ft_pairwise::<64>(&us, &them, 254));
     }
 
     #[test]
@@ -122,27 +235,27 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, same);
+        }, plain::ft_pairwise::<128>(&us, &them, 255));
     }
 
     #[test]
     fn sfnn_fc0_act(x in array::<i32, 16>(act_input())) {
-        each_path!(|K| K::sfnn_fc0_act(&x), same);
+        each_path!(|K| K::sfnn_fc0_act(&x), plain::sfnn_fc0_act(&x));
     }
 
     #[test]
     fn sfnn_fc1_act(x in array::<i32, 32>(act_input())) {
-        each_path!(|K| K::sfnn_fc1_act(&x), same);
+        each_path!(|K| K::sfnn_fc1_act(&x), plain::sfnn_fc1_act(&x));
     }
 
     #[test]
     fn ft_clamp(acc in array::<i16, 64>(any::<i16>())) {
-        each_path!(|K| { let mut out = [0u8; 64]; K::ft_clamp::<64>(&acc, &mut out); out }, same);
+        each_path!(|K| { let mut out = [0u8; 64]; K::ft_clamp::<64>(&acc, &mut out); out }, plain::ft_clamp(&acc));
     }
 
     #[test]
     fn affine_sparse_16(input in chunks::<64>(), w in weights::<64, 16>(), b in array::<i32, 16>(bias())) {
-        each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<64, 16>(&input, &w, &b, &mut out); out }, same);
+        each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<64, 16>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
     }
 
     #[test]
@@ -152,22 +265,32 @@ proptest! {
         b in array::<i32, 16>(bias()),
     ) {
         // As wide as Stockfish's big net: the most chunks any one sum collects.
-        each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<768, 16>(&input, &w, &b, &mut out); out }, same);
+        each_path!(|K| { let mut out = [0i32; 16]; K::affine_sparse::<768, 16>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
     }
 
     #[test]
     fn affine_sparse_32(input in chunks::<32>(), w in weights::<32, 32>(), b in array::<i32, 32>(bias())) {
-        each_path!(|K| { let mut out = [0i32; 32]; K::affine_sparse::<32, 32>(&input, &w, &b, &mut out); out }, same);
+        each_path!(|K| { let mut out = [0i32; 32]; K::affine_sparse::<32, 32>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
+    }
+
+    #[test]
+    fn affine_sparse_listed(input in chunks::<64>(), w in weights::<64, 16>(), b in array::<i32, 16>(bias())) {
+        let nnz: Vec<u16> = (0..64).filter(|&c| input[c] != [0; 4]).map(|c| c as u16).collect();
+        each_path!(|K| {
+            let mut out = [0i32; 16];
+            K::affine_sparse_listed::<64, 16>(&input, &w, &b, &mut out, &nnz);
+            out
+        }, plain::affine(&input, &w, &b));
     }
 
     #[test]
     fn affine_dense(input in chunks::<8>(), w in weights::<8, 32>(), b in array::<i32, 32>(bias())) {
-        each_path!(|K| { let mut out = [0i32; 32]; K::affine_dense::<8, 32>(&input, &w, &b, &mut out); out }, same);
+        each_path!(|K| { let mut out = [0i32; 32]; K::affine_dense::<8, 32>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
     }
 
     #[test]
     fn affine_one(input in array::<u8, 32>(activation()), w in array::<i8, 32>(any::<i8>()), b in bias()) {
-        each_path!(|K| K::affine_one::<32>(&input, &w, b), same);
+        each_path!(|K| K::affine_one::<32>(&input, &w, b), plain::affine_one(&input, &w, b));
     }
 
     #[test]
@@ -183,6 +306,6 @@ proptest! {
         weights[1].copy_from_slice(&w[64..]);
         // `screlu_in_i16` is what the loader proves: qa * max |w| fits int16.
         let screlu_in_i16 = w.iter().all(|&x| i32::from(x).abs() * i32::from(qa) <= 32767);
-        each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, screlu, screlu_in_i16), same);
+        each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, screlu, screlu_in_i16), plain::chess768_output(&us, &them, &weights, qa, screlu));
     }
 }

@@ -52,7 +52,8 @@ unsafe impl Dot for VnniVex {
     }
 }
 
-// SAFETY: AVX512-VNNI on ymm; callers run under `target_feature(enable = "avx512vnni,avx512vl")`.
+// SAFETY: AVX512-VNNI on ymm; callers run under
+// `target_feature(enable = "avx512f,avx512bw,avx512vnni,avx512vl")`.
 unsafe impl Dot for VnniEvex {
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
