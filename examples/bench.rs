@@ -26,6 +26,8 @@
 //! ply pushed and evaluated through an `AccumulatorStack`; 15 repetitions over all games, the
 //! median per-ply time. `median_ns` is wall time; `cpu_ns` the same medians of this thread's
 //! CPU time, which a busy machine inflates less. Either takes `--path NAME` (repeatable) to measure only those paths.
+//! `--calls N` sets the forward passes per repetition (for counting instructions under an
+//! emulator, where the difference between two counts is what matters).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -137,7 +139,7 @@ fn medians(v: Vec<(f64, f64)>) -> (f64, f64) {
 
 /// Median over positions of the median (of 15 repetitions) per-call forward time, wall and
 /// thread CPU.
-fn forward_ns<N: Network>(net: &N, path: KernelPath, positions: &[Position]) -> (f64, f64) {
+fn forward_ns<N: Network>(net: &N, path: KernelPath, positions: &[Position], calls: u64) -> (f64, f64) {
     let per_position = positions
         .iter()
         .map(|pos| {
@@ -146,7 +148,7 @@ fn forward_ns<N: Network>(net: &N, path: KernelPath, positions: &[Position]) -> 
             let (stm, pieces) = (pos.side_to_move(), pos.piece_count());
             medians(
                 (0..REPS)
-                    .map(|_| time_calls(CALLS, || _ = black_box(net.forward_on(path, black_box(&acc), stm, pieces))))
+                    .map(|_| time_calls(calls, || _ = black_box(net.forward_on(path, black_box(&acc), stm, pieces))))
                     .collect(),
             )
         })
@@ -204,10 +206,15 @@ fn main() {
         args.drain(i..i + 2);
     }
     let paths = if only.is_empty() { KernelPath::all() } else { only };
+    let mut calls = CALLS;
+    if let Some(i) = args.iter().position(|a| *a == "--calls") {
+        calls = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("--calls takes a number"));
+        args.drain(i..i + 2);
+    }
     let usage = || -> ! {
         eprintln!(
             "usage: EVALFILE=FILE cargo run --release --example bench \
-             [-- --fens FILE | --forward --fens FILE | --ply --games FILE] [--path NAME]"
+             [-- --fens FILE | --forward --fens FILE | --ply --games FILE] [--path NAME] [--calls N]"
         );
         std::process::exit(2);
     };
@@ -217,7 +224,7 @@ fn main() {
                 read_fen_lines(file).iter().map(|f| Position::from_fen(f).expect("FEN")).collect();
             eprintln!("{} ({} positions)", net::ARCHITECTURE, positions.len());
             for &path in &paths {
-                let (wall, cpu) = forward_ns(&net::NETWORK, path, &positions);
+                let (wall, cpu) = forward_ns(&net::NETWORK, path, &positions, calls);
                 println!("forward {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
             }
             return;

@@ -8,7 +8,8 @@
 //! One line per position, in input order: `bucket=B psqt=P positional=Q total=T`.
 //! `--net` uses the generic (reference) evaluator on a file read at run time; `--generated`
 //! uses the net compiled in by `nnue_net!` (`EVALFILE` at build time, else the committed
-//! default), on the fastest path or the one `--path scalar|avx2|avxvnni|avx512vnni` forces.
+//! default), on the fastest path or the one `--path scalar|avx2|avxvnni|avx512vnni` (x86-64) or
+//! `--path scalar|neon|dotprod` (aarch64) forces.
 use std::process::ExitCode;
 
 use nnue_runtime::{Architecture, Evaluation, Evaluator, Isa, KernelPath, Net, Network, Position};
@@ -78,8 +79,8 @@ fn run() -> Result<bool, String> {
         let path = match args.path.as_deref() {
             None => KernelPath::best(),
             Some(name) => {
-                let isa =
-                    Isa::from_name(name).ok_or(format!("unknown path {name}: scalar, avx2, avxvnni or avx512vnni"))?;
+                let names: Vec<&str> = Isa::ALL.iter().map(|i| i.name()).collect();
+                let isa = Isa::from_name(name).ok_or(format!("unknown path {name}: one of {}", names.join(", ")))?;
                 KernelPath::new(isa).ok_or(format!("this CPU can't run the {name} path"))?
             }
         };

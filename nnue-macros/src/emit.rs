@@ -47,7 +47,10 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
     let ty = array_type(blob.elem, &blob.dims);
     let bytes = blob.dims.iter().product::<usize>() * blob.elem.size();
     let symbol = format!("{symbol_prefix}_{name}");
-    let incbin = |section: &str, prefix: &str| {
+    // `end`: the label after the bytes. On Mach-O it is assembler-local (`L…`), so that it
+    // doesn't start an atom of its own: the difference then lies within one atom, a constant to
+    // every assembler (LLVM 14's refuses a difference across atoms; rustc's accepts both).
+    let incbin = |section: &str, prefix: &str, end: &str| {
         let escaped = path.replace('\\', "\\\\").replace('"', "\\\"");
         let shown = path.replace("*/", "* /");
         vec![
@@ -60,16 +63,16 @@ fn weight_static(blob: &BlobFile, symbol_prefix: &str) -> TokenStream {
             // The hash makes the text differ whenever the bytes do, so incremental builds
             // don't reuse an object assembled from other bytes at the same path.
             format!(".incbin \"{escaped}\", 0, {bytes} /* content hash {hash} */"),
-            format!("{prefix}{symbol}_end:"),
+            format!("{end}{prefix}{symbol}_end:"),
             format!(
-                ".skip {prefix}{symbol}_end - {prefix}{symbol} - {bytes} \
+                ".skip {end}{prefix}{symbol}_end - {prefix}{symbol} - {bytes} \
                  /* nnue_net!: the weight file {shown} must have {bytes} bytes: rebuild to rewrite it */"
             ),
             ".popsection".to_string(),
         ]
     };
     let (elf, macho, coff) =
-        (incbin(".rodata.nnue,\"a\"", ""), incbin("__DATA,__const", "_"), incbin(".rdata,\"dr\"", ""));
+        (incbin(".rodata.nnue,\"a\"", "", ""), incbin("__DATA,__const", "_", "L"), incbin(".rdata,\"dr\"", "", ""));
     let doc = format!(" `{name}`: {bytes} bytes, little-endian, in the kernels' layout.");
     // Comments don't survive into the expansion; the reasoning behind each `unsafe` does, here.
     let safety_incbin = " SAFETY: the symbol is exactly the array's size of the cache file's bytes (the \
@@ -405,7 +408,72 @@ mod tests {
         let text = weight_static(&blob, "nnue_x").to_string();
         assert!(text.contains(r#".incbin \"/cache/k/FT_BIASES.bin\", 0, 8 /* content hash 0123abcd */"#), "{text}");
         assert!(text.contains(".skip nnue_x_FT_BIASES_end - nnue_x_FT_BIASES - 8 "), "{text}");
-        assert!(text.contains(".skip _nnue_x_FT_BIASES_end - _nnue_x_FT_BIASES - 8 "), "{text}");
+        assert!(text.contains(".skip L_nnue_x_FT_BIASES_end - _nnue_x_FT_BIASES - 8 "), "{text}");
+    }
+
+    /// The string literals of the expansion's `n`th `global_asm!` (ELF, Mach-O, COFF), one line each.
+    fn nth_asm(text: &str, n: usize) -> String {
+        let args = text.split("global_asm !").nth(n + 1).expect("a global_asm! per object format");
+        let args = &args[..args.find(';').expect("end of global_asm")];
+        // Unescape the literals' `\"` and `\\`; a line ends where its literal does.
+        let (mut asm, mut inside, mut chars) = (String::new(), false, args.chars());
+        while let Some(c) = chars.next() {
+            match (c, inside) {
+                ('"', _) => {
+                    if inside {
+                        asm.push('\n');
+                    }
+                    inside = !inside;
+                }
+                ('\\', true) => asm.extend(chars.next()),
+                (c, true) => asm.push(c),
+                _ => {}
+            }
+        }
+        asm
+    }
+
+    /// The ELF and Mach-O forms assemble, and refuse a file shorter than the array, with LLVM's
+    /// assembler (`llvm-mc`, where installed): no Apple target can be built here, so this is
+    /// the check of the Mach-O form. (Debian 12's llvm-mc 14 has no `.pushsection` for COFF,
+    /// which rustc's LLVM has: the COFF form is not checked here.)
+    #[test]
+    fn incbin_assembles_for_each_object_format() {
+        let dir = std::env::temp_dir().join(format!("nnue-incbin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("w.bin");
+        let source = Source::File(file.clone(), "0123abcd".into());
+        let blob = BlobFile { name: "ft_biases", elem: Elem::I16, dims: vec![64], source };
+        let text = weight_static(&blob, "nnue_x").to_string();
+        let forms = [
+            ("aarch64-linux-gnu", 0),
+            ("x86_64-linux-gnu", 0),
+            ("arm64-apple-macos11", 1),
+            ("x86_64-apple-macos11", 1),
+        ];
+        for (len, ok) in [(128, true), (200, true), (64, false)] {
+            std::fs::write(&file, vec![7u8; len]).unwrap();
+            for (triple, n) in forms {
+                let asm = dir.join("t.s");
+                std::fs::write(&asm, nth_asm(&text, n)).unwrap();
+                let run = std::process::Command::new("llvm-mc")
+                    .args(["-filetype=obj", &format!("-triple={triple}"), "-o"])
+                    .arg(dir.join("t.o"))
+                    .arg(&asm)
+                    .output();
+                let Ok(out) = run else {
+                    nnue_testkit::skip("incbin assembly test", "llvm-mc is not installed", false);
+                    return;
+                };
+                assert_eq!(
+                    out.status.success(),
+                    ok,
+                    "{triple}, {len}-byte file:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

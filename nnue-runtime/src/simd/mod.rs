@@ -1,14 +1,17 @@
 //! Kernel paths and the one place that picks among them.
 //!
-//! Every kernel is written once: `scalar` portably, and `x86` over a `Dot` that is
-//! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL); loops that
-//! every path shares are in `portable`. The CPU is probed once; a [`KernelPath`] value is the
+//! Every kernel is written once: `scalar` portably, `x86` over a `Dot` that is
+//! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL), and
+//! `aarch64` over a `Dot4` that is `vmull_s8`+`vpadalq_s16` (NEON) or `sdot` (dotprod); loops
+//! that every path shares are in `portable`. The CPU is probed once; a [`KernelPath`] value is the
 //! proof that its instructions are available. Each path's target features and kernel set are
 //! named in one table, `entry_points!` below, beside the probe.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 pub(crate) mod portable;
 pub(crate) mod scalar;
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod tests;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
@@ -28,11 +31,15 @@ pub enum Isa {
     AvxVnni,
     /// AVX512-VNNI with AVX512VL: `vpdpbusd` on ymm (EVEX encoding).
     Avx512Vnni,
+    /// aarch64 NEON: `vmull_s8` + `vpadalq_s16` for the int8 dot products.
+    Neon,
+    /// aarch64 NEON with the dot-product extension: `sdot`.
+    Dotprod,
 }
 
 impl Isa {
     /// Every path, scalar first.
-    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni];
+    pub const ALL: [Isa; 6] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni, Isa::Neon, Isa::Dotprod];
 
     /// The name used on command lines (`--path`) and in bench tables.
     pub fn name(self) -> &'static str {
@@ -41,6 +48,8 @@ impl Isa {
             Isa::Avx2 => "avx2",
             Isa::AvxVnni => "avxvnni",
             Isa::Avx512Vnni => "avx512vnni",
+            Isa::Neon => "neon",
+            Isa::Dotprod => "dotprod",
         }
     }
 
@@ -100,6 +109,15 @@ fn probe() -> u8 {
             }
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            bits |= Isa::Neon.bit();
+            if std::arch::is_aarch64_feature_detected!("dotprod") {
+                bits |= Isa::Dotprod.bit();
+            }
+        }
+    }
     bits
 }
 
@@ -116,12 +134,15 @@ impl KernelPath {
         isa.is_available().then_some(KernelPath(isa))
     }
 
-    /// The fastest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2, then scalar.
+    /// The fastest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2 (x86-64), or
+    /// dotprod, then NEON (aarch64), then scalar.
     #[inline]
     pub fn best() -> KernelPath {
         let bits = available();
-        let isa =
-            [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2].into_iter().find(|i| bits & i.bit() != 0).unwrap_or(Isa::Scalar);
+        let isa = [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2, Isa::Dotprod, Isa::Neon]
+            .into_iter()
+            .find(|i| bits & i.bit() != 0)
+            .unwrap_or(Isa::Scalar);
         KernelPath(isa)
     }
 
@@ -143,10 +164,12 @@ impl fmt::Display for KernelPath {
 }
 
 /// The table of paths: for a method `$generic::<K: Kernels>` of a network type, defines one
-/// entry point per x86 path, compiled under that path's target features with its kernel set.
-/// [`on_path!`](crate::simd::on_path) calls the one a [`KernelPath`] names.
+/// entry point per SIMD path of the target (x86-64 or aarch64), compiled under that path's
+/// target features with its kernel set. [`on_path!`](crate::simd::on_path) calls the one a
+/// [`KernelPath`] names.
 macro_rules! entry_points {
-    (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident](&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?) => {
+    (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident]
+        (&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,popcnt")]
         unsafe fn $avx2(&self $(, $arg: $ty)*) $(-> $ret)? {
@@ -165,13 +188,26 @@ macro_rules! entry_points {
             // SAFETY: this function's features are the AVX512-VNNI kernels' requirement.
             unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }
         }
+        #[cfg(target_arch = "aarch64")]
+        #[target_feature(enable = "neon")]
+        unsafe fn $neon(&self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: this function's features are the NEON kernels' requirement.
+            unsafe { self.$generic::<crate::simd::aarch64::Neon>($($arg),*) }
+        }
+        #[cfg(target_arch = "aarch64")]
+        #[target_feature(enable = "neon,dotprod")]
+        unsafe fn $dotprod(&self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: this function's features are the dotprod kernels' requirement.
+            unsafe { self.$generic::<crate::simd::aarch64::Dotprod>($($arg),*) }
+        }
     };
 }
 pub(crate) use entry_points;
 
-/// Runs `$generic` (or the x86 entry point [`entry_points!`] made for it) on `$path`.
+/// Runs `$generic` (or the entry point [`entry_points!`] made for it) on `$path`.
 macro_rules! on_path {
-    ($self:ident, $path:expr, $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident]($($arg:expr),*)) => {
+    ($self:ident, $path:expr, $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident]
+        ($($arg:expr),*)) => {
         match $path.isa() {
             // SAFETY: the portable kernels need no target features.
             crate::simd::Isa::Scalar => unsafe { $self.$generic::<crate::simd::scalar::Scalar>($($arg),*) },
@@ -184,8 +220,14 @@ macro_rules! on_path {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             crate::simd::Isa::Avx512Vnni => unsafe { $self.$avx512($($arg),*) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("x86 paths are never available elsewhere"),
+            // SAFETY: as above.
+            #[cfg(target_arch = "aarch64")]
+            crate::simd::Isa::Neon => unsafe { $self.$neon($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "aarch64")]
+            crate::simd::Isa::Dotprod => unsafe { $self.$dotprod($($arg),*) },
+            // Every target lacks some paths' features (x86-64 those of aarch64 and back).
+            _ => unreachable!("a KernelPath exists only for paths of this target"),
         }
     };
 }

@@ -187,3 +187,23 @@ fn accumulate_mixed_tiles<const L1: usize, const T: usize>(
         dst[t..t + T].copy_from_slice(&tile);
     }
 }
+
+/// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits: the SIMD
+/// paths list non-zero chunks of activations with one lookup per 8 chunks.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) static NNZ_LUT: [[u16; 8]; 256] = {
+    let mut lut = [[0u16; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if mask & (1 << bit) != 0 {
+                lut[mask][n] = bit as u16;
+                n += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    lut
+};

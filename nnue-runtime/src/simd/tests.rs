@@ -11,11 +11,10 @@ use std::sync::Once;
 use proptest::prelude::*;
 
 use super::scalar::Scalar;
-use super::x86::{Avx2, Avx512Vnni, AvxVnni};
 use super::{Isa, Kernels};
 
-/// Runs `$body` with `K` bound to the kernels of each path this CPU has, scalar included,
-/// checking it against `$want`, the plain result.
+/// Runs `$body` with `K` bound to the kernels of each path of this target that this CPU has,
+/// scalar included, checking it against `$want`, the plain result.
 macro_rules! each_path {
     (|$k:ident| $body:expr, $want:expr) => {{
         let want = $want;
@@ -24,20 +23,38 @@ macro_rules! each_path {
             // SAFETY: the portable kernels need no target features.
             prop_assert_eq!(&unsafe { $body }, &want, "scalar");
         }
-        if runs(Isa::Avx2) {
-            type $k = Avx2;
-            // SAFETY: AVX2 is available.
-            prop_assert_eq!(&unsafe { $body }, &want, "avx2");
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::x86::{Avx2, Avx512Vnni, AvxVnni};
+            if runs(Isa::Avx2) {
+                type $k = Avx2;
+                // SAFETY: AVX2 is available.
+                prop_assert_eq!(&unsafe { $body }, &want, "avx2");
+            }
+            if runs(Isa::AvxVnni) {
+                type $k = AvxVnni;
+                // SAFETY: AVX-VNNI is available.
+                prop_assert_eq!(&unsafe { $body }, &want, "avxvnni");
+            }
+            if runs(Isa::Avx512Vnni) {
+                type $k = Avx512Vnni;
+                // SAFETY: AVX512-VNNI and VL are available.
+                prop_assert_eq!(&unsafe { $body }, &want, "avx512vnni");
+            }
         }
-        if runs(Isa::AvxVnni) {
-            type $k = AvxVnni;
-            // SAFETY: AVX-VNNI is available.
-            prop_assert_eq!(&unsafe { $body }, &want, "avxvnni");
-        }
-        if runs(Isa::Avx512Vnni) {
-            type $k = Avx512Vnni;
-            // SAFETY: AVX512-VNNI and VL are available.
-            prop_assert_eq!(&unsafe { $body }, &want, "avx512vnni");
+        #[cfg(target_arch = "aarch64")]
+        {
+            use super::aarch64::{Dotprod, Neon};
+            if runs(Isa::Neon) {
+                type $k = Neon;
+                // SAFETY: NEON is available.
+                prop_assert_eq!(&unsafe { $body }, &want, "neon");
+            }
+            if runs(Isa::Dotprod) {
+                type $k = Dotprod;
+                // SAFETY: NEON and dotprod are available.
+                prop_assert_eq!(&unsafe { $body }, &want, "dotprod");
+            }
         }
     }};
 }
@@ -45,7 +62,7 @@ macro_rules! each_path {
 /// Whether this CPU runs `isa`; if not, says so once (straight to stderr, past the harness's
 /// capture, as `nnue_testkit::skip` does: the testkit depends on this crate).
 fn runs(isa: Isa) -> bool {
-    static SAID: [Once; 4] = [Once::new(), Once::new(), Once::new(), Once::new()];
+    static SAID: [Once; Isa::ALL.len()] = [const { Once::new() }; Isa::ALL.len()];
     let available = isa.is_available();
     if !available {
         SAID[isa as usize].call_once(|| {

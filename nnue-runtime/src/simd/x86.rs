@@ -8,6 +8,7 @@ use std::arch::x86_64::*;
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
+use super::portable::NNZ_LUT;
 use super::Kernels;
 
 /// `acc + sum of four u8 * i8 products per int32 lane`.
@@ -66,24 +67,6 @@ pub(crate) struct X86<D>(PhantomData<D>);
 pub(crate) type Avx2 = X86<Maddubs>;
 pub(crate) type AvxVnni = X86<VnniVex>;
 pub(crate) type Avx512Vnni = X86<VnniEvex>;
-
-/// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits.
-static NNZ_LUT: [[u16; 8]; 256] = {
-    let mut lut = [[0u16; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let (mut bit, mut n) = (0, 0);
-        while bit < 8 {
-            if mask & (1 << bit) != 0 {
-                lut[mask][n] = bit as u16;
-                n += 1;
-            }
-            bit += 1;
-        }
-        mask += 1;
-    }
-    lut
-};
 
 #[inline(always)]
 unsafe fn load(p: *const __m256i) -> __m256i {
