@@ -188,39 +188,11 @@ fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream)
             )
         }
         FastLayout::Sf19(arch, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks }) => {
-            let stacks = stacks_of(quote!(rt::nets::Sf19Stacks), stacks);
-            let ty = sf19_type(&arch);
-            (
-                ty,
-                quote!(rt::Accumulator<#l1_lit, #psqt>),
-                quote! {
-                    rt::nets::Sf19 {
-                        ft_biases: #ft_biases,
-                        int8_weights: #int8_weights,
-                        ft_weights: #ft_weights,
-                        psqt_weights: #psqt_weights,
-                        stacks: #stacks,
-                    }
-                },
-            )
+            sf19(&arch, ft_biases, quote!(#int8_weights), ft_weights, psqt_weights, stacks)
         }
+        // The lite net's inputs are all int16 rows.
         FastLayout::Sf19Lite(arch, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
-            let stacks = stacks_of(quote!(rt::nets::Sf19Stacks), stacks);
-            let ty = sf19_type(&arch);
-            (
-                ty,
-                quote!(rt::Accumulator<#l1_lit, #psqt>),
-                quote! {
-                    rt::nets::Sf19 {
-                        ft_biases: #ft_biases,
-                        // The lite net's inputs are all int16 rows.
-                        int8_weights: &[],
-                        ft_weights: #ft_weights,
-                        psqt_weights: #psqt_weights,
-                        stacks: #stacks,
-                    }
-                },
-            )
+            sf19(&arch, ft_biases, quote!(&[]), ft_weights, psqt_weights, stacks)
         }
         FastLayout::HalfKp(_, layout) => {
             let HalfKpLayout {
@@ -270,12 +242,32 @@ fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream)
     }
 }
 
-/// `rt::nets::Sf19<'static, L1, L1/2, L1/4, INT8, INT16, ROWS>` for `arch`.
-fn sf19_type(arch: &nnue_format::Sf19Arch) -> TokenStream {
-    let l1 = arch.l1;
-    let (l1_lit, half, chunks) = (lit(l1), lit(l1 / 2), lit(l1 / 4));
+/// Stockfish 19's network: `rt::nets::Sf19<'static, L1, L1/2, L1/4, INT8, INT16, ROWS>`, its
+/// accumulator and its value.
+fn sf19(
+    arch: &nnue_format::Sf19Arch,
+    ft_biases: Ident,
+    int8_weights: TokenStream,
+    ft_weights: Ident,
+    psqt_weights: Ident,
+    stacks: StacksLayout<Ident>,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let (l1, half, chunks) = (lit(arch.l1), lit(arch.l1 / 2), lit(arch.l1 / 4));
     let (int8, int16, rows) = (lit(arch.int8_inputs()), lit(arch.int16_inputs()), lit(arch.inputs()));
-    quote!(rt::nets::Sf19<'static, #l1_lit, #half, #chunks, #int8, #int16, #rows>)
+    let (psqt, stacks) = (lit(nnue_format::Sf19Arch::PSQT_BUCKETS), stacks_of(quote!(rt::nets::Sf19Stacks), stacks));
+    (
+        quote!(rt::nets::Sf19<'static, #l1, #half, #chunks, #int8, #int16, #rows>),
+        quote!(rt::Accumulator<#l1, #psqt>),
+        quote! {
+            rt::nets::Sf19 {
+                ft_biases: #ft_biases,
+                int8_weights: #int8_weights,
+                ft_weights: #ft_weights,
+                psqt_weights: #psqt_weights,
+                stacks: #stacks,
+            }
+        },
+    )
 }
 
 /// `rt::nets::Chess768Config { .. }` with the layout's scalars.

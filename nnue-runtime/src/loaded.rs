@@ -12,7 +12,7 @@ use nnue_format::layout::{
 };
 use nnue_format::Net;
 
-use crate::nets::{Chess768, HalfKp, LayerStacks, Sf19, Sf19Stacks, Sfnn, SfnnThreats};
+use crate::nets::{Chess768, HalfKp, LayerStacks, Sf19, Sfnn, SfnnThreats};
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -112,7 +112,7 @@ impl FastWeights {
                 int8_weights: int8_weights.view()?,
                 ft_weights: ft_weights.view()?,
                 psqt_weights: psqt_weights.view()?,
-                stacks: sf19_stacks(stacks)?,
+                stacks: layer_stacks(stacks)?,
             }),
             FastLayout::Sf19Lite(_, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
                 let no_rows: &[[i8; L1]] = &[];
@@ -123,7 +123,7 @@ impl FastWeights {
                         .map_err(|_| LoadError(format!("the lite net has no int8 rows, not {INT8}")))?,
                     ft_weights: ft_weights.view()?,
                     psqt_weights: psqt_weights.view()?,
-                    stacks: sf19_stacks(stacks)?,
+                    stacks: layer_stacks(stacks)?,
                 })
             }
             _ => Err(self.not("a Stockfish 19 net")),
@@ -180,21 +180,11 @@ impl FastWeights {
     }
 }
 
-fn layer_stacks<const CHUNKS: usize>(stacks: &StacksLayout<Words>) -> Result<LayerStacks<'_, CHUNKS>, LoadError> {
+fn layer_stacks<const CHUNKS: usize, const FC0: usize, const FC1_CHUNKS: usize, const FC2_IN: usize>(
+    stacks: &StacksLayout<Words>,
+) -> Result<LayerStacks<'_, CHUNKS, FC0, FC1_CHUNKS, FC2_IN>, LoadError> {
     let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
     Ok(LayerStacks {
-        fc0_biases: fc0_biases.view()?,
-        fc0_weights: fc0_weights.view()?,
-        fc1_biases: fc1_biases.view()?,
-        fc1_weights: fc1_weights.view()?,
-        fc2_biases: fc2_biases.view()?,
-        fc2_weights: fc2_weights.view()?,
-    })
-}
-
-fn sf19_stacks<const CHUNKS: usize>(stacks: &StacksLayout<Words>) -> Result<Sf19Stacks<'_, CHUNKS>, LoadError> {
-    let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
-    Ok(Sf19Stacks {
         fc0_biases: fc0_biases.view()?,
         fc0_weights: fc0_weights.view()?,
         fc1_biases: fc1_biases.view()?,

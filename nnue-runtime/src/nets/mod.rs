@@ -13,12 +13,14 @@ mod sfnn_threats;
 
 pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
-pub use sf19::{Sf19, Sf19Stacks};
-pub use sfnn::{LayerStacks, Sfnn};
+pub use sf19::Sf19;
+pub use sfnn::{LayerStacks, Sf19Stacks, Sfnn};
 pub use sfnn_threats::SfnnThreats;
 
 use crate::features::FeatureSet;
+use crate::network::Accumulator;
 use crate::position::{Color, Position};
+use crate::simd::portable;
 
 /// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
 /// `update_k`, generic over the kernel set): each trait method runs the kernel set of the path
@@ -247,5 +249,47 @@ impl Drop for ActiveList {
     fn drop(&mut self) {
         let list = std::mem::take(&mut self.0);
         ACTIVE_LIST.with(|cell| cell.set(list));
+    }
+}
+
+/// The transformer of Stockfish 18's and 19's nets, borrowed from a network: int8 rows (the
+/// features below `int8.len()`), then int16 rows, all summed into one int16 accumulator per
+/// perspective (wrapping), and the PSQT rows of every feature.
+pub(crate) struct MixedRows<'a, const L1: usize> {
+    pub biases: &'a [i16; L1],
+    pub int8: &'a [[i8; L1]],
+    pub int16: &'a [[i16; L1]],
+    pub psqt: &'a [[i32; 8]],
+}
+
+impl<const L1: usize> MixedRows<'_, L1> {
+    /// `perspective`'s half of `acc` from scratch: the biases plus every active feature's rows.
+    #[inline(always)]
+    pub(crate) fn refresh(
+        &self,
+        features: FeatureSet,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, 8>,
+    ) {
+        let p = perspective.index();
+        let list = ActiveList::of(features, pos, perspective);
+        portable::accumulate_mixed(self.int8, self.int16, self.biases, &mut acc.values[p], &list, &[]);
+        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list, &[]);
+    }
+
+    /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, in one pass.
+    #[inline(always)]
+    pub(crate) fn update(
+        &self,
+        src: &Accumulator<L1, 8>,
+        dst: &mut Accumulator<L1, 8>,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        portable::accumulate_mixed(self.int8, self.int16, &src.values[p], &mut dst.values[p], added, removed);
+        portable::update_psqt(self.psqt, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }

@@ -6,11 +6,11 @@
 //! are pack-ordered and not doubled, as for Stockfish 18, so the transform is the SFNN kernel
 //! with the clamp at 255.
 
-use super::network_family;
+use super::{network_family, Sf19Stacks};
 use crate::features::FeatureSet;
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::{portable, Kernels};
+use crate::simd::Kernels;
 
 const BUCKETS: usize = 8;
 
@@ -38,24 +38,6 @@ pub struct Sf19<
     pub psqt_weights: &'a [[i32; BUCKETS]; ROWS],
     /// The 8 layer stacks.
     pub stacks: Sf19Stacks<'a, CHUNKS>,
-}
-
-/// Stockfish 19's 8 layer stacks in the fast layout: fc_0 (sparse int8, `L1 -> 32`), fc_1
-/// (`64 -> 32`, inputs in canonical order) and fc_2 (`128 -> 1`).
-#[derive(Debug, Clone, Copy)]
-pub struct Sf19Stacks<'a, const CHUNKS: usize> {
-    /// fc_0 biases, per stack.
-    pub fc0_biases: &'a [[i32; 32]; BUCKETS],
-    /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
-    pub fc0_weights: &'a [[[[i8; 4]; 32]; CHUNKS]; BUCKETS],
-    /// fc_1 biases, per stack.
-    pub fc1_biases: &'a [[i32; 32]; BUCKETS],
-    /// fc_1 weights per stack, as `[chunk][output][4]`.
-    pub fc1_weights: &'a [[[[i8; 4]; 32]; 16]; BUCKETS],
-    /// fc_2 bias, per stack.
-    pub fc2_biases: &'a [[i32; 1]; BUCKETS],
-    /// fc_2 weights per stack.
-    pub fc2_weights: &'a [[i8; 128]; BUCKETS],
 }
 
 /// Squared and clipped activations of 32 outputs, `[squared; 32] ++ [clipped; 32]`:
@@ -144,13 +126,21 @@ impl<
         Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
     }
 
+    /// The transformer's arrays, borrowed.
+    #[inline(always)]
+    fn rows(&self) -> super::MixedRows<'_, L1> {
+        super::MixedRows {
+            biases: self.ft_biases,
+            int8: self.int8_weights,
+            int16: self.ft_weights,
+            psqt: self.psqt_weights,
+        }
+    }
+
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
         let () = Self::SHAPE;
-        let p = perspective.index();
-        let list = super::ActiveList::of(Self::FEATURES, pos, perspective);
-        portable::accumulate_mixed(self.int8_weights, self.ft_weights, self.ft_biases, &mut acc.values[p], &list, &[]);
-        portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list, &[]);
+        self.rows().refresh(Self::FEATURES, pos, perspective, acc);
     }
 
     #[inline(always)]
@@ -162,16 +152,7 @@ impl<
         added: &[usize],
         removed: &[usize],
     ) {
-        let p = perspective.index();
-        portable::accumulate_mixed(
-            self.int8_weights,
-            self.ft_weights,
-            &src.values[p],
-            &mut dst.values[p],
-            added,
-            removed,
-        );
-        portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
+        self.rows().update(src, dst, perspective, added, removed);
     }
 }
 

@@ -75,24 +75,35 @@ network_family!(
     |net| crate::network::WeightsId::of(net.ft_weights, net.stacks.fc2_weights)
 );
 
-/// The layer stacks of the SFNN families (Stockfish 15.1 to 18): for each of the 8 buckets,
-/// fc_0 (sparse int8, `L1 -> 15+1`), fc_1 (`30 -> 32`) and fc_2 (`32 -> 1`), in the fast layout.
+/// The 8 layer stacks of a Stockfish net in the fast layout: for each bucket fc_0 (sparse
+/// int8, `L1 -> FC0`), fc_1 (`4 * FC1_CHUNKS -> 32`) and fc_2 (`FC2_IN -> 1`). The defaults
+/// are Stockfish 15.1 to 18's stacks (`L1 -> 15+1`, `30 -> 32` padded to 32, `32 -> 1`, their
+/// fc_1 and fc_2 inputs in the order `packs` leaves the activations); [`Sf19Stacks`] names
+/// Stockfish 19's (`L1 -> 32`, `64 -> 32`, `128 -> 1`, canonical input order).
 #[derive(Debug, Clone, Copy)]
-pub struct LayerStacks<'a, const CHUNKS: usize> {
-    /// fc_0 (L1 -> 15+1) biases, per stack.
-    pub fc0_biases: &'a [[i32; 16]; BUCKETS],
+pub struct LayerStacks<
+    'a,
+    const CHUNKS: usize,
+    const FC0: usize = 16,
+    const FC1_CHUNKS: usize = 8,
+    const FC2_IN: usize = 32,
+> {
+    /// fc_0 biases, per stack.
+    pub fc0_biases: &'a [[i32; FC0]; BUCKETS],
     /// fc_0 weights per stack, as `[chunk of 4 inputs][output][4]`.
-    pub fc0_weights: &'a [[[[i8; 4]; 16]; CHUNKS]; BUCKETS],
-    /// fc_1 (30 -> 32) biases, per stack.
+    pub fc0_weights: &'a [[[[i8; 4]; FC0]; CHUNKS]; BUCKETS],
+    /// fc_1 biases, per stack.
     pub fc1_biases: &'a [[i32; 32]; BUCKETS],
-    /// fc_1 weights per stack, as `[chunk][output][4]`, inputs in the order `packs` leaves the
-    /// activations.
-    pub fc1_weights: &'a [[[[i8; 4]; 32]; 8]; BUCKETS],
-    /// fc_2 (32 -> 1) bias, per stack.
+    /// fc_1 weights per stack, as `[chunk][output][4]`.
+    pub fc1_weights: &'a [[[[i8; 4]; 32]; FC1_CHUNKS]; BUCKETS],
+    /// fc_2 bias, per stack.
     pub fc2_biases: &'a [[i32; 1]; BUCKETS],
-    /// fc_2 weights per stack, inputs in the order `packs` leaves the activations.
-    pub fc2_weights: &'a [[i8; 32]; BUCKETS],
+    /// fc_2 weights per stack.
+    pub fc2_weights: &'a [[i8; FC2_IN]; BUCKETS],
 }
+
+/// Stockfish 19's layer stacks: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
+pub type Sf19Stacks<'a, const CHUNKS: usize> = LayerStacks<'a, CHUNKS, 32, 16, 128>;
 
 /// The forward pass of the SFNN families from pack-ordered accumulators: the pairwise
 /// transform clamped to `0..=MAX` (254 on Stockfish 15.1-17.1's doubled accumulators, 255 on

@@ -15,7 +15,6 @@ use crate::features::threats;
 use crate::features::{halfka_v2_hm, FeatureSet};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable;
 use crate::simd::Kernels;
 
 const THREAT_INPUTS: usize = threats::INPUTS;
@@ -57,20 +56,21 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
         unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 255>(&self.stacks, acc, stm, pieces, trace) }
     }
 
+    /// The transformer's arrays, borrowed.
+    #[inline(always)]
+    fn rows(&self) -> super::MixedRows<'_, L1> {
+        super::MixedRows {
+            biases: self.ft_biases,
+            int8: self.threat_weights,
+            int16: self.ft_weights,
+            psqt: self.psqt_weights,
+        }
+    }
+
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
         let () = Self::SHAPE;
-        let p = perspective.index();
-        let list = super::ActiveList::of(FeatureSet::HalfKav2HmThreats, pos, perspective);
-        portable::accumulate_mixed(
-            self.threat_weights,
-            self.ft_weights,
-            self.ft_biases,
-            &mut acc.values[p],
-            &list,
-            &[],
-        );
-        portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list, &[]);
+        self.rows().refresh(FeatureSet::HalfKav2HmThreats, pos, perspective, acc);
     }
 
     #[inline(always)]
@@ -82,16 +82,7 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
         added: &[usize],
         removed: &[usize],
     ) {
-        let p = perspective.index();
-        portable::accumulate_mixed(
-            self.threat_weights,
-            self.ft_weights,
-            &src.values[p],
-            &mut dst.values[p],
-            added,
-            removed,
-        );
-        portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
+        self.rows().update(src, dst, perspective, added, removed);
     }
 }
 
