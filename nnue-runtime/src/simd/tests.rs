@@ -283,6 +283,17 @@ proptest! {
         }, plain::affine(&input, &w, &b));
     }
 
+    /// 32 outputs: Stockfish 19's fc_0 (two zmm registers a chunk on AVX512-VNNI).
+    #[test]
+    fn affine_sparse_listed_32(input in chunks::<64>(), w in weights::<64, 32>(), b in array::<i32, 32>(bias())) {
+        let nnz: Vec<u16> = (0..64).filter(|&c| input[c] != [0; 4]).map(|c| c as u16).collect();
+        each_path!(|K| {
+            let mut out = [0i32; 32];
+            K::affine_sparse_listed::<64, 32>(&input, &w, &b, &mut out, &nnz);
+            out
+        }, plain::affine(&input, &w, &b));
+    }
+
     #[test]
     fn affine_dense(input in chunks::<8>(), w in weights::<8, 32>(), b in array::<i32, 32>(bias())) {
         each_path!(|K| { let mut out = [0i32; 32]; K::affine_dense::<8, 32>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));

@@ -21,6 +21,9 @@ pub(crate) unsafe trait Dot {
     /// Whether `dpbusd` is `maddubs` + `madd`: the 16-output sparse layer then widens half of
     /// its products without the `madd` ([`affine_sparse16_maddubs`]).
     const MADDUBS: bool = false;
+    /// Whether the path has 512-bit `vpdpbusd` (AVX512-VNNI with AVX512F): the 32-output
+    /// sparse layer then takes a chunk's weights in two zmm registers ([`affine_sparse32_zmm`]).
+    const ZMM: bool = false;
 
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i;
 }
@@ -55,6 +58,7 @@ unsafe impl Dot for VnniVex {
 // SAFETY: AVX512-VNNI on ymm; callers run under
 // `target_feature(enable = "avx512f,avx512bw,avx512vnni,avx512vl")`.
 unsafe impl Dot for VnniEvex {
+    const ZMM: bool = true;
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
         // SAFETY: the caller runs under this `Dot`'s target features (the trait's contract).
@@ -137,6 +141,51 @@ unsafe fn accumulate<D: Dot, const OUT: usize>(acc: &mut [__m256i; 4], x: *const
         let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
         for r in 0..OUT / 8 {
             acc[r] = D::dpbusd(acc[r], chunk, load(w.add(i * OUT / 8 + r)));
+        }
+    }
+}
+
+/// The sparse layer with 32 outputs (Stockfish 19's fc_0) on AVX512-VNNI: a chunk's 32x4
+/// weights are two zmm registers, one `vpdpbusd` each (the `[chunk][output][4]` layout is the
+/// same), in three independent accumulator pairs so that `vpdpbusd`'s latency doesn't chain
+/// from one chunk to the next.
+///
+/// # Safety
+/// The CPU has AVX512F and AVX512-VNNI; `x` holds the input chunks, `w` 32 weights of 4 bytes
+/// per chunk, `biases` and `out` 32 values, and every index in `nnz` is a chunk.
+#[target_feature(enable = "avx512f,avx512vnni")]
+#[inline]
+unsafe fn affine_sparse32_zmm(x: *const i32, w: *const i32, biases: *const i32, out: *mut i32, nnz: &[u16]) {
+    // SAFETY: the caller's contract: every load below is inside the arrays it passed, and the CPU has the features this function enables.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut acc = [
+            [_mm512_loadu_si512(biases as *const _), _mm512_loadu_si512(biases.add(16) as *const _)],
+            [zero; 2],
+            [zero; 2],
+        ];
+        // A macro, not a closure: closures don't inherit the function's target features.
+        macro_rules! step {
+            ($set:literal, $i:expr) => {{
+                let i = $i as usize;
+                let chunk = _mm512_set1_epi32(x.add(i).read_unaligned());
+                let w = w.add(32 * i);
+                acc[$set][0] = _mm512_dpbusd_epi32(acc[$set][0], chunk, _mm512_loadu_si512(w as *const _));
+                acc[$set][1] = _mm512_dpbusd_epi32(acc[$set][1], chunk, _mm512_loadu_si512(w.add(16) as *const _));
+            }};
+        }
+        let mut groups = nnz.chunks_exact(3);
+        for g in &mut groups {
+            step!(0, g[0]);
+            step!(1, g[1]);
+            step!(2, g[2]);
+        }
+        for &i in groups.remainder() {
+            step!(0, i);
+        }
+        for r in 0..2 {
+            let sum = _mm512_add_epi32(_mm512_add_epi32(acc[0][r], acc[1][r]), acc[2][r]);
+            _mm512_storeu_si512(out.add(16 * r) as *mut _, sum);
         }
     }
 }
@@ -359,6 +408,10 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
             const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
+            if D::ZMM && OUT == 32 {
+                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
+                return affine_sparse32_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
+            }
             if D::MADDUBS && OUT == 16 {
                 let (b, o) = (biases.as_ptr() as *const [i32; 16], out.as_mut_ptr() as *mut [i32; 16]);
                 // SAFETY: OUT is 16, so these are the same arrays; weights are two registers a chunk.
