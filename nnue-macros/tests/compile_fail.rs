@@ -3,7 +3,7 @@
 //!
 //! Every case of the malformed-net corpus (`tests/corpus/manifest.tsv`) is one `nnue_net!` in
 //! `tests/ui/corpus.rs`, generated from the manifest, so one build reports them all. The nets
-//! are written to `target/tests/nnue-corpus/`, which the cases reach as `../../nnue-corpus/…`
+//! are written to `<target dir>/tests/nnue-corpus/`, which the cases reach as `../../nnue-corpus/…`
 //! from trybuild's crate in `target/tests/trybuild/`.
 //!
 //! After changing the manifest or a message: `NNUE_UI_REGENERATE=1 TRYBUILD=overwrite cargo
@@ -12,9 +12,16 @@
 use nnue_runtime::format::{synth, Encoding};
 use nnue_testkit::{corpus, root};
 
+/// `<target dir>/tests/nnue-corpus`: beside trybuild's crate, wherever `CARGO_TARGET_DIR` puts
+/// the target folder (trybuild follows it too).
+fn corpus_dir() -> std::path::PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |d| root().join(d));
+    target.join("tests/nnue-corpus")
+}
+
 #[test]
 fn compile_errors() {
-    let dir = root().join("target/tests/nnue-corpus");
+    let dir = corpus_dir();
     corpus::write_all(&dir).unwrap();
     let valid = synth::sfnn(64, 1, Encoding::Leb128).to_bytes();
     if std::fs::read(dir.join("valid.nnue")).ok() != Some(valid.clone()) {
@@ -45,7 +52,7 @@ fn compile_errors() {
 #[cfg(unix)]
 #[test]
 fn compile_errors_for_files_that_are_not_nets() {
-    let dir = root().join("target/tests/nnue-corpus");
+    let dir = corpus_dir();
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("fifo.nnue");
     if !std::fs::symlink_metadata(&fifo).is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type())) {
