@@ -36,6 +36,9 @@ fn lib_and_bin_with_the_same_net_link_and_a_corrupt_cache_is_not_used() {
     let target = nnue_testkit::root().join("target/tests/two-nets");
     let cache = target.join("nnue-cache");
     let _ = std::fs::remove_dir_all(&cache);
+    // An up-to-date package would not expand the macro again, and the cache would stay empty.
+    touch(&fixture.join("src/lib.rs"));
+    touch(&fixture.join("src/main.rs"));
     let run = ["run", "--quiet", "--offline", "--locked"];
     let first = cargo(&fixture, &target, &run);
     assert_eq!(first.lines().count(), 4, "{first}");
