@@ -508,13 +508,18 @@ fn sfnn_stacks(stacks: &[crate::Stack]) -> StacksLayout {
     let fc1: Vec<Dense> = fc1.iter().map(|d| permuted(d, &|s| sfnn_fc1_input(s))).collect();
     let fc2: Vec<Dense> = fc2.iter().map(|d| permuted(d, &|s| Some(sfnn_fc1_act_source(s)))).collect();
     let (fc1, fc2): (Vec<&Dense>, Vec<&Dense>) = (fc1.iter().collect(), fc2.iter().collect());
+    stacks_layout(&fc0, &fc1, &fc2)
+}
+
+/// The stacks' arrays: fc_0 and fc_1 scrambled (`[stack][chunk][output][4]`), fc_2 as rows.
+fn stacks_layout(fc0: &[&Dense], fc1: &[&Dense], fc2: &[&Dense]) -> StacksLayout {
     StacksLayout {
-        fc0_biases: stacked_biases(&fc0),
-        fc0_weights: stacked_scrambled(&fc0),
-        fc1_biases: stacked_biases(&fc1),
-        fc1_weights: stacked_scrambled(&fc1),
-        fc2_biases: stacked_biases(&fc2),
-        fc2_weights: stacked_rows(&fc2),
+        fc0_biases: stacked_biases(fc0),
+        fc0_weights: stacked_scrambled(fc0),
+        fc1_biases: stacked_biases(fc1),
+        fc1_weights: stacked_scrambled(fc1),
+        fc2_biases: stacked_biases(fc2),
+        fc2_weights: stacked_rows(fc2),
     }
 }
 
@@ -522,15 +527,7 @@ fn sfnn_stacks(stacks: &[crate::Stack]) -> StacksLayout {
 /// inputs in canonical order (the activations are written in that order), fc_2 as rows.
 fn sf19_stacks(stacks: &[crate::Stack]) -> StacksLayout {
     let pick = |f: fn(&crate::Stack) -> &Dense| stacks.iter().map(f).collect::<Vec<_>>();
-    let (fc0, fc1, fc2) = (pick(|s| &s.fc0), pick(|s| &s.fc1), pick(|s| &s.fc2));
-    StacksLayout {
-        fc0_biases: stacked_biases(&fc0),
-        fc0_weights: stacked_scrambled(&fc0),
-        fc1_biases: stacked_biases(&fc1),
-        fc1_weights: stacked_scrambled(&fc1),
-        fc2_biases: stacked_biases(&fc2),
-        fc2_weights: stacked_rows(&fc2),
-    }
+    stacks_layout(&pick(|s| &s.fc0), &pick(|s| &s.fc1), &pick(|s| &s.fc2))
 }
 
 /// int8 transformer rows (`[rows][l1]`) with their columns in pack order.
