@@ -140,23 +140,19 @@ pub enum ErrorKind {
     Invalid(String),
 }
 
-/// Header versions and the Stockfish releases that write them, and whether this crate reads
-/// them: what an unknown version's message names.
-pub(crate) const KNOWN_VERSIONS: &[(u32, &str, bool)] = &[
-    (crate::VERSION_SFNN, "Stockfish 15.1-18", true),
-    (crate::VERSION_HALFKP, "Stockfish 12-13 HalfKP", true),
-    (crate::VERSION_SF19, "Stockfish 19", true),
+/// The header versions this crate reads and the Stockfish releases that write them: what the
+/// reader accepts ([`crate::is_known_version`]) and what an unknown version's message names.
+pub(crate) const KNOWN_VERSIONS: &[(u32, &str)] = &[
+    (crate::VERSION_SFNN, "Stockfish 15.1-18"),
+    (crate::VERSION_HALFKP, "Stockfish 12-13 HalfKP"),
+    (crate::VERSION_SF19, "Stockfish 19"),
 ];
 
 fn unknown_version(found: u32) -> String {
-    let read: Vec<String> =
-        KNOWN_VERSIONS.iter().filter(|v| v.2).map(|(v, name, _)| format!("{v:#010x} ({name})")).collect();
-    let what = match KNOWN_VERSIONS.iter().find(|v| v.0 == found) {
-        Some((_, name, _)) => format!("version {found:#010x} ({name}) is not supported yet"),
-        None => format!("unknown version {found:#010x}"),
-    };
+    let read: Vec<String> = KNOWN_VERSIONS.iter().map(|(v, name)| format!("{v:#010x} ({name})")).collect();
     format!(
-        "{what}: expected {}; a headerless net is read with a headerless description ((768 -> N)x2 -> 1, ...)",
+        "unknown version {found:#010x}: expected {}; a headerless net is read with a headerless description \
+         ((768 -> N)x2 -> 1, ...)",
         read.join(" or ")
     )
 }

@@ -43,5 +43,12 @@ pub const VERSION_SF19: u32 = 0x6A44_8AFA;
 
 /// Whether `version` is a Stockfish file version this crate reads.
 pub const fn is_known_version(version: u32) -> bool {
-    matches!(version, VERSION_SFNN | VERSION_HALFKP | VERSION_SF19)
+    let mut i = 0;
+    while i < error::KNOWN_VERSIONS.len() {
+        if error::KNOWN_VERSIONS[i].0 == version {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
