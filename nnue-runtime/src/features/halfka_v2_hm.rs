@@ -8,12 +8,22 @@ use crate::position::{Color, Piece, Square};
 pub const INPUTS: usize = 32 * PLANES * 64;
 const PLANES: usize = 11;
 
+/// The horizontal mirror (xor mask) for a perspective whose king is on `king`: 7 when the king
+/// is on files a-d, so that it sits on files e-h (the vertical flip keeps the file).
+#[inline(always)]
+pub(crate) fn mirror(king: Square) -> usize {
+    if king.index() & 7 < 4 {
+        7
+    } else {
+        0
+    }
+}
+
 /// Stockfish's `make_index`: orient for the perspective, mirror so the king sits on files e-h.
 #[inline(always)]
 pub fn index(perspective: Color, king: Square, sq: Square, piece: Piece) -> usize {
-    let king = king.index() ^ flip(perspective);
-    let mirror = if king & 7 < 4 { 7 } else { 0 };
-    let king = king ^ mirror;
+    let mirror = mirror(king);
+    let king = king.index() ^ flip(perspective) ^ mirror;
     // e1 -> 31, h1 -> 28, ..., e8 -> 3, h8 -> 0
     let bucket = (7 - (king >> 3)) * 4 + (7 - (king & 7));
     let plane = if is_king(piece) { 10 } else { 2 * piece.kind.index() + relative(perspective, piece) };

@@ -2,21 +2,12 @@
 //! `64 * (6 * colour + type) + square`, colour relative to the perspective, squares flipped
 //! for Black and mirrored as HalfKAv2_hm mirrors them (so that the king sits on files e-h).
 
+use super::halfka_v2_hm::mirror;
 use super::{flip, relative};
 use crate::position::{Color, Piece, Square};
 
 /// Number of features.
 pub const INPUTS: usize = 768;
-
-/// Horizontal mirror for a perspective whose king is on `king`: HalfKAv2_hm's rule.
-#[inline(always)]
-fn mirror(king: Square) -> usize {
-    if king.index() & 7 < 4 {
-        7
-    } else {
-        0
-    }
-}
 
 /// The feature of `piece` on `sq` for `perspective`, whose king is on `king`.
 #[inline(always)]
