@@ -82,9 +82,8 @@ impl<
         trace: Option<&mut Trace>,
     ) -> Evaluation {
         let () = Self::SHAPE;
-        let bucket = (pieces - 1) / 4;
+        let (bucket, psqt) = super::sfnn::bucket_psqt(acc, stm, pieces);
         let (us, them) = (stm.index(), (!stm).index());
-        let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
 
         let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
         let (ft_out, nnz) =

@@ -105,6 +105,15 @@ pub struct LayerStacks<
 /// Stockfish 19's layer stacks: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
 pub type Sf19Stacks<'a, const CHUNKS: usize> = LayerStacks<'a, CHUNKS, 32, 16, 128>;
 
+/// The layer stack and PSQT bucket of a position with `pieces` pieces, `(pieces - 1) / 4`, and
+/// its PSQT part: half the difference of the side to move's and the other side's sums (before
+/// the output scale).
+#[inline(always)]
+pub(super) fn bucket_psqt<const L1: usize>(acc: &Accumulator<L1, BUCKETS>, stm: Color, pieces: usize) -> (usize, i32) {
+    let bucket = (pieces - 1) / 4;
+    (bucket, acc.psqt[stm.index()][bucket].wrapping_sub(acc.psqt[(!stm).index()][bucket]) / 2)
+}
+
 /// The forward pass of the SFNN families from pack-ordered accumulators: the pairwise
 /// transform clamped to `0..=MAX` (254 on Stockfish 15.1-17.1's doubled accumulators, 255 on
 /// Stockfish 18's threat nets), then the bucket's layer stack.
@@ -125,9 +134,8 @@ pub(super) unsafe fn forward_stacks<
     pieces: usize,
     trace: Option<&mut Trace>,
 ) -> Evaluation {
-    let bucket = (pieces - 1) / 4;
+    let (bucket, psqt) = bucket_psqt(acc, stm, pieces);
     let (us, them) = (stm.index(), (!stm).index());
-    let psqt = acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket]) / 2;
 
     // Scratch the kernel fills completely (ft_out) or up to what it returns (nnz): not cleared.
     let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
