@@ -12,6 +12,19 @@ use std::path::{Path, PathBuf};
 
 use nnue_format::{synth, Architecture, Encoding, Model, Net, Padding, Sf19Inputs};
 
+/// The engine-layout nets' table (`EngineNet`s, see `testkit/src/engine_nets.rs`).
+mod engine_nets {
+    #[allow(dead_code)]
+    pub struct EngineNet {
+        pub name: &'static str,
+        pub engine: &'static str,
+        pub arch: &'static str,
+        pub seed: u64,
+        pub oracle: &'static str,
+    }
+    include!("../testkit/src/engine_nets_table.rs");
+}
+
 /// The descriptions of the real bullet-trained nets of `../shared/nets/bullet/`.
 const AKIMBO_ARCH: &str = "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400";
 const PAWNOCCHIO_ARCH: &str = "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400";
@@ -42,7 +55,25 @@ fn synthetic() -> Vec<(&'static str, Net)> {
     if let Model::Chess768(_, p) = &mut transposed.model {
         p.padding = Padding::Bullet;
     }
+    let layered = |text: &str, seed| {
+        let Ok(Architecture::Layered(arch)) = text.parse() else { panic!("bad description {text}") };
+        synth::layered(&arch, seed)
+    };
+    let kings2 = "kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
     vec![
+        ("ALEXANDRIA_SYNTH", layered(engine_nets::ALEXANDRIA.arch, engine_nets::ALEXANDRIA.seed)),
+        ("STORMPHRAX_SYNTH", layered(engine_nets::STORMPHRAX.arch, engine_nets::STORMPHRAX.seed)),
+        (
+            "LAYERED_F32_64",
+            layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings2}"), 130),
+        ),
+        (
+            "LAYERED_I32_128_WRAP",
+            synth::with_wrapping_first_layer(
+                layered("(768hm -> 128)x2 -> pairwise>>9 -> (32 -> 32 -> 1)x8, i32, dual, q=64, l1shift=10, scale=400, file=cbnf", 131),
+                7,
+            ),
+        ),
         ("SFNN64", synth::sfnn(64, 101, Encoding::Leb128)),
         // First layers whose accumulators wrap (int16), in every family.
         ("SFNN64_WRAP", synth::with_wrapping_first_layer(synth::sfnn(64, 111, Encoding::Leb128), 1)),
@@ -131,7 +162,7 @@ pub fn run() {
         let path = out.join(format!("{}.nnue", name.to_lowercase()));
         write_if_changed(&path, &net.to_bytes());
         println!("cargo:rustc-env=NNUE_SYNTH_{name}={}", path.display());
-        if let Architecture::Chess768(_) = net.arch() {
+        if let Architecture::Chess768(_) | Architecture::Layered(_) = net.arch() {
             println!("cargo:rustc-env=NNUE_SYNTH_{name}_ARCH={}", net.arch());
             archs.insert(name, net.arch().to_string());
         }

@@ -45,6 +45,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::layered::LayeredArch;
+
 use crate::hash;
 
 /// Every net family the project reads and evaluates.
@@ -80,6 +82,8 @@ pub enum Architecture {
     /// Stockfish 19's nets (file version `0x6A448AFA`): the big net's HalfKAv2_hm, threats
     /// and pawn pairs, or the lite net's mirrored piece-square inputs.
     Sf19(Sf19Arch),
+    /// Multi-layer nets as bullet-trained engines ship them (see [`LayeredArch`]).
+    Layered(LayeredArch),
 }
 
 /// Stockfish SFNNv5-v9: HalfKAv2_hm -> L1x2 (+ PSQT) -> 8 stacks of (15+1 -> 32 -> 1).
@@ -434,6 +438,7 @@ impl Architecture {
             Architecture::Chess768(s) => s.inputs(),
             Architecture::Threats(_) => ThreatsArch::INPUTS,
             Architecture::Sf19(a) => a.inputs(),
+            Architecture::Layered(a) => a.inputs(),
         }
     }
 
@@ -445,6 +450,7 @@ impl Architecture {
             Architecture::Chess768(s) => s.hidden,
             Architecture::Threats(a) => a.l1,
             Architecture::Sf19(a) => a.l1,
+            Architecture::Layered(a) => a.l1,
         }
     }
 
@@ -457,6 +463,7 @@ impl Architecture {
             Architecture::Threats(_) => "HalfKAv2_hm+Threats",
             Architecture::Sf19(Sf19Arch { inputs: Sf19Inputs::Full, .. }) => "HalfKAv2_hm+Threats19+PawnPairs",
             Architecture::Sf19(Sf19Arch { inputs: Sf19Inputs::Lite, .. }) => "PSQ768hm",
+            Architecture::Layered(_) => "multi-layer",
         }
     }
 
@@ -481,6 +488,7 @@ impl Architecture {
                 }
                 s.kings.validate()?;
             }
+            Architecture::Layered(a) => a.validate()?,
         }
         Ok(())
     }
@@ -516,6 +524,7 @@ impl fmt::Display for Architecture {
                     Sf19Arch::PSQT_BUCKETS
                 )
             }
+            Architecture::Layered(a) => a.fmt(f),
             Architecture::Chess768(s) => {
                 write!(f, "(768")?;
                 if s.kings.count > 1 {
@@ -607,6 +616,8 @@ impl FromStr for Architecture {
                 return Err(err(format!("unknown option `{opt}` (HalfKP nets take none)")));
             }
             Architecture::HalfKp(HalfKpArch { l1: parse_num(l1).map_err(err)? })
+        } else if let Some(rest) = shape.strip_prefix('(').filter(|r| r.contains("->pairwise")) {
+            Architecture::Layered(crate::layered::parse_layered(rest, options).map_err(err)?)
         } else if let Some(rest) = shape.strip_prefix("(768") {
             parse_chess768(rest, options).map_err(err)?
         } else {
@@ -657,33 +668,12 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
                     _ => return Err(format!("out={v}: expected out=[B][2N] (the default) or out=[2N][B]")),
                 }
             }
-            Some(("kings", v)) => {
-                let list = v
-                    .strip_prefix('[')
-                    .and_then(|v| v.strip_suffix(']'))
-                    .ok_or("kings takes a list: kings=[0,0,1,1,...]")?;
-                let entries: Result<Vec<u8>, String> = list
-                    .split(',')
-                    .map(|e| parse_num(e).and_then(|n| u8::try_from(n).map_err(|_| format!("bucket {n} is too large"))))
-                    .collect();
-                map = Some(entries?);
-            }
+            Some(("kings", v)) => map = Some(parse_king_map(v)?),
             _ => return Err(format!("unknown option `{opt}`")),
         }
     }
     let missing = |what: &str| format!("headerless nets must state {what}");
-    let kings = match (declared_buckets, map) {
-        (None, None) => KingBuckets { mirrored, ..KingBuckets::SINGLE },
-        (None, Some(_)) => return Err("kings=[...] needs the bucket count: 768xK".into()),
-        (Some(k), None) => return Err(format!("768x{k} needs kings=[...] mapping king squares to its {k} buckets")),
-        (Some(k), Some(map)) => {
-            let kings = KingBuckets::from_map(mirrored, &map)?;
-            if k != kings.count() {
-                return Err(format!("768x{k} declares {k} king buckets, kings=[...] uses {}", kings.count()));
-            }
-            kings
-        }
-    };
+    let kings = king_buckets(declared_buckets, mirrored, map)?;
     Ok(Architecture::Chess768(Chess768Arch {
         kings,
         hidden,
@@ -696,7 +686,36 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
     }))
 }
 
-fn parse_num(s: &str) -> Result<usize, String> {
+/// The list of a `kings=[...]` option.
+pub(crate) fn parse_king_map(v: &str) -> Result<Vec<u8>, String> {
+    let list =
+        v.strip_prefix('[').and_then(|v| v.strip_suffix(']')).ok_or("kings takes a list: kings=[0,0,1,1,...]")?;
+    list.split(',')
+        .map(|e| parse_num(e).and_then(|n| u8::try_from(n).map_err(|_| format!("bucket {n} is too large"))))
+        .collect()
+}
+
+/// The king buckets of `768xK[hm]` (K = `declared`) with an optional `kings=[...]` map.
+pub(crate) fn king_buckets(
+    declared: Option<usize>,
+    mirrored: bool,
+    map: Option<Vec<u8>>,
+) -> Result<KingBuckets, String> {
+    Ok(match (declared, map) {
+        (None, None) => KingBuckets { mirrored, ..KingBuckets::SINGLE },
+        (None, Some(_)) => return Err("kings=[...] needs the bucket count: 768xK".into()),
+        (Some(k), None) => return Err(format!("768x{k} needs kings=[...] mapping king squares to its {k} buckets")),
+        (Some(k), Some(map)) => {
+            let kings = KingBuckets::from_map(mirrored, &map)?;
+            if k != kings.count() {
+                return Err(format!("768x{k} declares {k} king buckets, kings=[...] uses {}", kings.count()));
+            }
+            kings
+        }
+    })
+}
+
+pub(crate) fn parse_num(s: &str) -> Result<usize, String> {
     s.parse().map_err(|e: std::num::ParseIntError| match e.kind() {
         std::num::IntErrorKind::PosOverflow => format!("`{s}` is out of range: expected at most {}", usize::MAX),
         _ => format!("`{s}` is not a number"),

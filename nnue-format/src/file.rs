@@ -189,6 +189,13 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
         }
         return Ok(());
     }
+    if let Some(Architecture::Layered(arch)) = given {
+        let want = arch.file_bytes();
+        if len != want {
+            return Err(crate::error::headerless_size_error(head, len, given.unwrap().to_string(), want));
+        }
+        return Ok(());
+    }
     let word = |i: usize| head.get(i..i + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
     if let Some(version) = word(0) {
         if !crate::is_known_version(version) {

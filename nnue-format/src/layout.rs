@@ -292,6 +292,35 @@ arrays! {
     }
 }
 
+arrays! {
+    /// A multi-layer net's arrays: the transformer pack-ordered (not doubled), the sparse
+    /// layer scrambled per bucket (`[bucket][chunk][output][4]`), the dense layer's weights
+    /// input-major (`[bucket][input][output]`, so that one input multiplies a run of outputs);
+    /// f32 values as their bits.
+    pub struct LayeredLayout {
+        /// `[L1]` i16, pack-ordered.
+        ft_biases,
+        /// `[inputs][L1]` i16, pack-ordered.
+        ft_weights,
+        /// `[bucket][L1 / 4][L2][4]` i8.
+        l1_weights,
+        /// `[bucket][L2]` i32 or f32 bits.
+        l1_biases,
+        /// `[bucket][L2 (x2 when dual)][L3]` i32 or f32 bits.
+        l2_weights,
+        /// `[bucket][L3]` i32 or f32 bits.
+        l2_biases,
+        /// `[bucket][L3]` i32 or f32 bits.
+        l3_weights,
+        /// `[bucket]` i32 or f32 bits.
+        l3_biases,
+    }
+    scalars {
+        /// The architecture: every scalar of the arithmetic.
+        arch: crate::LayeredArch,
+    }
+}
+
 /// The scalars of a headerless net's fast path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chess768Config {
@@ -343,6 +372,8 @@ pub enum FastLayout<A = Array> {
     HalfKp(HalfKpArch, HalfKpLayout<A>),
     /// Headerless chess-768 nets.
     Chess768(Chess768Arch, Chess768Layout<A>),
+    /// Multi-layer nets.
+    Layered(crate::LayeredArch, LayeredLayout<A>),
 }
 
 impl<A> FastLayout<A> {
@@ -354,6 +385,7 @@ impl<A> FastLayout<A> {
             FastLayout::Sf19(a, _) | FastLayout::Sf19Lite(a, _) => Architecture::Sf19(*a),
             FastLayout::HalfKp(a, _) => Architecture::HalfKp(*a),
             FastLayout::Chess768(a, _) => Architecture::Chess768(*a),
+            FastLayout::Layered(a, _) => Architecture::Layered(*a),
         }
     }
 
@@ -366,6 +398,7 @@ impl<A> FastLayout<A> {
             FastLayout::Sf19Lite(_, l) => l.arrays(),
             FastLayout::HalfKp(_, l) => l.arrays(),
             FastLayout::Chess768(_, l) => l.arrays(),
+            FastLayout::Layered(_, l) => l.arrays(),
         }
     }
 
@@ -378,6 +411,7 @@ impl<A> FastLayout<A> {
             FastLayout::Sf19Lite(a, l) => FastLayout::Sf19Lite(*a, l.as_ref()),
             FastLayout::HalfKp(a, l) => FastLayout::HalfKp(*a, l.as_ref()),
             FastLayout::Chess768(a, l) => FastLayout::Chess768(*a, l.as_ref()),
+            FastLayout::Layered(a, l) => FastLayout::Layered(*a, l.as_ref()),
         }
     }
 
@@ -390,6 +424,7 @@ impl<A> FastLayout<A> {
             FastLayout::Sf19Lite(a, l) => FastLayout::Sf19Lite(a, l.map(&mut f)),
             FastLayout::HalfKp(a, l) => FastLayout::HalfKp(a, l.map(&mut f)),
             FastLayout::Chess768(a, l) => FastLayout::Chess768(a, l.map(&mut f)),
+            FastLayout::Layered(a, l) => FastLayout::Layered(a, l.map(&mut f)),
         }
     }
 
@@ -411,6 +446,7 @@ impl<A> FastLayout<A> {
             Architecture::Chess768(a) => {
                 FastLayout::Chess768(*a, Chess768Layout::assemble(Chess768Config::new(a, screlu_in_i16), &mut find)?)
             }
+            Architecture::Layered(a) => FastLayout::Layered(*a, LayeredLayout::assemble(*a, &mut find)?),
         })
     }
 }
@@ -601,6 +637,47 @@ pub fn fast_layout(net: &Net) -> FastLayout {
             };
             FastLayout::Chess768(*arch, layout)
         }
+        Model::Layered(arch, p) => FastLayout::Layered(*arch, layered_layout(arch, p)),
+    }
+}
+
+/// A multi-layer net's arrays (see [`LayeredLayout`]).
+fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> LayeredLayout {
+    let (l1, l2, l3, l2f, b) = (arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
+    let ft = FeatureTransformer {
+        biases: p.ft_biases.clone(),
+        weights: p.ft_weights.clone(),
+        psqt: Vec::new(),
+        encoding: [crate::Encoding::Raw; 3],
+    };
+    let (ft_biases, ft_weights) = ft_arrays(&ft, false);
+    let sparse: Vec<Dense> = (0..b)
+        .map(|k| Dense {
+            inputs: l1,
+            padded_inputs: l1,
+            outputs: l2,
+            biases: vec![0; l2],
+            weights: p.l1_weights[k * l2 * l1..(k + 1) * l2 * l1].to_vec(),
+        })
+        .collect();
+    let mut l2_weights = vec![0i32; b * l2f * l3];
+    for k in 0..b {
+        for o in 0..l3 {
+            for i in 0..l2f {
+                l2_weights[(k * l2f + i) * l3 + o] = p.l2_weights[(k * l3 + o) * l2f + i];
+            }
+        }
+    }
+    LayeredLayout {
+        ft_biases,
+        ft_weights,
+        l1_weights: stacked_scrambled(&sparse.iter().collect::<Vec<_>>()),
+        l1_biases: i32s(vec![b, l2], &p.l1_biases),
+        l2_weights: i32s(vec![b, l2f, l3], &l2_weights),
+        l2_biases: i32s(vec![b, l3], &p.l2_biases),
+        l3_weights: i32s(vec![b, l3], &p.l3_weights),
+        l3_biases: i32s(vec![b], &p.l3_biases),
+        arch: *arch,
     }
 }
 

@@ -16,6 +16,7 @@ mod error;
 mod file;
 pub mod hash;
 mod headerless;
+mod layered;
 pub mod layout;
 mod leb128;
 mod net;
@@ -29,9 +30,10 @@ pub use arch::{
 };
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
+pub use layered::{BucketRule, FileLayout, LayeredArch, Numbers};
 pub use net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Padding, Sf19Params, SfnnParams,
-    Stack, ThreatsParams,
+    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,
+    SfnnParams, Stack, ThreatsParams,
 };
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.

@@ -2,6 +2,7 @@
 //! this form is what the reader returns, the writer takes and the reference evaluator reads.
 
 use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, SfnnArch, ThreatsArch};
+use crate::layered::LayeredArch;
 
 /// How an array is stored in a Stockfish file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,6 +36,8 @@ pub enum Model {
     HalfKp(HalfKpArch, HalfKpParams),
     /// Headerless chess-768 nets.
     Chess768(Chess768Arch, Chess768Params),
+    /// Multi-layer nets as bullet-trained engines ship them.
+    Layered(LayeredArch, LayeredParams),
 }
 
 impl Net {
@@ -46,6 +49,7 @@ impl Net {
             Model::Sf19(a, _) => Architecture::Sf19(*a),
             Model::HalfKp(a, _) => Architecture::HalfKp(*a),
             Model::Chess768(a, _) => Architecture::Chess768(*a),
+            Model::Layered(a, _) => Architecture::Layered(*a),
         }
     }
 }
@@ -236,5 +240,36 @@ impl Chess768Params {
     pub fn output_row(&self, bucket: usize) -> &[i16] {
         let n = 2 * self.hidden();
         &self.l1w[bucket * n..(bucket + 1) * n]
+    }
+}
+
+/// A multi-layer net's parameters (see [`LayeredArch`]), whatever order its file keeps them in.
+/// The later layers' numbers are `i32` values, or `f32` bit patterns ([`f32::to_bits`]) in an
+/// `f32` stack, so that a net compares and round-trips exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayeredParams {
+    /// `[inputs][l1]`
+    pub ft_weights: Vec<i16>,
+    /// `[l1]`
+    pub ft_biases: Vec<i16>,
+    /// `[bucket][l2][l1]`
+    pub l1_weights: Vec<i8>,
+    /// `[bucket][l2]`
+    pub l1_biases: Vec<i32>,
+    /// `[bucket][l3][l2 (doubled when dual)]`
+    pub l2_weights: Vec<i32>,
+    /// `[bucket][l3]`
+    pub l2_biases: Vec<i32>,
+    /// `[bucket][l3]`
+    pub l3_weights: Vec<i32>,
+    /// `[bucket]`
+    pub l3_biases: Vec<i32>,
+}
+
+impl LayeredParams {
+    /// The transformer row of feature `feature`.
+    pub fn row(&self, feature: usize) -> &[i16] {
+        let l1 = self.ft_biases.len();
+        &self.ft_weights[feature * l1..(feature + 1) * l1]
     }
 }

@@ -157,6 +157,9 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     if let Some(Architecture::Chess768(arch)) = given {
         return read_chess768(data, arch, given.unwrap());
     }
+    if let Some(Architecture::Layered(arch)) = given {
+        return read_layered(data, arch);
+    }
     let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;
     if !crate::is_known_version(version) {
@@ -354,6 +357,44 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
     let l1b = r.raw(b, "l1 biases")?;
     let params = Chess768Params { l0w, l0b, l1w, l1b, padding };
     Ok(Net { description: String::new(), model: Model::Chess768(*arch, params) })
+}
+
+/// A multi-layer net: the engine's header, if its layout has one, then its arrays in the
+/// engine's order (see `layered::file`).
+fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
+    use crate::layered::file::{self, FileElem};
+    let (description, start) = crate::layered::header::read(data, arch)?;
+    let want = arch.file_bytes();
+    debug_assert_eq!(want, start + file::param_bytes(arch));
+    if data.len() != want {
+        return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), want));
+    }
+    let mut r = Reader { data, pos: start, section: String::new() };
+    let mut words: Vec<Vec<i32>> = Vec::new();
+    let (mut ft_weights, mut ft_biases, mut l1_weights) = (Vec::new(), Vec::new(), Vec::new());
+    for a in file::arrays(arch) {
+        r.section = a.name.into();
+        match (a.name, a.elem) {
+            ("ft weights", FileElem::I16) => ft_weights = a.canonical(&r.raw::<i16>(a.len(), a.name)?),
+            ("ft biases", FileElem::I16) => ft_biases = a.canonical(&r.raw::<i16>(a.len(), a.name)?),
+            ("l1 weights", FileElem::I8) => l1_weights = a.canonical(&r.raw::<i8>(a.len(), a.name)?),
+            (_, FileElem::Word) => words.push(a.canonical(&r.raw::<i32>(a.len(), a.name)?)),
+            _ => unreachable!("the file table's element types"),
+        }
+    }
+    let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases]: [Vec<i32>; 5] =
+        words.try_into().expect("five word arrays");
+    let params = crate::LayeredParams {
+        ft_weights,
+        ft_biases,
+        l1_weights,
+        l1_biases,
+        l2_weights,
+        l2_biases,
+        l3_weights,
+        l3_biases,
+    };
+    Ok(Net { description, model: Model::Layered(*arch, params) })
 }
 
 impl Net {

@@ -184,6 +184,64 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
     Net { description: String::new(), model: Model::Chess768(*arch, params) }
 }
 
+/// A multi-layer net of `arch`, with magnitudes as trained nets have (most evaluations within a
+/// few thousand, activations spread over both clamps and the middle).
+pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
+    let mut rng = Rng::new(seed);
+    let (l1, l2, l3, l2f, b) = (arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
+    // Bell-shaped real in -spread..spread.
+    let real = |r: &mut Rng, spread: f32| {
+        (r.range(-1 << 20, 1 << 20) + r.range(-1 << 20, 1 << 20)) as f32 / (1 << 21) as f32 * spread
+    };
+    let ft_weights = fill(&mut rng, arch.inputs() * l1, |r| r.weight(40, 255) as i16);
+    let ft_biases = fill(&mut rng, l1, |r| r.range(0, 140) as i16);
+    let l1_weights = fill(&mut rng, b * l2 * l1, |r| {
+        let extreme = if r.next_u64().is_multiple_of(2) { 127 } else { -128 };
+        r.weight(12, extreme) as i8
+    });
+    let (l1_biases, l2_weights, l2_biases, l3_weights, l3_biases) = match arch.numbers {
+        crate::Numbers::F32 { .. } => {
+            let mut f = |n: usize, lo: f32, hi: f32| {
+                fill(&mut rng, n, |r| (lo + (real(r, 1.0) + 1.0) / 2.0 * (hi - lo)).to_bits() as i32)
+            };
+            (
+                f(b * l2, -0.3, 0.5),
+                f(b * l3 * l2f, -0.6, 0.6),
+                f(b * l3, -0.3, 0.5),
+                f(b * l3, -2.0, 2.0),
+                f(b, -0.5, 0.5),
+            )
+        }
+        crate::Numbers::I32 { q_bits, .. } => {
+            let q = 1i64 << q_bits;
+            let mut f = |n: usize, lo: i64, hi: i64| fill(&mut rng, n, |r| r.range(lo, hi) as i32);
+            (
+                f(b * l2, -q * 3 / 10, q / 2),
+                f(b * l3 * l2f, -q * 6 / 10, q * 6 / 10),
+                f(b * l3, -q * q * q * 3 / 10, q * q * q / 2),
+                f(b * l3, -q, q),
+                f(b, -q * q * q * q / 2, q * q * q * q / 2),
+            )
+        }
+    };
+    let params = crate::LayeredParams {
+        ft_weights,
+        ft_biases,
+        l1_weights,
+        l1_biases,
+        l2_weights,
+        l2_biases,
+        l3_weights,
+        l3_biases,
+    };
+    // Headerless layouts have no description; CBNF names the net in its header.
+    let description = match arch.file {
+        crate::FileLayout::Alexandria => String::new(),
+        crate::FileLayout::Cbnf => format!("synthetic {seed}"),
+    };
+    Net { description, model: Model::Layered(*arch, params) }
+}
+
 /// `net` with its first layer redrawn so large (SFNN transformers, which Stockfish doubles, in
 /// -2600..=2600, as in `../shared/nets/overflow-small.nnue`; the other families' in
 /// -9000..=9000) that accumulator sums leave int16 on ordinary positions and wrap. Still
@@ -212,6 +270,10 @@ pub fn with_wrapping_first_layer(mut net: Net, seed: u64) -> Net {
         Model::Sf19(_, p) => {
             redraw(&mut p.ft.biases, 9000);
             redraw(&mut p.ft.weights, 9000);
+        }
+        Model::Layered(_, p) => {
+            redraw(&mut p.ft_biases, 9000);
+            redraw(&mut p.ft_weights, 9000);
         }
     }
     if !net.description.is_empty() {

@@ -7,6 +7,21 @@ use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
 pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     let mut out = Vec::new();
     match &net.model {
+        Model::Layered(a, p) => {
+            use crate::layered::file::{self, FileElem};
+            crate::layered::header::write(&mut out, a, &net.description);
+            let words = [&p.l1_biases, &p.l2_weights, &p.l2_biases, &p.l3_weights, &p.l3_biases];
+            let mut words = words.into_iter();
+            for arr in file::arrays(a) {
+                match (arr.name, arr.elem) {
+                    ("ft weights", _) => raw(&mut out, &arr.file_order(&p.ft_weights)),
+                    ("ft biases", _) => raw(&mut out, &arr.file_order(&p.ft_biases)),
+                    ("l1 weights", _) => raw(&mut out, &arr.file_order(&p.l1_weights)),
+                    (_, FileElem::Word) => raw(&mut out, &arr.file_order(words.next().expect("five word arrays"))),
+                    _ => unreachable!("the file table's element types"),
+                }
+            }
+        }
         Model::Sfnn(a, p) => {
             header(&mut out, VERSION_SFNN, a.file_hash(), &net.description);
             put(&mut out, a.ft_hash());

@@ -73,7 +73,7 @@ fn round_trip(name: &str, arch: &str, encoding: Encoding) {
         Model::HalfKp(_, p) => &p.ft,
         Model::Threats(_, p) => &p.ft,
         Model::Sf19(_, p) => &p.ft,
-        Model::Chess768(..) => unreachable!("{name} has a header"),
+        Model::Chess768(..) | Model::Layered(..) => unreachable!("{name} is a Stockfish net"),
     };
     assert_eq!(ft.encoding[1], encoding, "{name}: transformer weights encoding");
     assert!(net.to_bytes() == bytes, "{name}: writing back changes the bytes");

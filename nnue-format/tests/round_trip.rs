@@ -8,7 +8,7 @@ use nnue_format::{Architecture, Encoding, Model, Net};
 fn round_trip(net: &Net) -> Vec<u8> {
     let bytes = net.to_bytes();
     let arch = net.arch();
-    let arch = matches!(arch, Architecture::Chess768(_)).then_some(&arch);
+    let arch = matches!(arch, Architecture::Chess768(_) | Architecture::Layered(_)).then_some(&arch);
     let back = Net::from_bytes(&bytes, arch).unwrap_or_else(|e| panic!("{}: {e}", net.arch()));
     assert!(back == *net, "{}: the net read back differs", net.arch());
     assert!(back.to_bytes() == bytes, "{}: the bytes written back differ", net.arch());
@@ -25,8 +25,64 @@ fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
         Model::HalfKp(_, p) => p.ft.encoding = encoding,
         Model::Threats(_, p) => p.ft.encoding = encoding,
         Model::Sf19(_, p) => p.ft.encoding = encoding,
-        Model::Chess768(_, _) => unreachable!(),
+        Model::Chess768(_, _) | Model::Layered(_, _) => unreachable!(),
     }
+}
+
+/// Multi-layer nets in both engines' layouts: the arrays in the file's order and back, the
+/// `CBNF` header's name, and the sizes the engines' loaders expect.
+#[test]
+fn layered_layouts_round_trip() {
+    let kings = "kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
+    for (text, size) in [
+        (
+            format!("(768x16hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings}"),
+            2 * (16 * 768 * 64 + 64) + 8 * 16 * 64 + 4 * (8 * 16 + 8 * 32 * 32 + 8 * 32 + 8 * 32 + 8),
+        ),
+        (
+            format!("(704x16hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf, {kings}"),
+            64 + 2 * (16 * 704 * 128 + 128) + 8 * 16 * 128 + 4 * (8 * 16 + 8 * 32 * 32 + 8 * 32 + 8 * 32 + 8),
+        ),
+        ("(768 -> 64)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x2, i32, q=32, l1shift=6, scale=400, file=cbnf".to_string(), 0),
+    ] {
+        let Ok(Architecture::Layered(arch)) = text.parse() else { panic!("{text}") };
+        let net = synth::layered(&arch, 5);
+        let bytes = round_trip(&net);
+        if size > 0 {
+            assert_eq!(bytes.len(), size, "{text}");
+        }
+        assert_eq!(bytes.len(), arch.file_bytes());
+    }
+}
+
+/// A `CBNF` header that disagrees with the description names the field and its offset.
+#[test]
+fn a_cbnf_header_is_checked_against_the_description() {
+    let text = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf";
+    let arch: Architecture = text.parse().unwrap();
+    let Architecture::Layered(a) = arch else { unreachable!() };
+    let bytes = synth::layered(&a, 3).to_bytes();
+    for (at, value, why) in [
+        (0, b'X', "expected the magic `CBNF`"),
+        (6, 0x0f, "zstd-compressed"),
+        (6, 0x0c, "the flags"),
+        (9, 2, "the arch id (3: dual activation, 2: single) is 2"),
+        (11, 0x80, "the hidden size is 128"),
+        (14, 4, "the output buckets is 4"),
+        (15, 49, "the name length is 49"),
+        (63, 1, "non-zero byte after the name"),
+    ] {
+        let mut bad = bytes.clone();
+        bad[at] = value;
+        let e = Net::from_bytes(&bad, Some(&arch)).unwrap_err();
+        assert!(e.to_string().contains(why), "byte {at} = {value}: {e}");
+        assert!(e.offset == at, "byte {at}: {e}");
+    }
+    // A name cut at 48 bytes on a character boundary.
+    let mut named = synth::layered(&a, 3);
+    named.description = "é".repeat(30);
+    let back = Net::from_bytes(&named.to_bytes(), Some(&arch)).unwrap();
+    assert_eq!(back.description, "é".repeat(24));
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! type carries every dimension, and a few entry points.
 
 use nnue_format::layout::{
-    Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, Sf19Layout, Sf19LiteLayout, SfnnLayout,
-    StacksLayout, ThreatsLayout,
+    Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, LayeredLayout, Sf19Layout, Sf19LiteLayout,
+    SfnnLayout, StacksLayout, ThreatsLayout,
 };
 use nnue_format::SfnnArch;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -239,7 +239,108 @@ fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream)
                 },
             )
         }
+        FastLayout::Layered(arch, layout) => {
+            let LayeredLayout {
+                ft_biases,
+                ft_weights,
+                l1_weights,
+                l1_biases,
+                l2_weights,
+                l2_biases,
+                l3_weights,
+                l3_biases,
+                arch: _,
+            } = layout;
+            let (half, chunks, inputs) = (lit(l1 / 2), lit(l1 / 4), lit(arch.inputs()));
+            let (l2, l2f, l3, buckets) = (lit(arch.l2), lit(arch.l2_full()), lit(arch.l3), lit(arch.buckets));
+            let arch_value = layered_arch(&arch);
+            (
+                quote!(rt::nets::Layered<'static, #l1_lit, #half, #chunks, #inputs, #l2, #l2f, #l3, #buckets>),
+                quote!(rt::Accumulator<#l1_lit, 0>),
+                quote! {
+                    rt::nets::Layered {
+                        ft_biases: #ft_biases,
+                        ft_weights: #ft_weights,
+                        l1_weights: #l1_weights,
+                        l1_biases: #l1_biases,
+                        l2_weights: #l2_weights,
+                        l2_biases: #l2_biases,
+                        l3_weights: #l3_weights,
+                        l3_biases: #l3_biases,
+                        arch: #arch_value,
+                    }
+                },
+            )
+        }
     }
+}
+
+/// `rt::format::LayeredArch { .. }`: the description as a constant.
+fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
+    use nnue_format::{BucketRule, FileLayout, Numbers};
+    let nnue_format::LayeredArch {
+        kings,
+        merged_kings,
+        l1,
+        l2,
+        l3,
+        buckets,
+        bucket_rule,
+        ft_shift,
+        dual,
+        numbers,
+        scale,
+        file,
+    } = *arch;
+    let (l1, l2, l3, buckets) = (lit(l1), lit(l2), lit(l3), lit(buckets));
+    let (ft_shift, scale) = (Literal::u32_unsuffixed(ft_shift), Literal::i32_unsuffixed(scale));
+    let bucket_rule = match bucket_rule {
+        BucketRule::Material => quote!(rt::format::BucketRule::Material),
+        BucketRule::Alexandria => quote!(rt::format::BucketRule::Alexandria),
+    };
+    let numbers = match numbers {
+        Numbers::F32 { num, den } => {
+            let (num, den) = (Literal::u32_unsuffixed(num), Literal::u32_unsuffixed(den));
+            quote!(rt::format::Numbers::F32 { num: #num, den: #den })
+        }
+        Numbers::I32 { q_bits, l1_shift } => {
+            let (q_bits, l1_shift) = (Literal::u32_unsuffixed(q_bits), Literal::u32_unsuffixed(l1_shift));
+            quote!(rt::format::Numbers::I32 { q_bits: #q_bits, l1_shift: #l1_shift })
+        }
+    };
+    let file = match file {
+        FileLayout::Alexandria => quote!(rt::format::FileLayout::Alexandria),
+        FileLayout::Cbnf => quote!(rt::format::FileLayout::Cbnf),
+    };
+    let kings = king_buckets(&kings);
+    quote! {
+        rt::format::LayeredArch {
+            kings: #kings,
+            merged_kings: #merged_kings,
+            l1: #l1,
+            l2: #l2,
+            l3: #l3,
+            buckets: #buckets,
+            bucket_rule: #bucket_rule,
+            ft_shift: #ft_shift,
+            dual: #dual,
+            numbers: #numbers,
+            scale: #scale,
+            file: #file,
+        }
+    }
+}
+
+/// `rt::features::KingBuckets { .. }`.
+fn king_buckets(kings: &nnue_format::KingBuckets) -> TokenStream {
+    let (mirrored, count) = (kings.mirrored, Literal::u8_unsuffixed(kings.count));
+    let table = if kings.table.iter().all(|&b| b == 0) {
+        quote!([0; 64])
+    } else {
+        let entries = kings.table.iter().map(|&b| Literal::u8_unsuffixed(b));
+        quote!([#(#entries),*])
+    };
+    quote!(rt::features::KingBuckets { mirrored: #mirrored, count: #count, table: #table })
 }
 
 /// Stockfish 19's network: `rt::nets::Sf19<'static, L1, L1/2, L1/4, INT8, INT16, ROWS>`, its
@@ -274,13 +375,7 @@ fn sf19(
 fn chess768_config(config: &Chess768Config) -> TokenStream {
     let Chess768Config { screlu, qa, qb, scale, screlu_in_i16, kings } = *config;
     let (qa, qb, scale) = (Literal::i16_unsuffixed(qa), Literal::i32_unsuffixed(qb), Literal::i32_unsuffixed(scale));
-    let (mirrored, count) = (kings.mirrored, Literal::u8_unsuffixed(kings.count));
-    let table = if kings.table.iter().all(|&b| b == 0) {
-        quote!([0; 64])
-    } else {
-        let entries = kings.table.iter().map(|&b| Literal::u8_unsuffixed(b));
-        quote!([#(#entries),*])
-    };
+    let kings = king_buckets(&kings);
     quote! {
         rt::nets::Chess768Config {
             screlu: #screlu,
@@ -288,7 +383,7 @@ fn chess768_config(config: &Chess768Config) -> TokenStream {
             qb: #qb,
             scale: #scale,
             screlu_in_i16: #screlu_in_i16,
-            kings: rt::features::KingBuckets { mirrored: #mirrored, count: #count, table: #table },
+            kings: #kings,
         }
     }
 }

@@ -7,12 +7,12 @@
 
 use bytemuck::Pod;
 use nnue_format::layout::{
-    self, Chess768Layout, Elem, FastLayout, HalfKpLayout, Sf19Layout, Sf19LiteLayout, SfnnLayout, StacksLayout,
-    ThreatsLayout,
+    self, Chess768Layout, Elem, FastLayout, HalfKpLayout, LayeredLayout, Sf19Layout, Sf19LiteLayout, SfnnLayout,
+    StacksLayout, ThreatsLayout,
 };
 use nnue_format::Net;
 
-use crate::nets::{Chess768, HalfKp, LayerStacks, Sf19, Sfnn, SfnnThreats};
+use crate::nets::{Chess768, HalfKp, LayerStacks, Layered, Sf19, Sfnn, SfnnThreats};
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -172,6 +172,51 @@ impl FastWeights {
             l1_weights: l1_weights.view()?,
             l1_biases: l1_biases.view()?,
             config: *config,
+        })
+    }
+
+    /// The multi-layer view; the const parameters must be the net's sizes (`HALF` = L1/2,
+    /// `CHUNKS` = L1/4, `L2F` = L2, doubled when the activation is dual).
+    #[allow(clippy::type_complexity)]
+    pub fn layered<
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const INPUTS: usize,
+        const L2: usize,
+        const L2F: usize,
+        const L3: usize,
+        const B: usize,
+    >(
+        &self,
+    ) -> Result<Layered<'_, L1, HALF, CHUNKS, INPUTS, L2, L2F, L3, B>, LoadError> {
+        let FastLayout::Layered(
+            _,
+            LayeredLayout {
+                ft_biases,
+                ft_weights,
+                l1_weights,
+                l1_biases,
+                l2_weights,
+                l2_biases,
+                l3_weights,
+                l3_biases,
+                arch,
+            },
+        ) = &self.layout
+        else {
+            return Err(self.not("a multi-layer net"));
+        };
+        Ok(Layered {
+            ft_biases: ft_biases.view()?,
+            ft_weights: ft_weights.view()?,
+            l1_weights: l1_weights.view()?,
+            l1_biases: l1_biases.view()?,
+            l2_weights: l2_weights.view()?,
+            l2_biases: l2_biases.view()?,
+            l3_weights: l3_weights.view()?,
+            l3_biases: l3_biases.view()?,
+            arch: *arch,
         })
     }
 

@@ -167,3 +167,33 @@ mod properties {
         }
     }
 }
+
+/// Multi-layer nets: f32 and int32 stacks, dual and plain activations, both file layouts, two
+/// bucket rules and several pairwise shifts.
+#[test]
+fn layered_every_path_matches_reference() {
+    let positions = random_positions(7, 300);
+    let kings = "kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+    let cases = [
+        format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings}"),
+        "(768 -> 128)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x4, f32, l1mul=512/4161600, scale=400, file=alexandria".to_string(),
+        format!("(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=10, scale=400, file=cbnf, {kings}"),
+        "(768hm -> 128)x2 -> pairwise>>11 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".to_string(),
+    ];
+    for (i, (text, wraps)) in cases.iter().flat_map(|c| [(c, false), (c, true)]).enumerate() {
+        let Architecture::Layered(arch) = text.parse::<Architecture>().unwrap() else { unreachable!() };
+        let net = round_trip(maybe_wrapping(synth::layered(&arch, 50 + i as u64), wraps));
+        let w = FastWeights::new(&net).unwrap();
+        match (arch.kings.count, arch.l1, arch.l2, arch.l2_full(), arch.l3, arch.buckets) {
+            (2, 64, 16, 32, 32, 8) => check(&net, &w.layered::<64, 32, 16, 1536, 16, 32, 32, 8>().unwrap(), &positions),
+            (1, 128, 32, 32, 16, 4) => {
+                check(&net, &w.layered::<128, 64, 32, 768, 32, 32, 16, 4>().unwrap(), &positions)
+            }
+            (1, 128, 16, 16, 32, 8) => {
+                check(&net, &w.layered::<128, 64, 32, 768, 16, 16, 32, 8>().unwrap(), &positions)
+            }
+            shape => panic!("no view for {shape:?}"),
+        }
+        assert!(w.layered::<64, 32, 16, 1536, 16, 16, 32, 8>().is_err() || !arch.dual);
+    }
+}

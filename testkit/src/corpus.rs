@@ -259,6 +259,20 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.push("l1b", "l1 biases", 2 * a.output_buckets, RegionKind::Raw);
             w.push("padding", "padding", b.len().saturating_sub(a.param_bytes()), RegionKind::Padding);
         }
+        Architecture::Layered(a) => {
+            if a.file == nnue_runtime::format::FileLayout::Cbnf {
+                w.push("header", "header", 64, RegionKind::Raw);
+            }
+            let (l1, l2, l3, l2f, nb) = (a.l1, a.l2, a.l3, a.l2_full(), a.buckets);
+            w.push("ft weights", "ft weights", 2 * a.inputs() * l1, RegionKind::Raw);
+            w.push("ft biases", "ft biases", 2 * l1, RegionKind::Raw);
+            w.push("l1 weights", "l1 weights", nb * l2 * l1, RegionKind::Raw);
+            w.push("l1 biases", "l1 biases", 4 * nb * l2, RegionKind::Raw);
+            w.push("l2 weights", "l2 weights", 4 * nb * l3 * l2f, RegionKind::Raw);
+            w.push("l2 biases", "l2 biases", 4 * nb * l3, RegionKind::Raw);
+            w.push("l3 weights", "l3 weights", 4 * nb * l3, RegionKind::Raw);
+            w.push("l3 biases", "l3 biases", 4 * nb, RegionKind::Raw);
+        }
     }
     assert_eq!(w.pos, b.len(), "the corpus walker disagrees with the file's size ({arch})");
     w.regions

@@ -6,6 +6,7 @@
 pub mod chess;
 pub mod corpus;
 pub mod default_net;
+pub mod engine_nets;
 
 use std::path::{Path, PathBuf};
 
@@ -207,6 +208,7 @@ pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) 
         Model::Sfnn(_, p) => (&p.ft.biases, 0, &[], &p.ft.weights, 2),
         Model::HalfKp(_, p) => (&p.ft.biases, 0, &[], &p.ft.weights, 1),
         Model::Chess768(_, p) => (&p.l0b, 0, &[], &p.l0w, 1),
+        Model::Layered(_, p) => (&p.ft_biases, 0, &[], &p.ft_weights, 1),
         Model::Sf19(a, p) => (&p.ft.biases, a.int8_inputs(), &p.int8_weights, &p.ft.weights, 1),
         // Threat rows come first in the feature index but lie elsewhere; no test needs it.
         Model::Threats(_, _) => return false,

@@ -2,6 +2,7 @@
 //! one perspective. Indices agree with Stockfish's own (and bullet's for chess-768).
 
 pub(crate) mod attacks;
+pub mod chess704;
 pub mod chess768;
 pub mod halfka_v2_hm;
 pub mod halfkp;
@@ -24,6 +25,8 @@ pub enum FeatureSet {
     HalfKp,
     /// Headerless chess-768, with its king buckets.
     Chess768(KingBuckets),
+    /// Chess-704: chess-768 with both kings on one plane ([`chess704`]), with its king buckets.
+    Chess704(KingBuckets),
     /// Stockfish 18's threat nets: FullThreats features `0..threats::INPUTS`, then
     /// HalfKAv2_hm feature `i` at `threats::INPUTS + i` (the order of the file's PSQT table).
     /// [`FeatureSet::index`] gives the piece features; threat features depend on the whole
@@ -49,6 +52,8 @@ impl FeatureSet {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
             Architecture::Chess768(s) => FeatureSet::Chess768(s.kings),
+            Architecture::Layered(a) if a.merged_kings => FeatureSet::Chess704(a.kings),
+            Architecture::Layered(a) => FeatureSet::Chess768(a.kings),
             Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
             Architecture::Sf19(a) => match a.inputs {
                 nnue_format::Sf19Inputs::Full => FeatureSet::Sf19,
@@ -63,6 +68,7 @@ impl FeatureSet {
             FeatureSet::HalfKav2Hm => halfka_v2_hm::INPUTS,
             FeatureSet::HalfKp => halfkp::INPUTS,
             FeatureSet::Chess768(kings) => 768 * kings.count as usize,
+            FeatureSet::Chess704(kings) => 704 * kings.count as usize,
             FeatureSet::HalfKav2HmThreats => threats::INPUTS + halfka_v2_hm::INPUTS,
             FeatureSet::Sf19 => PIECES_19 + halfka_v2_hm::INPUTS,
             FeatureSet::Sf19Lite => psq768_hm::INPUTS,
@@ -77,6 +83,7 @@ impl FeatureSet {
             FeatureSet::HalfKav2Hm => Some(halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::HalfKp => halfkp::index(perspective, king, sq, piece),
             FeatureSet::Chess768(kings) => Some(chess768::index(kings, perspective, king, sq, piece)),
+            FeatureSet::Chess704(kings) => Some(chess704::index(kings, perspective, king, sq, piece)),
             FeatureSet::HalfKav2HmThreats => Some(threats::INPUTS + halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::Sf19 => Some(PIECES_19 + halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::Sf19Lite => Some(psq768_hm::index(perspective, king, sq, piece)),
@@ -94,7 +101,7 @@ impl FeatureSet {
                 from != to
             }
             FeatureSet::Sf19Lite => psq768_hm::changes_orientation(from, to),
-            FeatureSet::Chess768(kings) => {
+            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) => {
                 chess768::orientation(kings, perspective, from) != chess768::orientation(kings, perspective, to)
             }
         }

@@ -7,12 +7,14 @@
 
 mod chess768;
 mod halfkp;
+mod layered;
 mod sf19;
 mod sfnn;
 mod sfnn_threats;
 
 pub use chess768::{Chess768, Chess768Config};
 pub use halfkp::HalfKp;
+pub use layered::Layered;
 pub use sf19::Sf19;
 pub use sfnn::{LayerStacks, Sf19Stacks, Sfnn};
 pub use sfnn_threats::SfnnThreats;

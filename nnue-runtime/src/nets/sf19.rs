@@ -88,7 +88,7 @@ impl<
         let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
         let (ft_out, nnz) =
             // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-            unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS, 255>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
+            unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 9>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
         let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
         let stack = &self.stacks;
 

@@ -1,6 +1,7 @@
 //! The generic evaluator: runtime-dimensioned, portable, written for clarity. It is the
 //! reference every fast path must equal, integer for integer, layer by layer.
 
+mod layered;
 mod layers;
 
 use nnue_format::{Activation, Model, Net, Sf19Arch, SfnnArch, Stack, ThreatsArch};
@@ -52,7 +53,7 @@ impl<'a> Evaluator<'a> {
     fn ft_scale(&self) -> i16 {
         match self.net.model {
             Model::Sfnn(..) => 2,
-            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) | Model::Sf19(..) => 1,
+            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) | Model::Sf19(..) | Model::Layered(..) => 1,
         }
     }
 
@@ -61,6 +62,7 @@ impl<'a> Evaluator<'a> {
             Model::Sfnn(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
             Model::HalfKp(_, p) => (&p.ft.biases, p.ft.l1(), &[], 0),
             Model::Chess768(_, p) => (&p.l0b, p.hidden(), &[], 0),
+            Model::Layered(a, p) => (&p.ft_biases, a.l1, &[], 0),
             Model::Threats(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
             Model::Sf19(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, Sf19Arch::PSQT_BUCKETS),
         }
@@ -71,6 +73,7 @@ impl<'a> Evaluator<'a> {
             Model::Sfnn(_, p) => p.ft.row(feature),
             Model::HalfKp(_, p) => p.ft.row(feature),
             Model::Chess768(_, p) => p.row(feature),
+            Model::Layered(_, p) => p.row(feature),
             Model::Threats(_, p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
             Model::Sf19(a, p) => p.ft.row(feature - a.int8_inputs()),
         }
@@ -194,6 +197,11 @@ impl<'a> Evaluator<'a> {
                 trace.dense = vec![fc0, fc1, fc2];
                 trace.activations = vec![fc1_in, fc2_in];
                 (Evaluation { bucket: 0, psqt: 0, positional }, trace)
+            }
+            Model::Layered(arch, p) => {
+                trace.ft_out = layered::ft_pairwise_shift(&acc.values[us], &acc.values[them], arch.ft_shift);
+                let eval = layered::forward(arch, p, arch.bucket(pieces), &mut trace);
+                (eval, trace)
             }
             Model::Chess768(arch, p) => {
                 let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);

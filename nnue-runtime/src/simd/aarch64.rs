@@ -136,7 +136,14 @@ unsafe fn clamp_bytes(lo: int16x8_t, hi: int16x8_t) -> int8x16_t {
 // asserts pin the shapes the pointer arithmetic relies on) and uses NEON plus `D`'s dot.
 unsafe impl<D: Dot4> Kernels for Arm<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
+    unsafe fn ft_pairwise_both<
+        'o,
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const MAX: i16,
+        const SHIFT: u32,
+    >(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
@@ -154,7 +161,7 @@ unsafe impl<D: Dot4> Kernels for Arm<D> {
                 // saturating (a << 6 <= 16320). No lower clamp on b: a negative product
                 // narrows to 0, as a clamped b would give.
                 let product = |j: usize| {
-                    let x = vshlq_n_s16::<6>(vmaxq_s16(vminq_s16(vld1q_s16(a.add(j)), top), zero));
+                    let x = pre_qdmulh::<SHIFT>(vmaxq_s16(vminq_s16(vld1q_s16(a.add(j)), top), zero));
                     vqdmulhq_s16(x, vminq_s16(vld1q_s16(a.add(HALF + j)), top))
                 };
                 for k in 0..HALF / 32 {
@@ -342,6 +349,26 @@ unsafe impl<D: Dot4> Kernels for Arm<D> {
                 }
             }
             vaddvq_s32(vaddq_s32(sum[0], sum[1]))
+        }
+    }
+}
+
+/// `x << (15 - SHIFT)`, so that the doubling high half of it times `b` is `x * b >> SHIFT`
+/// (exact while the shifted `x` fits int16: `x <= 255`, `SHIFT >= 9`).
+#[inline(always)]
+unsafe fn pre_qdmulh<const SHIFT: u32>(x: int16x8_t) -> int16x8_t {
+    const { assert!(9 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    // SAFETY: NEON shifts of a register; the caller holds NEON.
+    unsafe {
+        match SHIFT {
+            9 => vshlq_n_s16::<6>(x),
+            10 => vshlq_n_s16::<5>(x),
+            11 => vshlq_n_s16::<4>(x),
+            12 => vshlq_n_s16::<3>(x),
+            13 => vshlq_n_s16::<2>(x),
+            14 => vshlq_n_s16::<1>(x),
+            15 => x,
+            _ => unreachable!("the const assert above"),
         }
     }
 }

@@ -93,8 +93,9 @@ fn probe() -> u8 {
     let mut bits = Isa::Scalar.bit();
     #[cfg(target_arch = "x86_64")]
     {
-        // Every AVX2 CPU has POPCNT; the kernels count non-zero chunks with it.
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") {
+        // Every AVX2 CPU has POPCNT and FMA; the kernels count non-zero chunks with the one,
+        // and the multi-layer nets' float layers fuse their multiply-adds with the other.
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") && is_x86_feature_detected!("fma") {
             bits |= Isa::Avx2.bit();
             if is_x86_feature_detected!("avxvnni") {
                 bits |= Isa::AvxVnni.bit();
@@ -171,19 +172,19 @@ macro_rules! entry_points {
     (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident]
         (&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?) => {
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt")]
+        #[target_feature(enable = "avx2,popcnt,fma")]
         unsafe fn $avx2(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: this function's features are the AVX2 kernels' requirement.
             unsafe { self.$generic::<crate::simd::x86::Avx2>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt,avxvnni")]
+        #[target_feature(enable = "avx2,popcnt,fma,avxvnni")]
         unsafe fn $avxvnni(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: this function's features are the AVX-VNNI kernels' requirement.
             unsafe { self.$generic::<crate::simd::x86::AvxVnni>($($arg),*) }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni")]
+        #[target_feature(enable = "avx2,popcnt,fma,avx512f,avx512bw,avx512vl,avx512vnni")]
         unsafe fn $avx512(&self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: this function's features are the AVX512-VNNI kernels' requirement.
             unsafe { self.$generic::<crate::simd::x86::Avx512Vnni>($($arg),*) }
@@ -240,12 +241,20 @@ pub(crate) use on_path;
 /// Implementations may use instructions of their path: callers must hold the [`KernelPath`].
 pub(crate) unsafe trait Kernels {
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
-    /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) / 512` for the two halves a, b (`MAX`: 254
-    /// for SFNNv5+'s doubled accumulators, 255 for Stockfish 18's threat nets; at most 255). Also
+    /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) >> SHIFT` for the two halves a, b (`MAX`:
+    /// 254 for SFNNv5+'s doubled accumulators, 255 for Stockfish 18's threat nets and the
+    /// multi-layer nets; at most 255; `SHIFT` 9 to 15: 9 for Stockfish's `/ 512`). Also
     /// lists the non-zero 4-byte chunks of `out` (as one `[[u8; 4]; CHUNKS]`) in `nnz`, for
     /// [`Kernels::affine_sparse_listed`]. Neither buffer needs clearing: the kernel writes all
     /// of `out` and returns it with the initialised front of `nnz`.
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
+    unsafe fn ft_pairwise_both<
+        'o,
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const MAX: i16,
+        const SHIFT: u32,
+    >(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,

@@ -12,7 +12,14 @@ pub(crate) struct Scalar;
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
+    unsafe fn ft_pairwise_both<
+        'o,
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const MAX: i16,
+        const SHIFT: u32,
+    >(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
@@ -23,7 +30,7 @@ unsafe impl Kernels for Scalar {
             for j in 0..HALF {
                 let a = i32::from(acc[j]).clamp(0, i32::from(MAX));
                 let b = i32::from(acc[j + HALF]).clamp(0, i32::from(MAX));
-                out[pack_slot(j)] = (a * b / 512) as u8;
+                out[pack_slot(j)] = ((a * b) >> SHIFT) as u8;
             }
         }
         let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(out);

@@ -104,12 +104,20 @@ mod plain {
         v.rem_euclid(1 << 32) as u32 as i32
     }
 
-    pub fn ft_pairwise<const HALF: usize>(us: &[i16], them: &[i16], max: i16) -> ([[u8; HALF]; 2], Vec<u16>) {
+    pub fn ft_pairwise<const HALF: usize>(
+        us: &[i16],
+        them: &[i16],
+        max: i16,
+        shift: u32,
+    ) -> ([[u8; HALF]; 2], Vec<u16>) {
         let mut out = [[0u8; HALF]; 2];
         for (acc, out) in [us, them].into_iter().zip(&mut out) {
             let (a, b) = acc.split_at(HALF);
-            let logical: Vec<u8> =
-                a.iter().zip(b).map(|(&x, &y)| (x.clamp(0, max) as u32 * y.clamp(0, max) as u32 / 512) as u8).collect();
+            let logical: Vec<u8> = a
+                .iter()
+                .zip(b)
+                .map(|(&x, &y)| ((x.clamp(0, max) as u32 * y.clamp(0, max) as u32) >> shift) as u8)
+                .collect();
             out.copy_from_slice(&pack_ordered(&logical));
         }
         let bytes: Vec<u8> = out.iter().flatten().copied().collect();
@@ -224,18 +232,33 @@ proptest! {
     fn ft_pairwise(us in array::<i16, 128>(any::<i16>()), them in array::<i16, 128>(any::<i16>())) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254, 9>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<64>(&us, &them, 254));
+        }, plain::ft_pairwise::<64>(&us, &them, 254, 9));
     }
 
     #[test]
     fn ft_pairwise_near_the_window(us in array::<i16, 256>(-300i16..600), them in array::<i16, 256>(-300i16..600)) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255, 9>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<128>(&us, &them, 255));
+        }, plain::ft_pairwise::<128>(&us, &them, 255, 9));
+    }
+
+    /// bullet-trained multi-layer nets shift the pairwise product by 9 to 15.
+    #[test]
+    fn ft_pairwise_shifted(us in array::<i16, 128>(-300i16..600), them in array::<i16, 128>(-300i16..600)) {
+        each_path!(|K| {
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 10>(&us, &them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
+        }, plain::ft_pairwise::<64>(&us, &them, 255, 10));
+        each_path!(|K| {
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 15>(&us, &them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
+        }, plain::ft_pairwise::<64>(&us, &them, 255, 15));
     }
 
     #[test]

@@ -298,11 +298,38 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
     }
 }
 
+/// `x << (16 - SHIFT)`, so that `mulhi` of it and `b` is `x * b >> SHIFT` (exact while the
+/// shifted `x` fits int16: `x <= 255`, `SHIFT >= 9`).
+#[inline(always)]
+unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
+    const { assert!(9 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    // SAFETY: AVX2 shifts of a register; the caller holds AVX2.
+    unsafe {
+        match SHIFT {
+            9 => _mm256_slli_epi16::<7>(x),
+            10 => _mm256_slli_epi16::<6>(x),
+            11 => _mm256_slli_epi16::<5>(x),
+            12 => _mm256_slli_epi16::<4>(x),
+            13 => _mm256_slli_epi16::<3>(x),
+            14 => _mm256_slli_epi16::<2>(x),
+            15 => _mm256_slli_epi16::<1>(x),
+            _ => unreachable!("the const assert above"),
+        }
+    }
+}
+
 // SAFETY: every function below only touches memory inside its array arguments (the const
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
-    unsafe fn ft_pairwise_both<'o, const L1: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16>(
+    unsafe fn ft_pairwise_both<
+        'o,
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const MAX: i16,
+        const SHIFT: u32,
+    >(
         us: &[i16; L1],
         them: &[i16; L1],
         out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
@@ -319,8 +346,8 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 for k in 0..HALF / 32 {
                     // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
                     let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
-                    let a0 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
-                    let a1 = _mm256_slli_epi16::<7>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
+                    let a0 = pre_mulhi::<SHIFT>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
+                    let a1 = pre_mulhi::<SHIFT>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
                     // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
                     let b0 = _mm256_min_epi16(load(a.add(hi)), top);
                     let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);

@@ -1,0 +1,167 @@
+//! How each engine's file orders a multi-layer net's arrays: the one table the reader and the
+//! writer both follow.
+
+use super::{FileLayout, LayeredArch};
+
+/// Element type of a file array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileElem {
+    I8,
+    I16,
+    /// i32, or f32 bits: the same four little-endian bytes.
+    Word,
+}
+
+/// One array as the file stores it: the canonical shape (outermost first, as
+/// [`crate::LayeredParams`] documents it) and the file's axis order (`order[k]`: the canonical
+/// axis that is the file's k-th outermost).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileArray {
+    pub name: &'static str,
+    pub elem: FileElem,
+    pub dims: Vec<usize>,
+    pub order: Vec<usize>,
+}
+
+impl FileArray {
+    fn new(name: &'static str, elem: FileElem, dims: &[usize], order: &[usize]) -> FileArray {
+        FileArray { name, elem, dims: dims.to_vec(), order: order.to_vec() }
+    }
+
+    /// Element count.
+    pub fn len(&self) -> usize {
+        self.dims.iter().product()
+    }
+
+    /// The file position of each canonical position.
+    fn file_index(&self) -> Vec<usize> {
+        let n = self.dims.len();
+        let file_dims: Vec<usize> = self.order.iter().map(|&a| self.dims[a]).collect();
+        let mut strides = vec![1usize; n];
+        for k in (0..n.saturating_sub(1)).rev() {
+            strides[k] = strides[k + 1] * file_dims[k + 1];
+        }
+        // The file stride of each canonical axis.
+        let mut axis_stride = vec![0usize; n];
+        for (k, &a) in self.order.iter().enumerate() {
+            axis_stride[a] = strides[k];
+        }
+        let mut out = Vec::with_capacity(self.len());
+        let mut index = vec![0usize; n];
+        for _ in 0..self.len() {
+            out.push(index.iter().zip(&axis_stride).map(|(i, s)| i * s).sum());
+            for a in (0..n).rev() {
+                index[a] += 1;
+                if index[a] < self.dims[a] {
+                    break;
+                }
+                index[a] = 0;
+            }
+        }
+        out
+    }
+
+    /// Canonical order to file order.
+    pub fn file_order<T: Copy + Default>(&self, canonical: &[T]) -> Vec<T> {
+        let mut out = vec![T::default(); canonical.len()];
+        for (c, f) in self.file_index().into_iter().enumerate() {
+            out[f] = canonical[c];
+        }
+        out
+    }
+
+    /// File order to canonical order.
+    pub fn canonical<T: Copy + Default>(&self, file: &[T]) -> Vec<T> {
+        self.file_index().into_iter().map(|f| file[f]).collect()
+    }
+}
+
+/// The arrays of a net of `arch`, in file order.
+pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
+    let (inputs, l1, l2, l3, l2f, b) = (arch.inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
+    use FileElem::{Word, I16, I8};
+    match arch.file {
+        // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
+        // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
+        // L3Biases[B]; no header, no padding.
+        FileLayout::Alexandria => vec![
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
+            FileArray::new("l1 biases", Word, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", Word, &[b, l3, l2f], &[2, 0, 1]),
+            FileArray::new("l2 biases", Word, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", Word, &[b, l3], &[1, 0]),
+            FileArray::new("l3 biases", Word, &[b], &[0]),
+        ],
+        // Stormphrax's: FT weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`
+        // (blocked for `dpbusd`), L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major),
+        // L2 biases[B][L3], L3 weights[B][L3], L3 biases[B]; after the 64-byte header.
+        FileLayout::Cbnf => vec![
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
+            FileArray::new("l1 biases", Word, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", Word, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 biases", Word, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", Word, &[b, l3], &[0, 1]),
+            FileArray::new("l3 biases", Word, &[b], &[0]),
+        ],
+    }
+}
+
+/// Bytes of the arrays (without header or padding).
+pub(crate) fn param_bytes(arch: &LayeredArch) -> usize {
+    arrays(arch)
+        .iter()
+        .map(|a| {
+            a.len()
+                * match a.elem {
+                    FileElem::I8 => 1,
+                    FileElem::I16 => 2,
+                    FileElem::Word => 4,
+                }
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transposed_array_round_trips() {
+        let a = FileArray::new("t", FileElem::I8, &[2, 3, 4], &[2, 0, 1]);
+        let canonical: Vec<u32> = (0..24).collect();
+        let file = a.file_order(&canonical);
+        // File [4][2][3]: canonical (b=1, o=2, i=3) = 1*12 + 2*4 + 3 = 23 sits at 3*6 + 1*3 + 2 = 23.
+        assert_eq!(file[3 * 6 + 3 + 2], 23);
+        // canonical (0, 1, 2) = 6 at file (2, 0, 1) = 13.
+        assert_eq!(file[13], 6);
+        assert_eq!(a.canonical(&file), canonical);
+    }
+}
+
+#[cfg(test)]
+mod round_trip {
+    use crate::{Architecture, Model, Net};
+
+    #[test]
+    fn synthetic_layered_nets_round_trip() {
+        for text in [
+            "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria",
+            "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf",
+        ] {
+            let Architecture::Layered(arch) = text.parse().unwrap() else { unreachable!() };
+            let net = crate::synth::layered(&arch, 1);
+            let back = Net::from_bytes(&net.to_bytes(), Some(&net.arch())).unwrap();
+            let (Model::Layered(_, a), Model::Layered(_, b)) = (&net.model, &back.model) else { unreachable!() };
+            assert_eq!(a.ft_weights, b.ft_weights, "ft");
+            assert_eq!(a.ft_biases, b.ft_biases, "ftb");
+            assert_eq!(a.l1_weights, b.l1_weights, "l1");
+            assert_eq!(a.l2_weights, b.l2_weights, "l2");
+            assert_eq!(a.l3_weights, b.l3_weights, "l3");
+            assert_eq!(net.description, back.description, "description");
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The headers of multi-layer files: none in Alexandria's, 64 bytes in Stormphrax's `CBNF`
+//! (packed: magic `CBNF`, version u16 = 1, flags u16 (1 zstd, 2 mirrored, 4 merged kings,
+//! 8 pairwise), a padding byte, arch u8 (3: dual activation, 2: single), activation u8 (0:
+//! clipped ReLU), hidden size u16 (at offset 11), input buckets u8, output buckets u8, name
+//! length u8, name of 48 bytes).
+
+use super::{FileLayout, LayeredArch};
+use crate::error::{ErrorKind, FormatError};
+
+const CBNF_BYTES: usize = 64;
+const NAME_BYTES: usize = 48;
+const ZSTD: u16 = 1;
+const MIRRORED: u16 = 2;
+const MERGED: u16 = 4;
+const PAIRWISE: u16 = 8;
+
+/// The header's size.
+pub(crate) fn bytes(arch: &LayeredArch) -> usize {
+    match arch.file {
+        FileLayout::Alexandria => 0,
+        FileLayout::Cbnf => CBNF_BYTES,
+    }
+}
+
+/// The fields a `CBNF` header of `arch` holds, in file order (offset, width, value, name).
+fn cbnf_fields(arch: &LayeredArch) -> [(usize, usize, u32, &'static str); 8] {
+    let flags = if arch.kings.mirrored { MIRRORED } else { 0 } | if arch.merged_kings { MERGED } else { 0 } | PAIRWISE;
+    [
+        (4, 2, 1, "the version"),
+        (6, 2, u32::from(flags), "the flags (mirrored 2, merged kings 4, pairwise 8)"),
+        (9, 1, if arch.dual { 3 } else { 2 }, "the arch id (3: dual activation, 2: single)"),
+        (10, 1, 0, "the activation id (0: clipped ReLU)"),
+        (11, 2, arch.l1 as u32, "the hidden size"),
+        (13, 1, arch.kings.count as u32, "the input buckets"),
+        (14, 1, arch.buckets as u32, "the output buckets"),
+        (8, 1, 0, "the padding byte"),
+    ]
+}
+
+fn field(data: &[u8], at: usize, width: usize) -> u32 {
+    data[at..at + width].iter().rev().fold(0, |v, &b| (v << 8) | u32::from(b))
+}
+
+/// The header's description (its name, for `CBNF`) and the offset where the arrays start.
+/// A header that disagrees with the description is an error naming the field.
+pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<(String, usize), FormatError> {
+    if arch.file == FileLayout::Alexandria {
+        return Ok((String::new(), 0));
+    }
+    let err = |at: usize, kind: ErrorKind| Err(FormatError::new(at, "CBNF header", kind));
+    if data.len() < CBNF_BYTES {
+        let kind =
+            ErrorKind::Truncated { expected: "the CBNF header".into(), needed: CBNF_BYTES, available: data.len() };
+        return err(0, kind);
+    }
+    if &data[..4] != b"CBNF" {
+        return err(0, ErrorKind::Invalid(format!("expected the magic `CBNF`, found {:02x?}", &data[..4])));
+    }
+    let flags = field(data, 6, 2);
+    if flags & u32::from(ZSTD) != 0 {
+        return err(
+            6,
+            ErrorKind::Invalid("the net is zstd-compressed (flag 1): decompress it first (`zstd -d`)".into()),
+        );
+    }
+    for (at, width, want, name) in cbnf_fields(arch) {
+        let found = field(data, at, width);
+        if found != want {
+            return err(at, ErrorKind::Invalid(format!("{name} is {found}, but the description `{arch}` says {want}")));
+        }
+    }
+    let len = usize::from(data[15]);
+    if len > NAME_BYTES {
+        return err(15, ErrorKind::Invalid(format!("the name length is {len}, at most {NAME_BYTES}")));
+    }
+    let name = &data[16..16 + len];
+    let name = std::str::from_utf8(name).map_err(|e| {
+        FormatError::new(16 + e.valid_up_to(), "CBNF header", ErrorKind::Invalid("the name is not UTF-8".into()))
+    })?;
+    if let Some(i) = data[16 + len..CBNF_BYTES].iter().position(|&b| b != 0) {
+        return err(16 + len + i, ErrorKind::Invalid("non-zero byte after the name".into()));
+    }
+    Ok((name.to_string(), CBNF_BYTES))
+}
+
+/// Writes the header of `arch`'s layout, if it has one (a `CBNF` name longer than 48 bytes is
+/// cut at a character boundary).
+pub(crate) fn write(out: &mut Vec<u8>, arch: &LayeredArch, description: &str) {
+    if arch.file == FileLayout::Alexandria {
+        return;
+    }
+    let mut header = [0u8; CBNF_BYTES];
+    header[..4].copy_from_slice(b"CBNF");
+    for (at, width, value, _) in cbnf_fields(arch) {
+        header[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
+    }
+    let mut len = description.len().min(NAME_BYTES);
+    while !description.is_char_boundary(len) {
+        len -= 1;
+    }
+    header[15] = len as u8;
+    header[16..16 + len].copy_from_slice(&description.as_bytes()[..len]);
+    out.extend_from_slice(&header);
+}

@@ -1,0 +1,332 @@
+//! Multi-layer nets as bullet-trained engines ship them, described layer by layer:
+//!
+//! ```text
+//! (768x16hm -> 1536)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600,
+//!     scale=362, buckets=(63-p)(32-p)/225, file=alexandria, kings=[...]
+//! (704x16hm -> 1792)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=...,
+//!     scale=400, file=cbnf, kings=[...]
+//! ```
+//!
+//! The stages, in order (every path computes exactly this):
+//!
+//! 1. **Inputs.** `768xK[hm]`: chess-768 with K king buckets (the `kings=[...]` table) and
+//!    horizontal mirroring; `704xK[hm]`: the same with both kings on one plane (the other
+//!    side's king takes the own king's plane, 5: feature `64·5 + square`), as Stormphrax's
+//!    merged-king sets.
+//! 2. **Transformer.** int16 rows summed into one int16 accumulator per perspective, wrapping.
+//! 3. **Pairwise activation** `pairwise>>S`: per perspective (side to move's first), for
+//!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
+//!    all.
+//! 4. **Sparse int8 layer** L1 → L2 per output bucket: `s[j] = Σ x[i] · w[j][i]` in int32.
+//! 5. **Its activation**, in the stack's numbers:
+//!    - `f32`: `z = fma(s, l1mul, bias)` (one rounding, `l1mul` the f32 quotient of the two
+//!      integers); `dual` gives `[clamp(z, 0, 1); L2] ++ [min(z², 1); L2]`, else
+//!      `clamp(z, 0, 1)²`;
+//!    - `i32`: `o = (s >> l1shift) + bias`; `dual` gives `[clamp(o, 0, Q) · Q; L2] ++
+//!      [min(o·o, Q²); L2]` (wrapping product), else `clamp(o, 0, Q)²`.
+//! 6. **Dense layer** L2 (·2 when dual) → L3: `f32`: each output starts at its bias and adds
+//!    `fma(x[i], w[k][i], ·)` for `i` in order, then `clamp(y, 0, 1)²`; `i32`: `y = bias + Σ
+//!    x[i] · w[k][i]` wrapping, then `clamp(y, 0, Q³)`.
+//! 7. **Output** L3 → 1: `f32`: 16 lane sums, lane `j` taking inputs `j, j + 16, ...` in order
+//!    (`x·w`, then `fma`), the lanes halved four times (`p[j] + p[j + half]`), the bias added
+//!    last, then `(out · scale) as i32` (truncating; Alexandria's AVX2 order); `i32`:
+//!    `out = bias + Σ clamp(y, 0, Q³) · w` (wrapping), then `(out / Q) · scale / Q³` (int32,
+//!    each division truncating; Stormphrax's).
+//!
+//! The output bucket is `buckets=material` (bullet's `MaterialCount<B>`:
+//! `(pieces − 2) / ceil(32 / B)`) or `buckets=(63-p)(32-p)/225` (Alexandria's:
+//! `min((63 − p)(32 − p) / 225, 7)`, p the piece count with kings).
+
+pub(crate) mod file;
+pub(crate) mod header;
+
+use std::fmt;
+
+use crate::arch::{parse_num, KingBuckets};
+
+/// A multi-layer net's shape and arithmetic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LayeredArch {
+    /// King buckets of the input layer (and horizontal mirroring).
+    pub kings: KingBuckets,
+    /// Both kings on one plane (704 inputs per king bucket instead of 768).
+    pub merged_kings: bool,
+    /// Transformer width per perspective.
+    pub l1: usize,
+    /// Outputs of the sparse int8 layer.
+    pub l2: usize,
+    /// Outputs of the dense layer.
+    pub l3: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// How the output bucket is chosen.
+    pub bucket_rule: BucketRule,
+    /// The pairwise product's right shift.
+    pub ft_shift: u32,
+    /// The sparse layer's activation is dual (linear ⊕ squared), doubling the dense layer's inputs.
+    pub dual: bool,
+    /// The numbers of the layers after the sparse one.
+    pub numbers: Numbers,
+    /// The final multiplier.
+    pub scale: i32,
+    /// How the file stores the net.
+    pub file: FileLayout,
+}
+
+/// The numbers of the layers after the sparse int8 one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Numbers {
+    /// float32, the sparse layer's sums multiplied by `num / den` (as an f32 quotient).
+    F32 {
+        /// Numerator of the sparse layer's dequantisation factor.
+        num: u32,
+        /// Denominator of the sparse layer's dequantisation factor.
+        den: u32,
+    },
+    /// int32 with one = `Q` (a power of two) after the sparse layer, `Q²` after the
+    /// activation, `Q³` after the dense layer.
+    I32 {
+        /// log2 of Q.
+        q_bits: u32,
+        /// The sparse layer's sums are shifted right by this before the bias.
+        l1_shift: u32,
+    },
+}
+
+/// How the output bucket follows from the piece count (kings included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BucketRule {
+    /// bullet's `MaterialCount<B>`: `(pieces - 2) / ceil(32 / B)`.
+    Material,
+    /// Alexandria's: `min((63 - pieces) * (32 - pieces) / 225, 7)`.
+    Alexandria,
+}
+
+impl BucketRule {
+    /// The bucket of a position with `pieces` pieces (2..=32) among `buckets`.
+    pub fn bucket(self, pieces: usize, buckets: usize) -> usize {
+        match self {
+            BucketRule::Material => (pieces - 2) / 32usize.div_ceil(buckets),
+            BucketRule::Alexandria => ((63 - pieces) * (32 - pieces) / 225).min(7),
+        }
+    }
+}
+
+/// How a multi-layer net's file is laid out: each engine its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileLayout {
+    /// Alexandria's: the quantised net as its engine embeds it.
+    Alexandria,
+    /// Stormphrax's: a 64-byte `CBNF` header, then the quantised net.
+    Cbnf,
+}
+
+impl LayeredArch {
+    /// Input features per king bucket.
+    pub fn inputs_per_bucket(&self) -> usize {
+        if self.merged_kings {
+            704
+        } else {
+            768
+        }
+    }
+
+    /// All input features.
+    pub fn inputs(&self) -> usize {
+        self.inputs_per_bucket() * self.kings.count()
+    }
+
+    /// The dense layer's inputs: L2, doubled by a dual activation.
+    pub fn l2_full(&self) -> usize {
+        self.l2 * if self.dual { 2 } else { 1 }
+    }
+
+    /// The file's size: the header (if the layout has one) and the arrays.
+    pub fn file_bytes(&self) -> usize {
+        header::bytes(self) + file::param_bytes(self)
+    }
+
+    /// The output bucket of a position with `pieces` pieces.
+    pub fn bucket(&self, pieces: usize) -> usize {
+        self.bucket_rule.bucket(pieces, self.buckets)
+    }
+
+    /// Shape checks the kernels rely on.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.l1 == 0 || !self.l1.is_multiple_of(64) || self.l1 > 16384 {
+            return Err(format!("L1 = {}: must be a positive multiple of 64, at most 16384", self.l1));
+        }
+        if !matches!(self.l2, 16 | 32) {
+            return Err(format!("L2 = {}: must be 16 or 32", self.l2));
+        }
+        if self.l3 == 0 || !self.l3.is_multiple_of(16) || self.l3 > 128 {
+            return Err(format!("L3 = {}: must be a positive multiple of 16, at most 128", self.l3));
+        }
+        if !(1..=32).contains(&self.buckets) {
+            return Err(format!("{} output buckets: must be 1 to 32", self.buckets));
+        }
+        if self.bucket_rule == BucketRule::Alexandria && self.buckets != 8 {
+            return Err("buckets=(63-p)(32-p)/225 chooses among 8 output buckets".into());
+        }
+        // Pairwise bytes must stay below 128 so that `maddubs` pairs never saturate.
+        if !(9..=15).contains(&self.ft_shift) {
+            return Err(format!("pairwise>>{}: the shift must be 9 to 15", self.ft_shift));
+        }
+        match self.numbers {
+            Numbers::F32 { num, den } => {
+                if num == 0 || den == 0 {
+                    return Err("l1mul=N/D: both must be positive".into());
+                }
+            }
+            Numbers::I32 { q_bits, l1_shift } => {
+                if !(1..=10).contains(&q_bits) || l1_shift > 31 {
+                    return Err(format!("q=2^{q_bits}, l1shift={l1_shift}: q must be 2 to 1024, the shift below 32"));
+                }
+            }
+        }
+        if self.scale <= 0 {
+            return Err("scale must be positive".into());
+        }
+        self.kings.validate()
+    }
+}
+
+impl fmt::Display for LayeredArch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}", self.inputs_per_bucket())?;
+        if self.kings.count > 1 {
+            write!(f, "x{}", self.kings.count)?;
+        }
+        if self.kings.mirrored {
+            write!(f, "hm")?;
+        }
+        write!(f, " -> {})x2 -> pairwise>>{} -> ({} -> {} -> 1)", self.l1, self.ft_shift, self.l2, self.l3)?;
+        if self.buckets > 1 {
+            write!(f, "x{}", self.buckets)?;
+        }
+        match self.numbers {
+            Numbers::F32 { num, den } => {
+                write!(f, ", f32{}, l1mul={num}/{den}", if self.dual { ", dual" } else { "" })?
+            }
+            Numbers::I32 { q_bits, l1_shift } => {
+                write!(f, ", i32{}, q={}, l1shift={l1_shift}", if self.dual { ", dual" } else { "" }, 1u32 << q_bits)?
+            }
+        }
+        write!(f, ", scale={}", self.scale)?;
+        if self.bucket_rule == BucketRule::Alexandria {
+            write!(f, ", buckets=(63-p)(32-p)/225")?;
+        }
+        write!(
+            f,
+            ", file={}",
+            match self.file {
+                FileLayout::Alexandria => "alexandria",
+                FileLayout::Cbnf => "cbnf",
+            }
+        )?;
+        if let Some(map) = self.kings.map() {
+            let list: Vec<String> = map.iter().map(u8::to_string).collect();
+            write!(f, ", kings=[{}]", list.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses the lower-cased, whitespace-free text after `(`: `768x16hm->1536)x2->pairwise>>10->
+/// (16->32->1)x8` and the options.
+pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<LayeredArch, String> {
+    let shape_err = || "expected `(768xK[hm] -> L1)x2 -> pairwise>>S -> (L2 -> L3 -> 1)xB`".to_string();
+    let (input, rest) = shape_rest.split_once("->").ok_or_else(shape_err)?;
+    let (per_bucket, input) = if let Some(i) = input.strip_prefix("768") {
+        (768, i)
+    } else if let Some(i) = input.strip_prefix("704") {
+        (704, i)
+    } else {
+        return Err(shape_err());
+    };
+    let (mirrored, input) = match input.strip_suffix("hm") {
+        Some(i) => (true, i),
+        None => (false, input),
+    };
+    let declared = match input {
+        "" => None,
+        k => Some(parse_num(k.strip_prefix('x').ok_or_else(shape_err)?)?),
+    };
+    let (l1, rest) = rest.split_once(")x2->pairwise>>").ok_or_else(shape_err)?;
+    let (shift, rest) = rest.split_once("->(").ok_or_else(shape_err)?;
+    let (stack, buckets) = rest.split_once(')').ok_or_else(shape_err)?;
+    let sizes: Vec<&str> = stack.split("->").collect();
+    let [l2, l3, "1"] = sizes[..] else {
+        return Err(format!("the stack `({stack})` must be `(L2 -> L3 -> 1)`"));
+    };
+    let buckets = match buckets {
+        "" => 1,
+        b => parse_num(b.strip_prefix('x').ok_or_else(shape_err)?)?,
+    };
+
+    let (mut numbers, mut dual, mut l1mul, mut q, mut l1shift, mut scale, mut file, mut map) =
+        (None, false, None, None, None, None, None, None);
+    let mut bucket_rule = BucketRule::Material;
+    for opt in options {
+        match opt.split_once('=') {
+            None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
+            None if opt == "dual" => dual = true,
+            Some(("l1mul", v)) => {
+                let (n, d) = v.split_once('/').ok_or("l1mul takes a fraction: l1mul=1024/4161600")?;
+                l1mul = Some((parse_u32("l1mul", n)?, parse_u32("l1mul", d)?));
+            }
+            Some(("q", v)) => q = Some(parse_u32("q", v)?),
+            Some(("l1shift", v)) => l1shift = Some(parse_u32("l1shift", v)?),
+            Some(("scale", v)) => {
+                scale = Some(i32::try_from(parse_u32("scale", v)?).map_err(|_| "scale is too large")?)
+            }
+            Some(("buckets", "material")) => bucket_rule = BucketRule::Material,
+            Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
+            Some(("file", "alexandria")) => file = Some(FileLayout::Alexandria),
+            Some(("file", "cbnf")) => file = Some(FileLayout::Cbnf),
+            Some(("kings", v)) => map = Some(crate::arch::parse_king_map(v)?),
+            _ => return Err(format!("unknown option `{opt}`")),
+        }
+    }
+    let missing = |what: &str| format!("multi-layer nets must state {what}");
+    let numbers = match numbers.as_deref() {
+        Some("f32") => {
+            if q.is_some() || l1shift.is_some() {
+                return Err("q= and l1shift= belong to i32 stacks".into());
+            }
+            let (num, den) = l1mul.ok_or_else(|| missing("l1mul=N/D (f32 stacks)"))?;
+            Numbers::F32 { num, den }
+        }
+        Some(_) => {
+            if l1mul.is_some() {
+                return Err("l1mul= belongs to f32 stacks".into());
+            }
+            let q = q.ok_or_else(|| missing("q=... (i32 stacks)"))?;
+            if !q.is_power_of_two() {
+                return Err(format!("q={q}: must be a power of two"));
+            }
+            Numbers::I32 { q_bits: q.trailing_zeros(), l1_shift: l1shift.ok_or_else(|| missing("l1shift=..."))? }
+        }
+        None => return Err(missing("the stack's numbers (f32 or i32)")),
+    };
+    let kings = crate::arch::king_buckets(declared, mirrored, map)?;
+    Ok(LayeredArch {
+        kings,
+        merged_kings: per_bucket == 704,
+        l1: parse_num(l1)?,
+        l2: parse_num(l2)?,
+        l3: parse_num(l3)?,
+        buckets,
+        bucket_rule,
+        ft_shift: parse_u32("pairwise", shift)?,
+        dual,
+        numbers,
+        scale: scale.ok_or_else(|| missing("scale=..."))?,
+        file: file.ok_or_else(|| missing("its file layout (file=alexandria or file=cbnf)"))?,
+    })
+}
+
+fn parse_u32(name: &str, s: &str) -> Result<u32, String> {
+    let n = parse_num(s)?;
+    u32::try_from(n).map_err(|_| format!("{name}={n} is out of range"))
+}

@@ -1,0 +1,56 @@
+//! Synthetic nets in real engines' multi-layer layouts, with what each engine's own code
+//! computes on them (`tests/oracles/`). No real multi-layer net is small or public enough to
+//! keep here, so the oracles were made the other way round: our writer wrote a seeded net in
+//! the engine's layout, the engine (built from its source, outside this repository) evaluated
+//! the oracle positions with it. The nets are large, so the seed is what is committed: the
+//! tests regenerate the net, byte for byte, with [`EngineNet::net`].
+//!
+//! Regenerate a file for an engine run with
+//! `cargo run --release -p nnue-checks --bin synth-net -- <name> <out file>`.
+
+use nnue_runtime::format::{synth, Architecture, LayeredArch, Net};
+
+/// A synthetic net in an engine's layout and the file of that engine's values on it.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineNet {
+    /// Short name (`--bin synth-net` takes it).
+    pub name: &'static str,
+    /// The engine, its commit and build, as the oracle was made.
+    pub engine: &'static str,
+    /// The architecture description.
+    pub arch: &'static str,
+    /// The seed of [`synth::layered`].
+    pub seed: u64,
+    /// The oracle file under `tests/oracles/` (columns `fen`, `eval`).
+    pub oracle: &'static str,
+}
+
+include!("engine_nets_table.rs");
+
+/// Every engine net.
+pub const ALL: [EngineNet; 2] = [ALEXANDRIA, STORMPHRAX];
+
+impl EngineNet {
+    /// The architecture.
+    pub fn layered_arch(&self) -> LayeredArch {
+        match self.arch.parse::<Architecture>() {
+            Ok(Architecture::Layered(a)) => a,
+            other => panic!("{}: {other:?}", self.name),
+        }
+    }
+
+    /// The net, regenerated.
+    pub fn net(&self) -> Net {
+        synth::layered(&self.layered_arch(), self.seed)
+    }
+
+    /// The oracle file.
+    pub fn oracle_path(&self) -> std::path::PathBuf {
+        crate::root().join("tests/oracles").join(self.oracle)
+    }
+
+    /// By name.
+    pub fn by_name(name: &str) -> Option<EngineNet> {
+        ALL.into_iter().find(|n| n.name == name)
+    }
+}

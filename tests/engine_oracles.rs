@@ -1,0 +1,132 @@
+//! Multi-layer nets against the engines that ship them: each synthetic net of
+//! `nnue_testkit::engine_nets` (regenerated from its seed, in the engine's own file layout)
+//! evaluates the 500 oracle positions and the 1206 positions of 12 games as the engine's own
+//! code did (`tests/oracles/`, made by building the engine from its source outside this
+//! repository; see `tests/oracles/README.md`): on the reference, on every path of the run-time
+//! loaded network and of `nnue_net!`'s, and along the games incrementally through the
+//! accumulator stack on every path.
+
+use nnue_runtime::{AccumulatorStack, Evaluator, KernelPath, Net, Network, Position};
+use nnue_testkit::chess;
+use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, STORMPHRAX};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position as _};
+
+nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
+nnue_runtime::nnue_net!(name = stormphrax, env = "NNUE_SYNTH_STORMPHRAX_SYNTH");
+
+/// One oracle row: the moves from the start position (games only), the FEN and the value.
+struct Row {
+    moves: Vec<String>,
+    fen: String,
+    eval: i32,
+}
+
+fn rows(file: &std::path::Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header line").split('\t').collect();
+    lines
+        .map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let col = |name: &str| cols[header.iter().position(|h| *h == name).expect(name)];
+            let moves = header.contains(&"moves").then(|| col("moves").split(' ').map(String::from).collect());
+            Row { moves: moves.unwrap_or_default(), fen: col("fen").into(), eval: col("eval").parse().unwrap() }
+        })
+        .collect()
+}
+
+/// Every row's value by refresh through `eval`, or the rows that differ.
+fn check(what: &str, rows: &[Row], eval: impl Fn(&Position) -> i32) {
+    let bad: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            let got = eval(&Position::from_fen(&r.fen).unwrap());
+            (got != r.eval).then(|| format!("{}: got {got}, the engine {}", r.fen, r.eval))
+        })
+        .collect();
+    assert!(bad.is_empty(), "{what}: {} of {} differ:\n{}", bad.len(), rows.len(), bad.join("\n"));
+}
+
+/// The games of `rows` played through an accumulator stack on `path`, evaluating at each row.
+fn check_games<N: Network>(what: &str, net: &N, path: KernelPath, rows: &[Row]) {
+    let start = chess::position(&Chess::default());
+    let mut stack = AccumulatorStack::with_path(net, &start, path);
+    let (mut game, mut line) = (Chess::default(), Vec::<String>::new());
+    let mut bad = Vec::new();
+    for row in rows {
+        if !row.moves.starts_with(&line) {
+            (game, line) = (Chess::default(), Vec::new());
+            stack.reset(net, &start);
+        }
+        for uci in &row.moves[line.len()..] {
+            let mv = uci.parse::<UciMove>().unwrap().to_move(&game).unwrap();
+            stack.push(chess::dirty(&game, &mv));
+            game = game.play(mv).unwrap();
+            line.push(uci.clone());
+        }
+        let pos = chess::position(&game);
+        assert_eq!(pos, Position::from_fen(&row.fen).unwrap(), "{}", row.fen);
+        let got = stack.evaluate(net, &pos).positional;
+        if got != row.eval {
+            bad.push(format!("{}: got {got}, the engine {}", row.fen, row.eval));
+        }
+    }
+    assert!(bad.is_empty(), "{what} on {path}: {} of {} differ:\n{}", bad.len(), rows.len(), bad.join("\n"));
+}
+
+/// The net regenerated, the file `nnue_net!` compiled in (written by build.rs from the same
+/// table) and the oracle rows: positions, then games.
+fn setup(engine: &EngineNet, compiled: &str) -> (Net, Vec<Row>, Vec<Row>) {
+    let net = engine.net();
+    let bytes = net.to_bytes();
+    assert!(std::fs::read(compiled).unwrap() == bytes, "build.rs wrote another {} net", engine.name);
+    assert_eq!(Net::from_bytes(&bytes, Some(&net.arch())).unwrap(), net);
+    let positions = rows(&engine.oracle_path());
+    let games = rows(&engine.oracle_path().with_file_name(engine.oracle.replace(".tsv", "-games.tsv")));
+    assert_eq!((positions.len(), games.len()), (500, 1206), "{}", engine.name);
+    (net, positions, games)
+}
+
+/// Alexandria: `(768x16hm -> 1536)x2`, pairwise `>> 10`, sparse int8 16, dual activation, f32
+/// 32, f32 1, Alexandria's output buckets; file `nn.net`.
+#[test]
+fn alexandria() {
+    let (net, positions, games) = setup(&ALEXANDRIA, env!("NNUE_SYNTH_ALEXANDRIA_SYNTH"));
+    assert_eq!(net.arch().to_string(), alexandria::ARCHITECTURE);
+    let reference = Evaluator::new(&net);
+    check("alexandria, reference", &positions, |pos| reference.evaluate(pos).positional);
+    check("alexandria, reference, games by refresh", &games, |pos| reference.evaluate(pos).positional);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered::<1536, 768, 384, 12288, 16, 32, 32, 8>().unwrap();
+    for path in KernelPath::all() {
+        check(&format!("alexandria, loaded, {path}"), &positions, |pos| loaded.evaluate_on(path, pos).positional);
+        check(&format!("alexandria, generated, {path}"), &positions, |pos| {
+            alexandria::NETWORK.evaluate_on(path, pos).positional
+        });
+        check_games("alexandria, generated, games", &alexandria::NETWORK, path, &games);
+    }
+    check_games("alexandria, reference, games", &reference, KernelPath::SCALAR, &games);
+}
+
+/// Stormphrax: `(704x16hm -> 1792)x2` (merged kings), pairwise `>> 9`, sparse int8 16 `>> 8`,
+/// dual activation, int32 32, int32 1; file `CBNF`.
+#[test]
+fn stormphrax() {
+    let (net, positions, games) = setup(&STORMPHRAX, env!("NNUE_SYNTH_STORMPHRAX_SYNTH"));
+    assert_eq!(net.arch().to_string(), stormphrax::ARCHITECTURE);
+    assert_eq!(net.description, "synthetic 2027", "the CBNF header's name");
+    let reference = Evaluator::new(&net);
+    check("stormphrax, reference", &positions, |pos| reference.evaluate(pos).positional);
+    check("stormphrax, reference, games by refresh", &games, |pos| reference.evaluate(pos).positional);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered::<1792, 896, 448, 11264, 16, 32, 32, 8>().unwrap();
+    for path in KernelPath::all() {
+        check(&format!("stormphrax, loaded, {path}"), &positions, |pos| loaded.evaluate_on(path, pos).positional);
+        check(&format!("stormphrax, generated, {path}"), &positions, |pos| {
+            stormphrax::NETWORK.evaluate_on(path, pos).positional
+        });
+        check_games("stormphrax, generated, games", &stormphrax::NETWORK, path, &games);
+    }
+    check_games("stormphrax, reference, games", &reference, KernelPath::SCALAR, &games);
+}
