@@ -75,7 +75,7 @@ fn corpus_covers_every_error_kind_and_family() {
     ] {
         assert!(cases.iter().any(|c| c.expected.kind == kind), "no corpus case expects {kind}");
     }
-    for family in ["sfnn:64:leb128", "sfnn:64:raw", "halfkp:", "chess768:"] {
+    for family in ["sfnn:64:leb128", "sfnn:64:raw", "halfkp:", "chess768:", "layered:"] {
         assert!(cases.iter().any(|c| c.base.starts_with(family)), "no corpus case on a {family} net");
     }
     // Every message is pinned to what was expected and found.
@@ -105,7 +105,7 @@ fn corpus_bases_read() {
     recipes.dedup();
     for recipe in recipes {
         let base = corpus::base(&recipe);
-        let arch = matches!(base.arch, Architecture::Chess768(_)).then_some(&base.arch);
+        let arch = matches!(base.arch, Architecture::Chess768(_) | Architecture::Layered(_)).then_some(&base.arch);
         let net = read(&base.bytes, arch).unwrap_or_else(|e| panic!("{recipe}: {e}"));
         assert_eq!(net.arch(), base.arch);
         assert!(net.to_bytes() == base.bytes, "{recipe}");

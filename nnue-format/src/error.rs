@@ -87,7 +87,7 @@ pub enum ErrorKind {
         found: u32,
     },
     /// A known family with an architecture this crate does not evaluate, by name.
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, and headerless (768 -> N)x2 -> 1 nets with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's and Stormphrax's layouts) with a description")]
     Unsupported {
         /// The architecture, by name.
         name: String,
@@ -160,6 +160,15 @@ fn unknown_version(found: u32) -> String {
 /// The error for a headerless net of `len` bytes that `arch` (needing `expected`, or
 /// `expected` with its padding) doesn't fit; `head` is the file's start: when it is a
 /// Stockfish header, the user gave an architecture for a file that has its own.
+/// A Stormphrax `CBNF` file read without a description: its header names the shape but not the
+/// arithmetic.
+pub(crate) fn cbnf_without_description() -> FormatError {
+    let why = "a Stormphrax `CBNF` net: its header doesn't state the arithmetic, so it needs a multi-layer \
+               description, e.g. `(704x16hm -> 1792)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, \
+               l1shift=8, scale=400, file=cbnf, kings=[...]`";
+    FormatError::new(0, "header", ErrorKind::Invalid(why.into()))
+}
+
 pub(crate) fn headerless_size_error(head: &[u8], len: usize, arch: String, expected: usize) -> FormatError {
     let version = head.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     match version {

@@ -160,6 +160,9 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     if let Some(Architecture::Layered(arch)) = given {
         return read_layered(data, arch);
     }
+    if data.starts_with(b"CBNF") {
+        return Err(crate::error::cbnf_without_description());
+    }
     let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;
     if !crate::is_known_version(version) {
@@ -363,12 +366,13 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
 /// engine's order (see `layered::file`).
 fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
     use crate::layered::file::{self, FileElem};
-    let (description, start) = crate::layered::header::read(data, arch)?;
+    // The size first, as for the other headerless nets: a truncated file is one error.
     let want = arch.file_bytes();
-    debug_assert_eq!(want, start + file::param_bytes(arch));
     if data.len() != want {
         return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), want));
     }
+    let (description, start) = crate::layered::header::read(data, arch)?;
+    debug_assert_eq!(want, start + file::param_bytes(arch));
     let mut r = Reader { data, pos: start, section: String::new() };
     let mut words: Vec<Vec<i32>> = Vec::new();
     let (mut ft_weights, mut ft_biases, mut l1_weights) = (Vec::new(), Vec::new(), Vec::new());
@@ -378,7 +382,22 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
             ("ft weights", FileElem::I16) => ft_weights = a.canonical(&r.raw::<i16>(a.len(), a.name)?),
             ("ft biases", FileElem::I16) => ft_biases = a.canonical(&r.raw::<i16>(a.len(), a.name)?),
             ("l1 weights", FileElem::I8) => l1_weights = a.canonical(&r.raw::<i8>(a.len(), a.name)?),
-            (_, FileElem::Word) => words.push(a.canonical(&r.raw::<i32>(a.len(), a.name)?)),
+            (_, FileElem::Word) => {
+                let at = r.pos;
+                let values = r.raw::<i32>(a.len(), a.name)?;
+                // A NaN or an infinity would evaluate to garbage (0 on every path): refused.
+                if let (crate::Numbers::F32 { .. }, Some(i)) =
+                    (arch.numbers, values.iter().position(|&v| !f32::from_bits(v as u32).is_finite()))
+                {
+                    let kind = ErrorKind::Invalid(format!(
+                        "{} {i} is {}: expected a finite float",
+                        a.name,
+                        f32::from_bits(values[i] as u32)
+                    ));
+                    return Err(FormatError::new(at + 4 * i, a.name, kind));
+                }
+                words.push(a.canonical(&values));
+            }
             _ => unreachable!("the file table's element types"),
         }
     }

@@ -142,7 +142,8 @@ fn parse_row(line: &str) -> Case {
 /// - `sfnn:L1:leb128:seed=N` or `sfnn:L1:raw:seed=N`: [`synth::sfnn`];
 /// - `halfkp:L1:seed=N` (raw, as Stockfish 12-13 wrote them) or `halfkp:L1:leb128:seed=N`;
 /// - `chess768:DESCRIPTION:seed=N`, e.g. `chess768:(768 -> 32)x2 -> 1, crelu, qa=255, qb=64,
-///   scale=400:seed=3`: [`synth::chess768`].
+///   scale=400:seed=3`: [`synth::chess768`];
+/// - `layered:DESCRIPTION:seed=N`: [`synth::layered`].
 pub fn base_net(recipe: &str) -> Net {
     let bad = || format!("bad corpus base recipe {recipe:?}");
     let (spec, seed) = recipe.rsplit_once(":seed=").unwrap_or_else(|| panic!("{}", bad()));
@@ -169,6 +170,10 @@ pub fn base_net(recipe: &str) -> Net {
         }
         "chess768" => match shape.parse() {
             Ok(Architecture::Chess768(arch)) => synth::chess768(&arch, seed),
+            _ => panic!("{}", bad()),
+        },
+        "layered" => match shape.parse() {
+            Ok(Architecture::Layered(arch)) => synth::layered(&arch, seed),
             _ => panic!("{}", bad()),
         },
         _ => panic!("{}", bad()),
@@ -261,17 +266,17 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
         }
         Architecture::Layered(a) => {
             if a.file == nnue_runtime::format::FileLayout::Cbnf {
-                w.push("header", "header", 64, RegionKind::Raw);
+                w.push("cbnf", "CBNF header", 64, RegionKind::Raw);
             }
             let (l1, l2, l3, l2f, nb) = (a.l1, a.l2, a.l3, a.l2_full(), a.buckets);
-            w.push("ft weights", "ft weights", 2 * a.inputs() * l1, RegionKind::Raw);
-            w.push("ft biases", "ft biases", 2 * l1, RegionKind::Raw);
-            w.push("l1 weights", "l1 weights", nb * l2 * l1, RegionKind::Raw);
-            w.push("l1 biases", "l1 biases", 4 * nb * l2, RegionKind::Raw);
-            w.push("l2 weights", "l2 weights", 4 * nb * l3 * l2f, RegionKind::Raw);
-            w.push("l2 biases", "l2 biases", 4 * nb * l3, RegionKind::Raw);
-            w.push("l3 weights", "l3 weights", 4 * nb * l3, RegionKind::Raw);
-            w.push("l3 biases", "l3 biases", 4 * nb, RegionKind::Raw);
+            w.push("ft.weights", "ft weights", 2 * a.inputs() * l1, RegionKind::Raw);
+            w.push("ft.biases", "ft biases", 2 * l1, RegionKind::Raw);
+            w.push("l1.weights", "l1 weights", nb * l2 * l1, RegionKind::Raw);
+            w.push("l1.biases", "l1 biases", 4 * nb * l2, RegionKind::Raw);
+            w.push("l2.weights", "l2 weights", 4 * nb * l3 * l2f, RegionKind::Raw);
+            w.push("l2.biases", "l2 biases", 4 * nb * l3, RegionKind::Raw);
+            w.push("l3.weights", "l3 weights", 4 * nb * l3, RegionKind::Raw);
+            w.push("l3.biases", "l3 biases", 4 * nb, RegionKind::Raw);
         }
     }
     assert_eq!(w.pos, b.len(), "the corpus walker disagrees with the file's size ({arch})");

@@ -621,4 +621,81 @@ nnue_runtime::nnue_net! {
     arch = "(768x3hm -> 32)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, kings=[0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,2,2,2]",
 }
 
+nnue_runtime::nnue_net! {
+    name = layered_wider_description,
+    path = "../../nnue-corpus/layered_wider_description.nnue",
+    arch = "(768 -> 128)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria",
+}
+
+nnue_runtime::nnue_net! {
+    name = layered_one_byte_short,
+    path = "../../nnue-corpus/layered_one_byte_short.nnue",
+    arch = "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria",
+}
+
+nnue_runtime::nnue_net! {
+    name = layered_nan_bias,
+    path = "../../nnue-corpus/layered_nan_bias.nnue",
+    arch = "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria",
+}
+
+nnue_runtime::nnue_net! {
+    name = layered_infinite_weight,
+    path = "../../nnue-corpus/layered_infinite_weight.nnue",
+    arch = "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_bad_magic,
+    path = "../../nnue-corpus/cbnf_bad_magic.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_compressed,
+    path = "../../nnue-corpus/cbnf_compressed.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_kings_not_merged,
+    path = "../../nnue-corpus/cbnf_kings_not_merged.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_other_hidden_size,
+    path = "../../nnue-corpus/cbnf_other_hidden_size.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_single_activation,
+    path = "../../nnue-corpus/cbnf_single_activation.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_name_too_long,
+    path = "../../nnue-corpus/cbnf_name_too_long.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_name_not_utf8,
+    path = "../../nnue-corpus/cbnf_name_not_utf8.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_truncated_header,
+    path = "../../nnue-corpus/cbnf_truncated_header.nnue",
+    arch = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+}
+
+nnue_runtime::nnue_net! {
+    name = cbnf_without_description,
+    path = "../../nnue-corpus/cbnf_without_description.nnue",
+}
+
 fn main() {}
