@@ -6,11 +6,9 @@
 //! loaded network and of `nnue_net!`'s, and along the games incrementally through the
 //! accumulator stack on every path.
 
-use nnue_runtime::{AccumulatorStack, Evaluator, KernelPath, Net, Network, Position};
+use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, STORMPHRAX};
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax, env = "NNUE_SYNTH_STORMPHRAX_SYNTH");
@@ -50,28 +48,14 @@ fn check(what: &str, rows: &[Row], eval: impl Fn(&Position) -> i32) {
 
 /// The games of `rows` played through an accumulator stack on `path`, evaluating at each row.
 fn check_games<N: Network>(what: &str, net: &N, path: KernelPath, rows: &[Row]) {
-    let start = chess::position(&Chess::default());
-    let mut stack = AccumulatorStack::with_path(net, &start, path);
-    let (mut game, mut line) = (Chess::default(), Vec::<String>::new());
-    let mut bad = Vec::new();
-    for row in rows {
-        if !row.moves.starts_with(&line) {
-            (game, line) = (Chess::default(), Vec::new());
-            stack.reset(net, &start);
-        }
-        for uci in &row.moves[line.len()..] {
-            let mv = uci.parse::<UciMove>().unwrap().to_move(&game).unwrap();
-            stack.push(chess::dirty(&game, &mv));
-            game = game.play(mv).unwrap();
-            line.push(uci.clone());
-        }
-        let pos = chess::position(&game);
-        assert_eq!(pos, Position::from_fen(&row.fen).unwrap(), "{}", row.fen);
-        let got = stack.evaluate(net, &pos).positional;
-        if got != row.eval {
-            bad.push(format!("{}: got {got}, the engine {}", row.fen, row.eval));
-        }
-    }
+    let games: Vec<(&[String], &str)> = rows.iter().map(|r| (r.moves.as_slice(), r.fen.as_str())).collect();
+    let evals = chess::evaluate_along_games(net, path, &games);
+    let bad: Vec<String> = rows
+        .iter()
+        .zip(&evals)
+        .filter(|(r, e)| e.positional != r.eval)
+        .map(|(r, e)| format!("{}: got {}, the engine {}", r.fen, e.positional, r.eval))
+        .collect();
     assert!(bad.is_empty(), "{what} on {path}: {} of {} differ:\n{}", bad.len(), rows.len(), bad.join("\n"));
 }
 

@@ -5,10 +5,8 @@
 //! loaded network must reproduce each value exactly. Skips, saying so, when a net or the oracle
 //! is missing (in CI with `../shared`: fails).
 
-use nnue_runtime::{AccumulatorStack, Evaluation, Evaluator, KernelPath, Net, Network, Position};
+use nnue_runtime::{Evaluation, Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::{chess, net_or_skip, oracle_or_skip, OracleRow};
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Position as _};
 
 nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
 nnue_runtime::nnue_net!(name = small, env = "NNUE_REAL_SF17_SMALL");
@@ -165,28 +163,14 @@ fn sf18_big() {
 /// the previous one continues it) through an [`AccumulatorStack`], evaluating incrementally
 /// at each row.
 fn check_games<N: Network>(which: &str, net: &N, path: KernelPath, rows: &[OracleRow]) -> usize {
-    let start = chess::position(&Chess::default());
-    let mut stack = AccumulatorStack::with_path(net, &start, path);
-    let (mut game, mut line) = (Chess::default(), Vec::<String>::new());
-    let mut mismatches = Vec::new();
-    for row in rows {
-        if !row.moves.starts_with(&line) {
-            (game, line) = (Chess::default(), Vec::new());
-            stack.reset(net, &start);
-        }
-        for uci in &row.moves[line.len()..] {
-            let mv = uci.parse::<UciMove>().unwrap().to_move(&game).unwrap();
-            stack.push(chess::dirty(&game, &mv));
-            game = game.play(mv).unwrap();
-            line.push(uci.clone());
-        }
-        let pos = chess::position(&game);
-        assert_eq!(pos, Position::from_fen(&row.fen).unwrap(), "{}", row.fen);
-        let e = stack.evaluate(net, &pos);
-        if (e.bucket, e.psqt, e.positional) != expected(which, row) {
-            mismatches.push(format!("{}: got {e}, Stockfish {:?}", row.fen, expected(which, row)));
-        }
-    }
+    let games: Vec<(&[String], &str)> = rows.iter().map(|r| (r.moves.as_slice(), r.fen.as_str())).collect();
+    let evals = chess::evaluate_along_games(net, path, &games);
+    let mismatches: Vec<String> = rows
+        .iter()
+        .zip(&evals)
+        .filter(|(row, e)| (e.bucket, e.psqt, e.positional) != expected(which, row))
+        .map(|(row, e)| format!("{}: got {e}, Stockfish {:?}", row.fen, expected(which, row)))
+        .collect();
     assert!(
         mismatches.is_empty(),
         "{which} on {path}: {} of {} differ:\n{}",

@@ -1,10 +1,9 @@
 //! Headerless `(768xK -> N)x2 -> 1xB` nets (bullet-style).
 
-use super::{active_features, network_family};
+use super::network_family;
 use crate::features::FeatureSet;
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable;
 use crate::simd::Kernels;
 
 pub use nnue_format::layout::Chess768Config;
@@ -62,8 +61,12 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Chess768<'_, N, INPUTS
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<N, 0>) {
         let () = Self::SHAPE;
-        let (list, n) = active_features(FeatureSet::Chess768(self.config.kings), pos, perspective);
-        portable::refresh_rows(self.l0_biases, self.l0_weights, &list[..n], &mut acc.values[perspective.index()]);
+        super::Int16Rows { biases: self.l0_biases, rows: self.l0_weights }.refresh(
+            FeatureSet::Chess768(self.config.kings),
+            pos,
+            perspective,
+            acc,
+        );
     }
 
     #[inline(always)]
@@ -75,8 +78,13 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Chess768<'_, N, INPUTS
         added: &[usize],
         removed: &[usize],
     ) {
-        let p = perspective.index();
-        portable::update_rows(self.l0_weights, &src.values[p], &mut dst.values[p], added, removed);
+        super::Int16Rows { biases: self.l0_biases, rows: self.l0_weights }.update(
+            src,
+            dst,
+            perspective,
+            added,
+            removed,
+        );
     }
 }
 

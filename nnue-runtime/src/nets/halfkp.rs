@@ -1,10 +1,10 @@
 //! Stockfish 12-13: HalfKP -> L1x2 -> 32 -> 32 -> 1.
 
-use super::{active_features, network_family};
+use super::network_family;
 use crate::features::{halfkp, FeatureSet};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable::{self, clipped_relu};
+use crate::simd::portable::clipped_relu;
 use crate::simd::Kernels;
 
 const INPUTS: usize = halfkp::INPUTS;
@@ -81,8 +81,12 @@ impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
         let () = Self::SHAPE;
-        let (list, n) = active_features(FeatureSet::HalfKp, pos, perspective);
-        portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[perspective.index()]);
+        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.refresh(
+            FeatureSet::HalfKp,
+            pos,
+            perspective,
+            acc,
+        );
     }
 
     #[inline(always)]
@@ -94,8 +98,13 @@ impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
         added: &[usize],
         removed: &[usize],
     ) {
-        let p = perspective.index();
-        portable::update_rows(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
+        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.update(
+            src,
+            dst,
+            perspective,
+            added,
+            removed,
+        );
     }
 }
 

@@ -7,11 +7,10 @@
 //! after it are plain loops over const-sized arrays, vectorised across outputs so that each
 //! output's sum keeps the one order the description defines.
 
-use super::{active_features, network_family};
+use super::network_family;
 use crate::features::FeatureSet;
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable;
 use crate::simd::Kernels;
 
 pub use nnue_format::{LayeredArch, Numbers};
@@ -217,8 +216,12 @@ impl<
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
         let () = Self::SHAPE;
-        let (list, n) = active_features(self.features(), pos, perspective);
-        portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[perspective.index()]);
+        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.refresh(
+            self.features(),
+            pos,
+            perspective,
+            acc,
+        );
     }
 
     #[inline(always)]
@@ -230,8 +233,13 @@ impl<
         added: &[usize],
         removed: &[usize],
     ) {
-        let p = perspective.index();
-        portable::update_rows(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
+        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.update(
+            src,
+            dst,
+            perspective,
+            added,
+            removed,
+        );
     }
 
     /// The input features.

@@ -257,6 +257,42 @@ impl Drop for ActiveList {
 /// The transformer of Stockfish 18's and 19's nets, borrowed from a network: int8 rows (the
 /// features below `int8.len()`), then int16 rows, all summed into one int16 accumulator per
 /// perspective (wrapping), and the PSQT rows of every feature.
+/// An int16-only transformer without PSQT (HalfKP, chess-768, the multi-layer nets): the
+/// refresh and update of one perspective's half of the accumulator.
+pub(crate) struct Int16Rows<'a, const L1: usize> {
+    pub biases: &'a [i16; L1],
+    pub rows: &'a [[i16; L1]],
+}
+
+impl<const L1: usize> Int16Rows<'_, L1> {
+    /// `perspective`'s half of `acc` from scratch: the biases plus every active feature's row.
+    #[inline(always)]
+    pub(crate) fn refresh(
+        &self,
+        features: FeatureSet,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, 0>,
+    ) {
+        let (list, n) = active_features(features, pos, perspective);
+        portable::refresh_rows(self.biases, self.rows, &list[..n], &mut acc.values[perspective.index()]);
+    }
+
+    /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, fused.
+    #[inline(always)]
+    pub(crate) fn update(
+        &self,
+        src: &Accumulator<L1, 0>,
+        dst: &mut Accumulator<L1, 0>,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        portable::update_rows(self.rows, &src.values[p], &mut dst.values[p], added, removed);
+    }
+}
+
 pub(crate) struct MixedRows<'a, const L1: usize> {
     pub biases: &'a [i16; L1],
     pub int8: &'a [[i8; L1]],
