@@ -17,6 +17,7 @@ mod file;
 pub mod hash;
 mod headerless;
 mod layered;
+pub mod layers;
 pub mod layout;
 mod leb128;
 mod net;
@@ -31,6 +32,7 @@ pub use arch::{
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use layered::{BucketRule, FileLayout, LayeredArch, Numbers};
+pub use layers::{Bucket, Layers, Param, Step, Transform};
 pub use net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams,

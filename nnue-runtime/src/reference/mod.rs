@@ -1,18 +1,14 @@
 //! The generic evaluator: runtime-dimensioned, portable, written for clarity. It is the
 //! reference every fast path must equal, integer for integer, layer by layer.
 
-mod layered;
+mod interpret;
 mod layers;
 
-use nnue_format::{Activation, Model, Net, Sf19Arch, SfnnArch, Stack, ThreatsArch};
+use nnue_format::{Model, Net, Sf19Arch, SfnnArch, ThreatsArch};
 
 use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network, Trace};
 use crate::position::{Color, Position};
-pub use layers::{
-    affine, clipped_relu, clipped_relu_shift, ft_pairwise, ft_pairwise_threats, sqr_clipped_relu,
-    sqr_clipped_relu_shift,
-};
 
 /// The generic evaluator's first-layer pre-activations of both perspectives (indexed by
 /// [`Color::index`]), sized at run time.
@@ -29,12 +25,14 @@ pub struct GenericAccumulator {
 pub struct Evaluator<'a> {
     net: &'a Net,
     features: FeatureSet,
+    /// What the net computes after its accumulators, interpreted by `forward`.
+    layers: nnue_format::Layers,
 }
 
 impl<'a> Evaluator<'a> {
     /// The evaluator of `net`.
     pub fn new(net: &'a Net) -> Self {
-        Self { net, features: FeatureSet::for_arch(&net.arch()) }
+        Self { net, features: FeatureSet::for_arch(&net.arch()), layers: net.arch().layers() }
     }
 
     /// The net it evaluates.
@@ -167,112 +165,14 @@ impl<'a> Evaluator<'a> {
         crate::network::check_pieces(pieces);
         self.check_width(acc);
         let (us, them) = (stm.index(), (!stm).index());
-        let mut trace = Trace::default();
-        match &self.net.model {
-            Model::Sfnn(_, p) => {
-                trace.ft_out = ft_pairwise(&acc.values[us], &acc.values[them]);
-                let eval = sfnn_stacks(&p.stacks, acc, stm, pieces, &mut trace);
-                (eval, trace)
-            }
-            Model::Threats(_, p) => {
-                trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
-                let eval = sfnn_stacks(&p.stacks, acc, stm, pieces, &mut trace);
-                (eval, trace)
-            }
-            Model::Sf19(_, p) => {
-                trace.ft_out = ft_pairwise_threats(&acc.values[us], &acc.values[them]);
-                let eval = sf19_stack(&p.stacks, acc, stm, pieces, &mut trace);
-                (eval, trace)
-            }
-            Model::HalfKp(_, p) => {
-                let clamp = |v: &[i16]| v.iter().map(|&x| x.clamp(0, 127) as u8).collect::<Vec<u8>>();
-                trace.ft_out = clamp(&acc.values[us]);
-                trace.ft_out.extend(clamp(&acc.values[them]));
-                let fc0 = affine(&p.fc0, &trace.ft_out);
-                let fc1_in = clipped_relu(&fc0);
-                let fc1 = affine(&p.fc1, &fc1_in);
-                let fc2_in = clipped_relu(&fc1);
-                let fc2 = affine(&p.fc2, &fc2_in);
-                let positional = fc2[0] / 16;
-                trace.dense = vec![fc0, fc1, fc2];
-                trace.activations = vec![fc1_in, fc2_in];
-                (Evaluation { bucket: 0, psqt: 0, positional }, trace)
-            }
-            Model::Layered(arch, p) => {
-                trace.ft_out = layered::ft_pairwise_shift(&acc.values[us], &acc.values[them], arch.ft_shift);
-                let eval = layered::forward(arch, p, arch.bucket(pieces), &mut trace);
-                (eval, trace)
-            }
-            Model::Chess768(arch, p) => {
-                let bucket = (pieces - 2) / 32usize.div_ceil(arch.output_buckets);
-                let weights = p.output_row(bucket);
-                let n = p.hidden();
-                let qa = arch.qa;
-                let mut sum = 0i32;
-                for (values, w) in [(&acc.values[us], &weights[..n]), (&acc.values[them], &weights[n..])] {
-                    for (&v, &w) in values.iter().zip(w) {
-                        let v = i32::from(v).clamp(0, qa);
-                        let term = match arch.activation {
-                            Activation::CReLU => v * i32::from(w),
-                            Activation::SCReLU => (v * v).wrapping_mul(i32::from(w)),
-                        };
-                        sum = sum.wrapping_add(term);
-                    }
-                }
-                if arch.activation == Activation::SCReLU {
-                    sum /= qa;
-                }
-                trace.dense = vec![vec![sum]];
-                let out = sum.wrapping_add(i32::from(p.l1b[bucket])).wrapping_mul(arch.scale) / (qa * arch.qb);
-                (Evaluation { bucket, psqt: 0, positional: out }, trace)
-            }
-        }
+        interpret::forward(
+            &self.net.model,
+            &self.layers,
+            (&acc.values[us], &acc.values[them]),
+            (&acc.psqt[us], &acc.psqt[them]),
+            pieces,
+        )
     }
-}
-
-/// The layer stacks of the SFNN families, after the transform (`trace.ft_out`): the bucket's
-/// fc_0, (Sqr)ClippedReLU, fc_1, ClippedReLU, fc_2, plus fc_0's skip output and the PSQT.
-fn sfnn_stacks(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: usize, trace: &mut Trace) -> Evaluation {
-    let (us, them) = (stm.index(), (!stm).index());
-    let bucket = (pieces - 1) / 4;
-    let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
-    let stack = &stacks[bucket];
-    let fc0 = affine(&stack.fc0, &trace.ft_out);
-    let hidden = SfnnArch::FC0_OUT - 1;
-    let mut fc1_in = sqr_clipped_relu(&fc0[..hidden]);
-    fc1_in.extend(clipped_relu(&fc0[..hidden]));
-    let fc1 = affine(&stack.fc1, &fc1_in);
-    let fc2_in = clipped_relu(&fc1);
-    let fc2 = affine(&stack.fc2, &fc2_in);
-    // fc_0's last output skips the hidden layers: 1.0 = 127 * 64 there, 600 * 16 here.
-    let forward = fc0[hidden].wrapping_mul(600 * 16) / (127 * 64);
-    let positional = fc2[0].wrapping_add(forward);
-    trace.dense = vec![fc0, fc1, fc2];
-    trace.activations = vec![fc1_in, fc2_in];
-    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
-}
-
-/// Stockfish 19's layer stack, after the transform (`trace.ft_out`): fc_0, its squared
-/// (`>> 21`) and clipped (`>> 7`) activations, fc_1, its squared (`>> 19`) and clipped (`>> 6`)
-/// activations, fc_2 over all four, plus the skip `fc_0[30] - fc_0[31]` and the PSQT.
-fn sf19_stack(stacks: &[Stack], acc: &GenericAccumulator, stm: Color, pieces: usize, trace: &mut Trace) -> Evaluation {
-    let (us, them) = (stm.index(), (!stm).index());
-    let bucket = (pieces - 1) / 4;
-    let psqt = (acc.psqt[us][bucket].wrapping_sub(acc.psqt[them][bucket])) / 2;
-    let stack = &stacks[bucket];
-    let fc0 = affine(&stack.fc0, &trace.ft_out);
-    let mut fc1_in = sqr_clipped_relu_shift(&fc0, 21);
-    fc1_in.extend(clipped_relu_shift(&fc0, 7));
-    let fc1 = affine(&stack.fc1, &fc1_in);
-    let mut fc2_in = fc1_in.clone();
-    fc2_in.extend(sqr_clipped_relu_shift(&fc1, 19));
-    fc2_in.extend(clipped_relu_shift(&fc1, 6));
-    let fc2 = affine(&stack.fc2, &fc2_in);
-    let skip = fc0[30].wrapping_sub(fc0[31]);
-    let positional = fc2[0].wrapping_add(skip).wrapping_mul(9600) / 16384;
-    trace.dense = vec![fc0, fc1, fc2];
-    trace.activations = vec![fc1_in, fc2_in];
-    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
 }
 
 /// The reference evaluator behind the same interface as the fast networks, so engines (and

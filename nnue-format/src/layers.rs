@@ -1,0 +1,459 @@
+//! What every net computes after its accumulators, as one sequence of layers: the single
+//! description each family maps onto ([`Architecture::layers`]), which the reference
+//! evaluator interprets step by step. Values live in numbered registers (`r0` is the
+//! transform's output); each step reads registers and writes one. Integer steps wrap as the
+//! engines' int32 SIMD adds do; f32 steps fix their order of operations.
+//!
+//! ```
+//! use nnue_format::Architecture;
+//!
+//! let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
+//! let text = arch.layers().to_string();
+//! assert!(text.contains("r1 = fc0 · r0 + b"), "{text}");
+//! ```
+
+use std::fmt;
+
+use crate::arch::{Activation, Architecture, Sf19Arch, SfnnArch};
+use crate::layered::{BucketRule, Numbers};
+
+/// A register.
+pub type Reg = u8;
+
+/// The weights a step reads (per output bucket where the net has buckets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Param {
+    /// Stockfish's first, second and third dense layers (per stack; HalfKP's single net).
+    Fc0,
+    /// See [`Param::Fc0`].
+    Fc1,
+    /// See [`Param::Fc0`].
+    Fc2,
+    /// The multi-layer nets' sparse, dense and output layers.
+    L1,
+    /// See [`Param::L1`].
+    L2,
+    /// See [`Param::L1`].
+    L3,
+    /// A chess-768 net's output layer (int16 weights `[2N]` per bucket, int16 bias).
+    Out,
+}
+
+/// How the output bucket (stack, PSQT bucket) follows from the piece count (kings included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bucket {
+    /// One stack.
+    Single,
+    /// Stockfish's `(pieces - 1) / 4`.
+    Stockfish,
+    /// A multi-layer or chess-768 net's rule over `B` buckets.
+    Rule(BucketRule, usize),
+}
+
+impl Bucket {
+    /// The bucket of a position with `pieces` pieces.
+    pub fn of(self, pieces: usize) -> usize {
+        match self {
+            Bucket::Single => 0,
+            Bucket::Stockfish => (pieces - 1) / 4,
+            Bucket::Rule(rule, buckets) => rule.bucket(pieces, buckets),
+        }
+    }
+}
+
+/// How the two accumulators become `r0` (the side to move's half first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Transform {
+    /// `clamp(a[i], 0, max) · clamp(a[i + L1/2], 0, max) >> shift` for `i < L1/2`, per
+    /// perspective; bytes, traced as the transformer's output.
+    Pairwise {
+        /// The clamp's upper bound.
+        max: i32,
+        /// The product's right shift.
+        shift: u32,
+    },
+    /// `clamp(a[i], 0, max)` per perspective; traced as the transformer's output when
+    /// `bytes` (max at most 255).
+    Clipped {
+        /// The clamp's upper bound.
+        max: i32,
+        /// The values are bytes, traced as the transformer's output.
+        bytes: bool,
+    },
+}
+
+/// One step: reads registers (and weights), writes `out`. Fields: `input`, `a`, `b`, `inputs`
+/// are the registers read, `out` the one written, `param` the weights (of the position's
+/// bucket), the rest the step's constants.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// `out[o] = bias[o] + Σ w[o][i] · x[i]`: int8 weights, int32 biases and sums.
+    AffineI8 { param: Param, input: Reg, out: Reg },
+    /// `out = [Σ w[i] · x[i]]`: int16 weights, no bias (a chess-768 output layer).
+    DotI16 { param: Param, input: Reg, out: Reg },
+    /// `x · x` per element.
+    Square { input: Reg, out: Reg },
+    /// `x[start..start + len]`.
+    Slice { input: Reg, start: usize, len: usize, out: Reg },
+    /// The registers one after the other.
+    Concat { inputs: Vec<Reg>, out: Reg },
+    /// `clamp(x >> shift, 0, 127)` (Stockfish's ClippedReLU).
+    ClippedShift { input: Reg, shift: u32, out: Reg },
+    /// `min(127, x² >> shift)`, the square in 64 bits (Stockfish's SqrClippedReLU).
+    SqrClippedShift { input: Reg, shift: u32, out: Reg },
+    /// `x / k` per element, truncating.
+    Div { input: Reg, k: i32, out: Reg },
+    /// `x · k` per element.
+    Mul { input: Reg, k: i32, out: Reg },
+    /// `x + y` per element.
+    Add { a: Reg, b: Reg, out: Reg },
+    /// `x - y` per element.
+    Sub { a: Reg, b: Reg, out: Reg },
+    /// `x + bias[0]`, the bias int16 (a chess-768 output bias).
+    AddBiasI16 { param: Param, input: Reg, out: Reg },
+    /// `fma(float(s), num / den, bias)`: int32 sums to f32.
+    DequantF32 { param: Param, input: Reg, num: u32, den: u32, out: Reg },
+    /// `[clamp(z, 0, 1)] ++ [min(z², 1)]`.
+    DualF32 { input: Reg, out: Reg },
+    /// `clamp(x, 0, 1)²`.
+    ScreluF32 { input: Reg, out: Reg },
+    /// `out[o] = bias[o]`, then `fma(x[i], w[o][i], out[o])` for `i` in order.
+    AffineF32 { param: Param, input: Reg, out: Reg },
+    /// One f32 output: 16 lanes (lane `j`: `x[j]·w[j]`, then `fma` of `j + 16`, `j + 32`, ...),
+    /// halved four times (`p[j] + p[j + half]`), plus the bias.
+    DotF32 { param: Param, input: Reg, out: Reg },
+    /// `(x · scale) as int`, truncating.
+    F32ToInt { input: Reg, scale: i32, out: Reg },
+    /// `(s >> shift) + bias`, int32.
+    ShiftBias { param: Param, input: Reg, shift: u32, out: Reg },
+    /// `[clamp(o, 0, Q) · Q] ++ [min(o · o, Q²)]`, Q = 2^q_bits.
+    DualI32 { input: Reg, q_bits: u32, out: Reg },
+    /// `clamp(x, 0, Q)²`, Q = 2^q_bits.
+    ClampSquare { input: Reg, q_bits: u32, out: Reg },
+    /// `clamp(x, 0, max)`.
+    Clamp { input: Reg, max: i32, out: Reg },
+    /// `out[o] = bias[o] + Σ w[o][i] · x[i]`: int32 weights, biases and sums.
+    AffineI32 { param: Param, input: Reg, out: Reg },
+    /// Appends the register to the trace's dense outputs (f32 as bits) or its activations.
+    Trace { reg: Reg, activation: bool },
+}
+
+/// The net after its accumulators.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Layers {
+    /// Which stack (and PSQT bucket) a position uses.
+    pub bucket: Bucket,
+    /// From the accumulators to `r0`.
+    pub transform: Transform,
+    /// In order.
+    pub steps: Vec<Step>,
+    /// The register whose first element is the positional value.
+    pub positional: Reg,
+    /// The PSQT value is `(us[b] - them[b]) / 2 / psqt_div` (Stockfish's families), if any.
+    pub psqt_div: Option<i32>,
+}
+
+impl Architecture {
+    /// The layers after the accumulators.
+    pub fn layers(&self) -> Layers {
+        use Param::*;
+        use Step::*;
+        let trace = |reg, activation| Trace { reg, activation };
+        match *self {
+            Architecture::Sfnn(_) | Architecture::Threats(_) => {
+                let hidden = SfnnArch::FC0_OUT - 1;
+                // SFNN transformers are doubled at load: 254 is 127 doubled, and `a·b/512`
+                // of doubled values is Stockfish's `a·b/128`.
+                let max = if matches!(self, Architecture::Sfnn(_)) { 254 } else { 255 };
+                Layers {
+                    bucket: Bucket::Stockfish,
+                    transform: Transform::Pairwise { max, shift: 9 },
+                    steps: vec![
+                        AffineI8 { param: Fc0, input: 0, out: 1 },
+                        Slice { input: 1, start: 0, len: hidden, out: 2 },
+                        SqrClippedShift { input: 2, shift: 19, out: 3 },
+                        ClippedShift { input: 2, shift: 6, out: 4 },
+                        Concat { inputs: vec![3, 4], out: 5 },
+                        AffineI8 { param: Fc1, input: 5, out: 6 },
+                        ClippedShift { input: 6, shift: 6, out: 7 },
+                        AffineI8 { param: Fc2, input: 7, out: 8 },
+                        // fc_0's last output skips to the end: 1.0 = 127·64 there, 600·16 here.
+                        Slice { input: 1, start: hidden, len: 1, out: 9 },
+                        Mul { input: 9, k: 600 * 16, out: 10 },
+                        Div { input: 10, k: 127 * 64, out: 11 },
+                        Add { a: 8, b: 11, out: 12 },
+                        Div { input: 12, k: 16, out: 13 },
+                        trace(1, false),
+                        trace(6, false),
+                        trace(8, false),
+                        trace(5, true),
+                        trace(7, true),
+                    ],
+                    positional: 13,
+                    psqt_div: Some(16),
+                }
+            }
+            Architecture::Sf19(_) => Layers {
+                bucket: Bucket::Stockfish,
+                transform: Transform::Pairwise { max: 255, shift: 9 },
+                steps: vec![
+                    AffineI8 { param: Fc0, input: 0, out: 1 },
+                    SqrClippedShift { input: 1, shift: 21, out: 2 },
+                    ClippedShift { input: 1, shift: 7, out: 3 },
+                    Concat { inputs: vec![2, 3], out: 4 },
+                    AffineI8 { param: Fc1, input: 4, out: 5 },
+                    SqrClippedShift { input: 5, shift: 19, out: 6 },
+                    ClippedShift { input: 5, shift: 6, out: 7 },
+                    // fc_2 reads both layers' activations.
+                    Concat { inputs: vec![4, 6, 7], out: 8 },
+                    AffineI8 { param: Fc2, input: 8, out: 9 },
+                    Slice { input: 1, start: Sf19Arch::FC0_OUT - 2, len: 1, out: 10 },
+                    Slice { input: 1, start: Sf19Arch::FC0_OUT - 1, len: 1, out: 11 },
+                    Sub { a: 10, b: 11, out: 12 },
+                    Add { a: 9, b: 12, out: 13 },
+                    Mul { input: 13, k: 9600, out: 14 },
+                    Div { input: 14, k: 16384, out: 15 },
+                    Div { input: 15, k: 16, out: 16 },
+                    trace(1, false),
+                    trace(5, false),
+                    trace(9, false),
+                    trace(4, true),
+                    trace(8, true),
+                ],
+                positional: 16,
+                psqt_div: Some(16),
+            },
+            Architecture::HalfKp(_) => Layers {
+                bucket: Bucket::Single,
+                transform: Transform::Clipped { max: 127, bytes: true },
+                steps: vec![
+                    AffineI8 { param: Fc0, input: 0, out: 1 },
+                    ClippedShift { input: 1, shift: 6, out: 2 },
+                    AffineI8 { param: Fc1, input: 2, out: 3 },
+                    ClippedShift { input: 3, shift: 6, out: 4 },
+                    AffineI8 { param: Fc2, input: 4, out: 5 },
+                    Div { input: 5, k: 16, out: 6 },
+                    trace(1, false),
+                    trace(3, false),
+                    trace(5, false),
+                    trace(2, true),
+                    trace(4, true),
+                ],
+                positional: 6,
+                psqt_div: None,
+            },
+            Architecture::Chess768(a) => {
+                let mut steps = Vec::new();
+                let mut sum = 1;
+                if a.activation == Activation::SCReLU {
+                    steps.push(Square { input: 0, out: 1 });
+                    steps.push(DotI16 { param: Out, input: 1, out: 2 });
+                    steps.push(Div { input: 2, k: a.qa, out: 3 });
+                    sum = 3;
+                } else {
+                    steps.push(DotI16 { param: Out, input: 0, out: 1 });
+                }
+                steps.extend([
+                    trace(sum, false),
+                    AddBiasI16 { param: Out, input: sum, out: 4 },
+                    Mul { input: 4, k: a.scale, out: 5 },
+                    Div { input: 5, k: a.qa * a.qb, out: 6 },
+                ]);
+                Layers {
+                    bucket: Bucket::Rule(BucketRule::Material, a.output_buckets),
+                    transform: Transform::Clipped { max: a.qa, bytes: false },
+                    steps,
+                    positional: 6,
+                    psqt_div: None,
+                }
+            }
+            Architecture::Layered(a) => {
+                let mut steps = vec![AffineI8 { param: L1, input: 0, out: 1 }, trace(1, false)];
+                match a.numbers {
+                    Numbers::F32 { num, den } => steps.extend([
+                        DequantF32 { param: L1, input: 1, num, den, out: 2 },
+                        if a.dual { DualF32 { input: 2, out: 3 } } else { ScreluF32 { input: 2, out: 3 } },
+                        AffineF32 { param: L2, input: 3, out: 4 },
+                        ScreluF32 { input: 4, out: 5 },
+                        DotF32 { param: L3, input: 5, out: 6 },
+                        F32ToInt { input: 6, scale: a.scale, out: 7 },
+                    ]),
+                    Numbers::I32 { q_bits, l1_shift } => steps.extend([
+                        ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
+                        if a.dual {
+                            DualI32 { input: 2, q_bits, out: 3 }
+                        } else {
+                            ClampSquare { input: 2, q_bits, out: 3 }
+                        },
+                        AffineI32 { param: L2, input: 3, out: 4 },
+                        Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 },
+                        AffineI32 { param: L3, input: 5, out: 6 },
+                        Div { input: 6, k: 1 << q_bits, out: 8 },
+                        Mul { input: 8, k: a.scale, out: 9 },
+                        Div { input: 9, k: 1 << (3 * q_bits), out: 7 },
+                    ]),
+                }
+                // Traced: the sums, the activation's input, the dense layer's output, the output.
+                steps.extend([trace(2, false), trace(4, false), trace(6, false)]);
+                Layers {
+                    bucket: Bucket::Rule(a.bucket_rule, a.buckets),
+                    transform: Transform::Pairwise { max: 255, shift: a.ft_shift },
+                    steps,
+                    positional: 7,
+                    psqt_div: None,
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Param::Fc0 => "fc0",
+            Param::Fc1 => "fc1",
+            Param::Fc2 => "fc2",
+            Param::L1 => "l1",
+            Param::L2 => "l2",
+            Param::L3 => "l3",
+            Param::Out => "out",
+        };
+        f.write_str(name)
+    }
+}
+
+impl fmt::Display for Layers {
+    /// One line per stage: the bucket rule, the transform, each step.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.bucket {
+            Bucket::Single => writeln!(f, "bucket 0")?,
+            Bucket::Stockfish => writeln!(f, "bucket (pieces - 1) / 4")?,
+            Bucket::Rule(BucketRule::Material, b) => writeln!(f, "bucket (pieces - 2) / ceil(32 / {b})")?,
+            Bucket::Rule(BucketRule::Alexandria, _) => writeln!(f, "bucket min((63 - pieces)(32 - pieces) / 225, 7)")?,
+        }
+        match self.transform {
+            Transform::Pairwise { max, shift } => {
+                writeln!(f, "r0 = clamp(a, 0, {max}) · clamp(a', 0, {max}) >> {shift}, per half, side to move first")?
+            }
+            Transform::Clipped { max, .. } => writeln!(f, "r0 = clamp(acc, 0, {max}), side to move first")?,
+        }
+        for step in &self.steps {
+            use Step::*;
+            match step {
+                // The multi-layer nets' sparse layer adds its bias after the sums.
+                AffineI8 { param: Param::L1, input, out } => writeln!(f, "r{out} = l1 · r{input}   (int8)")?,
+                AffineI8 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (int8)")?,
+                DotI16 { param, input, out } => writeln!(f, "r{out} = {param} · r{input}   (int16)")?,
+                Square { input, out } => writeln!(f, "r{out} = r{input}²")?,
+                Slice { input, start, len, out } => writeln!(f, "r{out} = r{input}[{start}..{}]", start + len)?,
+                Concat { inputs, out } => {
+                    let list: Vec<String> = inputs.iter().map(|r| format!("r{r}")).collect();
+                    writeln!(f, "r{out} = {}", list.join(" ++ "))?
+                }
+                ClippedShift { input, shift, out } => writeln!(f, "r{out} = clamp(r{input} >> {shift}, 0, 127)")?,
+                SqrClippedShift { input, shift, out } => writeln!(f, "r{out} = min(127, r{input}² >> {shift})")?,
+                Div { input, k, out } => writeln!(f, "r{out} = r{input} / {k}")?,
+                Mul { input, k, out } => writeln!(f, "r{out} = r{input} · {k}")?,
+                Add { a, b, out } => writeln!(f, "r{out} = r{a} + r{b}")?,
+                Sub { a, b, out } => writeln!(f, "r{out} = r{a} - r{b}")?,
+                AddBiasI16 { param, input, out } => writeln!(f, "r{out} = r{input} + {param}.b")?,
+                DequantF32 { param, input, num, den, out } => {
+                    writeln!(f, "r{out} = fma(f32(r{input}), {num}/{den}, {param}.b)")?
+                }
+                DualF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0, 1) ++ min(r{input}², 1)")?,
+                ScreluF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0, 1)²")?,
+                AffineF32 { param, input, out } => {
+                    writeln!(f, "r{out} = {param} · r{input} + b   (f32, fma in order)")?
+                }
+                DotF32 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (f32, 16 lanes)")?,
+                F32ToInt { input, scale, out } => writeln!(f, "r{out} = int(r{input} · {scale})")?,
+                ShiftBias { param, input, shift, out } => writeln!(f, "r{out} = (r{input} >> {shift}) + {param}.b")?,
+                DualI32 { input, q_bits, out } => {
+                    let q = 1 << q_bits;
+                    writeln!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {})", q * q)?
+                }
+                ClampSquare { input, q_bits, out } => writeln!(f, "r{out} = clamp(r{input}, 0, {})²", 1 << q_bits)?,
+                Clamp { input, max, out } => writeln!(f, "r{out} = clamp(r{input}, 0, {max})")?,
+                AffineI32 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (int32)")?,
+                Trace { .. } => {}
+            }
+        }
+        write!(f, "positional = r{}", self.positional)?;
+        if let Some(d) = self.psqt_div {
+            write!(f, "; psqt = (us - them) / 2 / {d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Step {
+    /// The registers the step reads and the one it writes (`None` for a trace).
+    pub fn registers(&self) -> (Vec<Reg>, Option<Reg>) {
+        use Step::*;
+        match self {
+            AffineI8 { input, out, .. }
+            | DotI16 { input, out, .. }
+            | Square { input, out }
+            | Slice { input, out, .. }
+            | ClippedShift { input, out, .. }
+            | SqrClippedShift { input, out, .. }
+            | Div { input, out, .. }
+            | Mul { input, out, .. }
+            | AddBiasI16 { input, out, .. }
+            | DequantF32 { input, out, .. }
+            | DualF32 { input, out }
+            | ScreluF32 { input, out }
+            | AffineF32 { input, out, .. }
+            | DotF32 { input, out, .. }
+            | F32ToInt { input, out, .. }
+            | ShiftBias { input, out, .. }
+            | DualI32 { input, out, .. }
+            | ClampSquare { input, out, .. }
+            | Clamp { input, out, .. }
+            | AffineI32 { input, out, .. } => (vec![*input], Some(*out)),
+            Add { a, b, out } | Sub { a, b, out } => (vec![*a, *b], Some(*out)),
+            Concat { inputs, out } => (inputs.clone(), Some(*out)),
+            Trace { reg, .. } => (vec![*reg], None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every family's layers read only registers written before, write each register once,
+    /// and end in a written register.
+    #[test]
+    fn every_family_is_a_well_formed_sequence() {
+        let kings = "kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        for text in [
+            "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8".to_string(),
+            "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8".into(),
+            "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8".into(),
+            "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8".into(),
+            "HalfKP -> 256x2 -> 32 -> 32 -> 1".into(),
+            "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400".into(),
+            "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".into(),
+            format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria, {kings}"),
+            "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".into(),
+        ] {
+            let arch: Architecture = text.parse().unwrap();
+            let layers = arch.layers();
+            let mut written = vec![0u8];
+            for step in &layers.steps {
+                let (reads, writes) = step.registers();
+                for r in reads {
+                    assert!(written.contains(&r), "{text}: {step:?} reads r{r} before it is written");
+                }
+                if let Some(w) = writes {
+                    assert!(!written.contains(&w), "{text}: r{w} written twice");
+                    written.push(w);
+                }
+            }
+            assert!(written.contains(&layers.positional), "{text}");
+            assert!(layers.to_string().lines().count() > 3, "{text}");
+        }
+    }
+}
