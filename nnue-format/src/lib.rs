@@ -35,7 +35,7 @@ pub use layered::{BucketRule, FileLayout, LayeredArch, Numbers};
 pub use layers::{Bucket, Layers, Param, Step, Transform};
 pub use net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,
-    SfnnParams, Stack, ThreatsParams,
+    SfnnParams, Stack, ThreatsParams, TransformerView,
 };
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.

@@ -54,6 +54,84 @@ impl Net {
     }
 }
 
+/// Any family's feature transformer, seen one way: rows `0..int8_rows` are int8 (Stockfish
+/// 18's threats, 19's threats and pawn pairs), the rest int16, each feature with `psqt_buckets`
+/// PSQT weights (none for nets without PSQT); `scale` is what the weights and biases are
+/// multiplied by before use (Stockfish doubles SFNNv5+ transformers at load, so that the
+/// transform's `a·b/128` is one `mulhi`; its int16 accumulators then hold, and wrap on, the
+/// doubled sums).
+#[derive(Debug, Clone, Copy)]
+pub struct TransformerView<'a> {
+    /// `[width]`
+    pub biases: &'a [i16],
+    /// `[int8 rows][width]`
+    pub int8: &'a [i8],
+    /// `[int16 rows][width]`
+    pub int16: &'a [i16],
+    /// `[rows][psqt_buckets]`
+    pub psqt: &'a [i32],
+    /// PSQT buckets (0: none).
+    pub psqt_buckets: usize,
+    /// 2 for SFNNv5+ (doubled at load), else 1.
+    pub scale: i16,
+}
+
+impl<'a> TransformerView<'a> {
+    /// Outputs per perspective.
+    pub fn width(&self) -> usize {
+        self.biases.len()
+    }
+    /// Rows stored as int8 (the first features).
+    pub fn int8_rows(&self) -> usize {
+        self.int8.len() / self.width()
+    }
+    /// Every feature's row count.
+    pub fn rows(&self) -> usize {
+        self.int8_rows() + self.int16.len() / self.width()
+    }
+    /// Feature `f`'s int8 row, if it is one of the first [`Self::int8_rows`].
+    pub fn int8_row(&self, f: usize) -> Option<&'a [i8]> {
+        let n = self.width();
+        (f < self.int8_rows()).then(|| &self.int8[f * n..(f + 1) * n])
+    }
+    /// Feature `f`'s int16 row (`f` at least [`Self::int8_rows`]).
+    pub fn int16_row(&self, f: usize) -> &'a [i16] {
+        let (n, g) = (self.width(), f - self.int8_rows());
+        &self.int16[g * n..(g + 1) * n]
+    }
+    /// Feature `f`'s PSQT weights.
+    pub fn psqt_row(&self, f: usize) -> &'a [i32] {
+        let b = self.psqt_buckets;
+        &self.psqt[f * b..(f + 1) * b]
+    }
+}
+
+impl Model {
+    /// The feature transformer, whatever the family.
+    pub fn transformer(&self) -> TransformerView<'_> {
+        fn ft<'a>(ft: &'a FeatureTransformer, int8: &'a [i8], psqt_buckets: usize, scale: i16) -> TransformerView<'a> {
+            TransformerView { biases: &ft.biases, int8, int16: &ft.weights, psqt: &ft.psqt, psqt_buckets, scale }
+        }
+        match self {
+            Model::Sfnn(_, p) => ft(&p.ft, &[], SfnnArch::PSQT_BUCKETS, 2),
+            Model::Threats(_, p) => ft(&p.ft, &p.threat_weights, SfnnArch::PSQT_BUCKETS, 1),
+            Model::Sf19(_, p) => ft(&p.ft, &p.int8_weights, Sf19Arch::PSQT_BUCKETS, 1),
+            Model::HalfKp(_, p) => ft(&p.ft, &[], 0, 1),
+            Model::Chess768(_, p) => {
+                TransformerView { biases: &p.l0b, int8: &[], int16: &p.l0w, psqt: &[], psqt_buckets: 0, scale: 1 }
+            }
+            Model::Layered(_, p) => TransformerView {
+                biases: &p.ft_biases,
+                int8: &[],
+                int16: &p.ft_weights,
+                psqt: &[],
+                psqt_buckets: 0,
+                scale: 1,
+            },
+        }
+    }
+}
+
 /// The first layer: one row of `l1` weights (and `buckets` PSQT weights) per input feature.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureTransformer {

@@ -198,36 +198,21 @@ pub fn read_net(path: impl AsRef<Path>, arch: Option<&str>) -> nnue_runtime::Net
     nnue_runtime::Net::from_file(path, arch.as_ref()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Whether some first-layer sum of `pos` leaves int16 (and so wraps) in Stockfish's arithmetic:
-/// the transformer doubled for SFNN nets, as Stockfish loads them (always `false` for threat
-/// nets, which no test asks about).
+/// Whether some first-layer sum of `pos` leaves int16 (and so wraps) in the engine's arithmetic:
+/// the transformer doubled for SFNN nets, as Stockfish loads them.
 pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) -> bool {
-    use nnue_runtime::format::Model;
-    // Rows below `int8` are int8 (Stockfish 19's threats and pawn pairs), the rest int16.
-    let (biases, int8, int8_rows, rows, scale): (&[i16], usize, &[i8], &[i16], i32) = match &net.model {
-        Model::Sfnn(_, p) => (&p.ft.biases, 0, &[], &p.ft.weights, 2),
-        Model::HalfKp(_, p) => (&p.ft.biases, 0, &[], &p.ft.weights, 1),
-        Model::Chess768(_, p) => (&p.l0b, 0, &[], &p.l0w, 1),
-        Model::Layered(_, p) => (&p.ft_biases, 0, &[], &p.ft_weights, 1),
-        Model::Sf19(a, p) => (&p.ft.biases, a.int8_inputs(), &p.int8_weights, &p.ft.weights, 1),
-        // Threat rows come first in the feature index but lie elsewhere; no test needs it.
-        Model::Threats(_, _) => return false,
-    };
+    let ft = net.model.transformer();
     let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
-    let n = biases.len();
-    let weight = |f: usize, j: usize| {
-        if f < int8 {
-            i32::from(int8_rows[f * n + j])
-        } else {
-            i32::from(rows[(f - int8) * n + j])
-        }
+    let weight = |f: usize, j: usize| match ft.int8_row(f) {
+        Some(row) => i32::from(row[j]),
+        None => i32::from(ft.int16_row(f)[j]),
     };
     nnue_runtime::Color::BOTH.into_iter().any(|perspective| {
         let mut active = Vec::new();
         features.active(pos, perspective, &mut active);
-        (0..n).any(|j| {
-            let sum: i32 = i32::from(biases[j]) + active.iter().map(|&f| weight(f, j)).sum::<i32>();
-            !(i32::from(i16::MIN)..=i32::from(i16::MAX)).contains(&(sum * scale))
+        (0..ft.width()).any(|j| {
+            let sum: i32 = i32::from(ft.biases[j]) + active.iter().map(|&f| weight(f, j)).sum::<i32>();
+            !(i32::from(i16::MIN)..=i32::from(i16::MAX)).contains(&(sum * i32::from(ft.scale)))
         })
     })
 }

@@ -4,7 +4,7 @@
 mod interpret;
 mod layers;
 
-use nnue_format::{Model, Net, Sf19Arch, SfnnArch, ThreatsArch};
+use nnue_format::Net;
 
 use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network, Trace};
@@ -45,59 +45,19 @@ impl<'a> Evaluator<'a> {
         self.features
     }
 
-    /// What the transformer's biases and weights are multiplied by before use: Stockfish
-    /// doubles SFNNv5+ transformers when it loads them (so that the activation's `a·b/128` is
-    /// one `mulhi`), and its int16 accumulators then hold, and wrap on, the doubled sums.
-    fn ft_scale(&self) -> i16 {
-        match self.net.model {
-            Model::Sfnn(..) => 2,
-            Model::HalfKp(..) | Model::Chess768(..) | Model::Threats(..) | Model::Sf19(..) | Model::Layered(..) => 1,
-        }
-    }
-
-    fn first_layer(&self) -> (&'a [i16], usize, &'a [i32], usize) {
-        match &self.net.model {
-            Model::Sfnn(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
-            Model::HalfKp(_, p) => (&p.ft.biases, p.ft.l1(), &[], 0),
-            Model::Chess768(_, p) => (&p.l0b, p.hidden(), &[], 0),
-            Model::Layered(a, p) => (&p.ft_biases, a.l1, &[], 0),
-            Model::Threats(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, SfnnArch::PSQT_BUCKETS),
-            Model::Sf19(_, p) => (&p.ft.biases, p.ft.l1(), &p.ft.psqt, Sf19Arch::PSQT_BUCKETS),
-        }
-    }
-
-    fn row(&self, feature: usize) -> &'a [i16] {
-        match &self.net.model {
-            Model::Sfnn(_, p) => p.ft.row(feature),
-            Model::HalfKp(_, p) => p.ft.row(feature),
-            Model::Chess768(_, p) => p.row(feature),
-            Model::Layered(_, p) => p.row(feature),
-            Model::Threats(_, p) => p.ft.row(feature - ThreatsArch::THREAT_INPUTS),
-            Model::Sf19(a, p) => p.ft.row(feature - a.int8_inputs()),
-        }
-    }
-
-    /// The int8 row of a feature, if it has one (threat nets' threat features, Stockfish 19's
-    /// threats and pawn pairs).
-    fn threat_row(&self, feature: usize) -> Option<&'a [i8]> {
-        match &self.net.model {
-            Model::Threats(_, p) if feature < ThreatsArch::THREAT_INPUTS => Some(p.threat_row(feature)),
-            Model::Sf19(a, p) if feature < a.int8_inputs() => Some(p.int8_row(feature)),
-            _ => None,
-        }
-    }
-
     /// An accumulator holding only the biases.
     pub fn empty_accumulator(&self) -> GenericAccumulator {
-        let (biases, _, _, buckets) = self.first_layer();
-        let biases: Vec<i16> = biases.iter().map(|b| b.wrapping_mul(self.ft_scale())).collect();
+        let ft = self.net.model.transformer();
+        let biases: Vec<i16> = ft.biases.iter().map(|b| b.wrapping_mul(ft.scale)).collect();
+        let buckets = ft.psqt_buckets;
         GenericAccumulator { values: [biases.clone(), biases], psqt: [vec![0; buckets], vec![0; buckets]] }
     }
 
     /// Panics unless `acc` has this net's widths (its fields are public).
     #[track_caller]
     fn check_width(&self, acc: &GenericAccumulator) {
-        let (_, l1, _, buckets) = self.first_layer();
+        let ft = self.net.model.transformer();
+        let (l1, buckets) = (ft.width(), ft.psqt_buckets);
         let widths = |v: &[Vec<i16>; 2], p: &[Vec<i32>; 2]| [v[0].len(), v[1].len(), p[0].len(), p[1].len()];
         if widths(&acc.values, &acc.psqt) != [l1, l1, buckets, buckets] {
             panic!(
@@ -110,7 +70,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Adds and removes features of one perspective (int16 arithmetic wraps, as in Stockfish;
-    /// SFNN rows count doubled, see `Evaluator::ft_scale`).
+    /// SFNN rows count doubled, see [`nnue_format::TransformerView::scale`]).
     ///
     /// # Panics
     /// When `acc` is not of this net's widths, or a feature index is not below the feature
@@ -118,23 +78,24 @@ impl<'a> Evaluator<'a> {
     pub fn update(&self, acc: &mut GenericAccumulator, perspective: Color, added: &[usize], removed: &[usize]) {
         self.check_width(acc);
         crate::network::check_features(self.features.inputs(), added, removed);
-        let (_, _, psqt, buckets) = self.first_layer();
+        let ft = self.net.model.transformer();
         let p = perspective.index();
-        let scale = self.ft_scale();
-        for (&feature, sign) in added.iter().map(|f| (f, scale)).chain(removed.iter().map(|f| (f, -scale))) {
-            if let Some(row) = self.threat_row(feature) {
+        for (&feature, sign) in added.iter().map(|f| (f, ft.scale)).chain(removed.iter().map(|f| (f, -ft.scale))) {
+            if let Some(row) = ft.int8_row(feature) {
                 // int8 rows, widened: threat nets keep one int16 sum of both parts (wrapping
                 // adds are associative, so this equals Stockfish's sum of its two accumulators).
                 for (v, &w) in acc.values[p].iter_mut().zip(row) {
                     *v = v.wrapping_add(i16::from(w).wrapping_mul(sign));
                 }
             } else {
-                for (v, &w) in acc.values[p].iter_mut().zip(self.row(feature)) {
+                for (v, &w) in acc.values[p].iter_mut().zip(ft.int16_row(feature)) {
                     *v = v.wrapping_add(w.wrapping_mul(sign));
                 }
             }
-            for (v, &w) in acc.psqt[p].iter_mut().zip(&psqt[feature * buckets..(feature + 1) * buckets]) {
-                *v = v.wrapping_add(w.wrapping_mul(i32::from(sign.signum())));
+            if ft.psqt_buckets > 0 {
+                for (v, &w) in acc.psqt[p].iter_mut().zip(ft.psqt_row(feature)) {
+                    *v = v.wrapping_add(w.wrapping_mul(i32::from(sign.signum())));
+                }
             }
         }
     }
