@@ -11,7 +11,7 @@ use super::network_family;
 use crate::features::FeatureSet;
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::Kernels;
+use crate::simd::{portable, Kernels};
 
 pub use nnue_format::{LayeredArch, Numbers};
 
@@ -161,19 +161,8 @@ impl<
                     let c = y[k].clamp(0.0, 1.0);
                     c * c
                 });
-                let mut p = [0f32; 16];
-                for (i, (&c, &w)) in c.iter().zip(w3).enumerate() {
-                    let j = i % 16;
-                    p[j] = if i < 16 { c * f(w) } else { c.mul_add(f(w), p[j]) };
-                }
-                let mut n = 16;
-                while n > 1 {
-                    n /= 2;
-                    for j in 0..n {
-                        p[j] += p[j + n];
-                    }
-                }
-                let out = p[0] + f(b3);
+                let w3: &[f32; L3] = bytemuck::cast_ref(w3);
+                let out = portable::dot16_f32(&c, w3, f(b3));
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits() as i32).collect::<Vec<i32>>();
                 let dense = trace.is_some().then(|| vec![sums.to_vec(), bits(&z), bits(&y), bits(&[out])]);
                 ((out * arch.scale as f32) as i32, dense)
@@ -193,14 +182,11 @@ impl<
                         a[j] = c * c;
                     }
                 }
-                let mut y: [i32; L3] = *b2;
-                for (&x, row) in a.iter().zip(w2) {
-                    for (y, &w) in y.iter_mut().zip(row) {
-                        *y = y.wrapping_add(x.wrapping_mul(w));
-                    }
-                }
+                // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
+                let y = unsafe { K::dense_i32(&a, w2, b2) };
                 let one = q * q * q;
-                let out = y.iter().zip(w3).fold(b3, |s, (&y, &w)| s.wrapping_add(y.clamp(0, one).wrapping_mul(w)));
+                // SAFETY: as above.
+                let out = unsafe { K::clamped_dot_i32(&y, one, w3, b3) };
                 let dense = trace.is_some().then(|| vec![sums.to_vec(), o.to_vec(), y.to_vec(), vec![out]]);
                 // Stockfish-style two steps, as Stormphrax: `/ Q`, then `· scale / Q³` (int32, wrapping).
                 (((out / q).wrapping_mul(arch.scale)) / one, dense)

@@ -294,6 +294,21 @@ pub(crate) unsafe trait Kernels {
     );
     /// One int8 output: `bias + sum in[i] * w[i]`.
     unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32;
+    /// A multi-layer net's int32 dense layer over input-major weights: `out[o] = b[o] + Σ
+    /// x[i] · w[i][o]` (wrapping; the order doesn't matter).
+    #[inline(always)]
+    unsafe fn dense_i32<const IN: usize, const OUT: usize>(
+        x: &[i32; IN],
+        w: &[[i32; OUT]; IN],
+        b: &[i32; OUT],
+    ) -> [i32; OUT] {
+        portable::dense_i32(x, w, b)
+    }
+    /// A multi-layer net's int32 output: `b + Σ clamp(x[i], 0, max) · w[i]` (wrapping).
+    #[inline(always)]
+    unsafe fn clamped_dot_i32<const IN: usize>(x: &[i32; IN], max: i32, w: &[i32; IN], b: i32) -> i32 {
+        portable::clamped_dot_i32(x, max, w, b)
+    }
     /// Headerless output layer: `sum act(us) * w[0] + act(them) * w[1]` (wrapping int32),
     /// with act = clamp(x, 0, qa) (CReLU) or its square (SCReLU). `screlu_in_i16`: SCReLU may
     /// compute `v * (v * w)` with `v * w` in int16, which the caller proved exact.

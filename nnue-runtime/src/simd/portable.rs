@@ -188,6 +188,50 @@ fn accumulate_mixed_tiles<const L1: usize, const T: usize>(
     }
 }
 
+/// `out[o] = b[o] + Σ x[i] · w[i][o]`, int32 wrapping, input-major weights.
+#[inline(always)]
+pub(crate) fn dense_i32<const IN: usize, const OUT: usize>(
+    x: &[i32; IN],
+    w: &[[i32; OUT]; IN],
+    b: &[i32; OUT],
+) -> [i32; OUT] {
+    let mut y = *b;
+    for (&x, row) in x.iter().zip(w) {
+        for (y, &w) in y.iter_mut().zip(row) {
+            *y = y.wrapping_add(x.wrapping_mul(w));
+        }
+    }
+    y
+}
+
+/// `b + Σ clamp(x[i], 0, max) · w[i]`, int32 wrapping.
+#[inline(always)]
+pub(crate) fn clamped_dot_i32<const IN: usize>(x: &[i32; IN], max: i32, w: &[i32; IN], b: i32) -> i32 {
+    x.iter().zip(w).fold(b, |s, (&x, &w)| s.wrapping_add(x.clamp(0, max).wrapping_mul(w)))
+}
+
+/// The f32 output of a multi-layer net (see `nnue_format::layers::Step::DotF32`): 16 lanes,
+/// lane `j` takes `x[j]·w[j]`, then `fma` of inputs `j + 16`, `j + 32`, ...; halved four
+/// times; plus the bias.
+#[inline(always)]
+pub(crate) fn dot16_f32<const IN: usize>(x: &[f32; IN], w: &[f32; IN], b: f32) -> f32 {
+    const { assert!(IN >= 16 && IN.is_multiple_of(16)) };
+    let mut p: [f32; 16] = std::array::from_fn(|j| x[j] * w[j]);
+    for c in 1..IN / 16 {
+        for j in 0..16 {
+            p[j] = x[16 * c + j].mul_add(w[16 * c + j], p[j]);
+        }
+    }
+    let mut n = 16;
+    while n > 1 {
+        n /= 2;
+        for j in 0..n {
+            p[j] += p[j + n];
+        }
+    }
+    p[0] + b
+}
+
 /// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits: the SIMD
 /// paths list non-zero chunks of activations with one lookup per 8 chunks.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

@@ -168,6 +168,21 @@ mod plain {
         wrap(input.iter().zip(weights).map(|(&x, &w)| i64::from(x) * i64::from(w)).sum::<i64>() + i64::from(bias))
     }
 
+    /// In 64 bits, wrapped at the end: a different order of wrapping int32 adds gives the same.
+    pub fn dense_i32(x: &[i32], w: &[[i32; 32]], b: &[i32; 32]) -> [i32; 32] {
+        std::array::from_fn(|o| {
+            wrap(
+                x.iter().zip(w).map(|(&x, r)| i64::from(x) * i64::from(r[o])).map(|v| i64::from(wrap(v))).sum::<i64>()
+                    + i64::from(b[o]),
+            )
+        })
+    }
+
+    pub fn clamped_dot_i32(x: &[i32], max: i32, w: &[i32], b: i32) -> i32 {
+        let terms = x.iter().zip(w).map(|(&x, &w)| i64::from(wrap(i64::from(x.clamp(0, max)) * i64::from(w))));
+        wrap(terms.sum::<i64>() + i64::from(b))
+    }
+
     pub fn chess768_output(us: &[i16], them: &[i16], weights: &[[i16; 64]; 2], qa: i16, screlu: bool) -> i32 {
         let mut sum = 0i64;
         for (side, w) in [us, them].into_iter().zip(weights) {
@@ -320,6 +335,17 @@ proptest! {
     #[test]
     fn affine_dense(input in chunks::<8>(), w in weights::<8, 32>(), b in array::<i32, 32>(bias())) {
         each_path!(|K| { let mut out = [0i32; 32]; K::affine_dense::<8, 32>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
+    }
+
+    /// The multi-layer nets' int32 layers, products and sums wrapping.
+    #[test]
+    fn dense_i32(x in array::<i32, 32>(any::<i32>()), w in array::<[i32; 32], 32>(array::<i32, 32>(any::<i32>())), b in array::<i32, 32>(any::<i32>())) {
+        each_path!(|K| K::dense_i32::<32, 32>(&x, &w, &b), plain::dense_i32(&x, &w, &b));
+    }
+
+    #[test]
+    fn clamped_dot_i32(x in array::<i32, 32>(any::<i32>()), w in array::<i32, 32>(any::<i32>()), max in 0i32..=1 << 30, b in any::<i32>()) {
+        each_path!(|K| K::clamped_dot_i32::<32>(&x, max, &w, b), plain::clamped_dot_i32(&x, max, &w, b));
     }
 
     #[test]

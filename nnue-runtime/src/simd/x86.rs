@@ -322,6 +322,53 @@ unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     #[inline(always)]
+    unsafe fn dense_i32<const IN: usize, const OUT: usize>(
+        x: &[i32; IN],
+        w: &[[i32; OUT]; IN],
+        b: &[i32; OUT],
+    ) -> [i32; OUT] {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(OUT.is_multiple_of(8) && OUT <= 128) };
+            // One broadcast input times a weight row across the outputs, accumulators in registers.
+            let mut acc = [_mm256_setzero_si256(); 16];
+            let bp = b.as_ptr() as *const __m256i;
+            for (r, a) in acc.iter_mut().enumerate().take(OUT / 8) {
+                *a = load(bp.add(r));
+            }
+            for (&x, row) in x.iter().zip(w) {
+                let (xv, wp) = (_mm256_set1_epi32(x), row.as_ptr() as *const __m256i);
+                for (r, a) in acc.iter_mut().enumerate().take(OUT / 8) {
+                    *a = _mm256_add_epi32(*a, _mm256_mullo_epi32(xv, load(wp.add(r))));
+                }
+            }
+            let mut out = [0i32; OUT];
+            let op = out.as_mut_ptr() as *mut __m256i;
+            for (r, a) in acc.iter().enumerate().take(OUT / 8) {
+                _mm256_storeu_si256(op.add(r), *a);
+            }
+            out
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn clamped_dot_i32<const IN: usize>(x: &[i32; IN], max: i32, w: &[i32; IN], b: i32) -> i32 {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        unsafe {
+            const { assert!(IN.is_multiple_of(8)) };
+            let (xp, wp) = (x.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
+            let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi32(max));
+            let mut sum = _mm256_setzero_si256();
+            for r in 0..IN / 8 {
+                let c = _mm256_min_epi32(_mm256_max_epi32(load(xp.add(r)), zero), top);
+                sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(c, load(wp.add(r))));
+            }
+            let lanes: [i32; 8] = std::mem::transmute(sum);
+            lanes.iter().fold(b, |s, &v| s.wrapping_add(v))
+        }
+    }
+
+    #[inline(always)]
     unsafe fn ft_pairwise_both<
         'o,
         const L1: usize,
