@@ -115,7 +115,16 @@ impl<'a, const N: usize> NonZero<'a, N> {
             debug_assert!(self.count + 8 <= N);
             // Every byte is at most 127, so a chunk is non-zero exactly when it is > 0 as an int32.
             let positive = _mm256_cmpgt_epi32(v, _mm256_setzero_si256());
-            let mask = _mm256_movemask_ps(_mm256_castsi256_ps(positive)) as usize;
+            self.push_mask(_mm256_movemask_ps(_mm256_castsi256_ps(positive)) as usize);
+        }
+    }
+
+    /// [`Self::push_group`] of a group whose non-zero lanes are the set bits of `mask` (8 bits).
+    #[inline(always)]
+    unsafe fn push_mask(&mut self, mask: usize) {
+        // SAFETY: register operations (SSE2, baseline) and one 16-byte store inside the list, as push_group.
+        unsafe {
+            debug_assert!(self.count + 8 <= N && mask < 256);
             let lanes = _mm_loadu_si128(NNZ_LUT[mask].as_ptr() as *const __m128i);
             let slot = (self.list.as_mut_ptr() as *mut u16).add(self.count);
             _mm_storeu_si128(slot as *mut __m128i, _mm_add_epi16(lanes, self.base));
@@ -298,6 +307,74 @@ unsafe fn store_with_biases<const OUT: usize>(acc: &[__m256i; 4], biases: &[i32;
     }
 }
 
+/// [`Kernels::ft_pairwise_both`] in 512-bit registers (AVX-512 F and BW): 64 columns a step.
+/// `packus` of two zmm interleaves their four 128-bit lanes, so the bytes come out in the
+/// order [0, 4, 2, 6, 1, 5, 3, 7] of 8-byte groups (the columns being stored for 256-bit
+/// `packus`); one `vpermq` puts them back in logical order, as the 256-bit path leaves them.
+#[inline(always)]
+unsafe fn ft_pairwise_zmm<
+    'o,
+    const L1: usize,
+    const HALF: usize,
+    const CHUNKS: usize,
+    const MAX: i16,
+    const SHIFT: u32,
+>(
+    us: &[i16; L1],
+    them: &[i16; L1],
+    out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+    nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
+    // SAFETY: the caller runs under AVX-512 F/BW (the avx512vnni path's features); each load and store covers 64 bytes inside `us`, `them` or `out` (HALF is a multiple of 64), and `list` gets at most CHUNKS / 8 groups.
+    unsafe {
+        let (zero, top) = (_mm512_setzero_si512(), _mm512_set1_epi16(MAX));
+        let order = _mm512_setr_epi64(0, 4, 2, 6, 1, 5, 3, 7);
+        let mut list = NonZero::new(nnz);
+        let out_base = out.as_mut_ptr() as *mut u8;
+        for (p, acc) in [us, them].into_iter().enumerate() {
+            let a = acc.as_ptr();
+            for k in 0..HALF / 64 {
+                let product = |j: usize| {
+                    let x = pre_mulhi_zmm::<SHIFT>(_mm512_max_epi16(
+                        _mm512_min_epi16(_mm512_loadu_si512(a.add(j) as *const _), top),
+                        zero,
+                    ));
+                    // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
+                    _mm512_mulhi_epi16(x, _mm512_min_epi16(_mm512_loadu_si512(a.add(HALF + j) as *const _), top))
+                };
+                let packed = _mm512_packus_epi16(product(64 * k), product(64 * k + 32));
+                let bytes = _mm512_permutexvar_epi64(order, packed);
+                _mm512_storeu_si512(out_base.add(p * HALF + 64 * k) as *mut _, bytes);
+                // Every byte is at most 127: a chunk is non-zero exactly when it is > 0 as an int32.
+                let mask = _mm512_cmpgt_epi32_mask(bytes, zero) as usize;
+                list.push_mask(mask & 0xff);
+                list.push_mask(mask >> 8);
+            }
+        }
+        // SAFETY: the loops stored all 2 * HALF bytes of `out`.
+        (out.assume_init_ref(), list.indices())
+    }
+}
+
+/// [`pre_mulhi`] in 512-bit registers.
+#[inline(always)]
+unsafe fn pre_mulhi_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
+    const { assert!(9 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    // SAFETY: AVX-512 BW shifts of a register; the caller holds AVX-512 BW.
+    unsafe {
+        match SHIFT {
+            9 => _mm512_slli_epi16::<7>(x),
+            10 => _mm512_slli_epi16::<6>(x),
+            11 => _mm512_slli_epi16::<5>(x),
+            12 => _mm512_slli_epi16::<4>(x),
+            13 => _mm512_slli_epi16::<3>(x),
+            14 => _mm512_slli_epi16::<2>(x),
+            15 => _mm512_slli_epi16::<1>(x),
+            _ => unreachable!("the const assert above"),
+        }
+    }
+}
+
 /// `x << (16 - SHIFT)`, so that `mulhi` of it and `b` is `x * b >> SHIFT` (exact while the
 /// shifted `x` fits int16: `x <= 255`, `SHIFT >= 9`).
 #[inline(always)]
@@ -385,6 +462,9 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
             const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
+            if D::ZMM && HALF.is_multiple_of(64) {
+                return ft_pairwise_zmm::<L1, HALF, CHUNKS, MAX, SHIFT>(us, them, out, nnz);
+            }
             let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(MAX));
             let mut list = NonZero::new(nnz);
             let out_base = out.as_mut_ptr() as *mut __m256i;
