@@ -222,7 +222,12 @@ fn main() {
         ["--forward", "--fens", file] => {
             let positions: Vec<Position> =
                 read_fen_lines(file).iter().map(|f| Position::from_fen(f).expect("FEN")).collect();
-            eprintln!("{} ({} positions)", net::ARCHITECTURE, positions.len());
+            eprintln!(
+                "{} ({} positions); measured fastest: {}",
+                net::ARCHITECTURE,
+                positions.len(),
+                net::NETWORK.best_path()
+            );
             for &path in &paths {
                 let (wall, cpu) = forward_ns(&net::NETWORK, path, &positions, calls);
                 println!("forward {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());

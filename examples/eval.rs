@@ -8,7 +8,7 @@
 //! One line per position, in input order: `bucket=B psqt=P positional=Q total=T`.
 //! `--net` uses the generic (reference) evaluator on a file read at run time; `--generated`
 //! uses the net compiled in by `nnue_net!` (`EVALFILE` at build time, else the committed
-//! default), on the fastest path or the one `--path scalar|avx2|avxvnni|avx512vnni` (x86-64) or
+//! default), on the path measured fastest for it (`Network::best_path`) or the one `--path scalar|avx2|avxvnni|avx512vnni` (x86-64) or
 //! `--path scalar|neon|dotprod` (aarch64) forces.
 use std::process::ExitCode;
 
@@ -77,7 +77,7 @@ fn run() -> Result<bool, String> {
             return Err("--generated evaluates the net compiled in through EVALFILE; --net/--arch are for the generic evaluator".into());
         }
         let path = match args.path.as_deref() {
-            None => KernelPath::best(),
+            None => generated::NETWORK.best_path(),
             Some(name) => {
                 let names: Vec<&str> = Isa::ALL.iter().map(|i| i.name()).collect();
                 let isa = Isa::from_name(name).ok_or(format!("unknown path {name}: one of {}", names.join(", ")))?;

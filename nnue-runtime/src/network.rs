@@ -221,9 +221,27 @@ pub trait Network {
     /// Like [`Network::forward_on`], recording every layer's output (and panicking as it does).
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
+    /// The path this network runs fastest on, on this CPU: timed once per network and process
+    /// (a forward pass and a quiet move's update on each path, about a millisecond, on first
+    /// use), keeping [`KernelPath::best`] unless another path is more than 3% faster. Every
+    /// path gives the same integers. The plain methods, [`AccumulatorStack::new`] and
+    /// [`RefreshCache::new`] use it.
+    ///
+    /// [`AccumulatorStack::new`]: crate::AccumulatorStack::new
+    /// [`RefreshCache::new`]: crate::RefreshCache::new
+    fn best_path(&self) -> KernelPath
+    where
+        Self: Sized,
+    {
+        crate::simd::calibrate::best_path(self)
+    }
+
     /// [`Network::refresh_on`] on the best path.
-    fn refresh(&self, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
-        self.refresh_on(KernelPath::best(), pos, perspective, acc)
+    fn refresh(&self, pos: &Position, perspective: Color, acc: &mut Self::Accumulator)
+    where
+        Self: Sized,
+    {
+        self.refresh_on(self.best_path(), pos, perspective, acc)
     }
 
     /// [`Network::update_on`] on the best path.
@@ -234,13 +252,18 @@ pub trait Network {
         perspective: Color,
         added: &[usize],
         removed: &[usize],
-    ) {
-        self.update_on(KernelPath::best(), src, dst, perspective, added, removed)
+    ) where
+        Self: Sized,
+    {
+        self.update_on(self.best_path(), src, dst, perspective, added, removed)
     }
 
     /// [`Network::forward_on`] on the best path.
-    fn forward(&self, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
-        self.forward_on(KernelPath::best(), acc, stm, pieces)
+    fn forward(&self, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation
+    where
+        Self: Sized,
+    {
+        self.forward_on(self.best_path(), acc, stm, pieces)
     }
 
     /// Refresh of both perspectives, then the forward pass.
@@ -253,7 +276,10 @@ pub trait Network {
     }
 
     /// [`Network::evaluate_on`] on the best path.
-    fn evaluate(&self, pos: &Position) -> Evaluation {
-        self.evaluate_on(KernelPath::best(), pos)
+    fn evaluate(&self, pos: &Position) -> Evaluation
+    where
+        Self: Sized,
+    {
+        self.evaluate_on(self.best_path(), pos)
     }
 }

@@ -75,9 +75,9 @@ pub struct RefreshCache<A> {
 }
 
 impl<A: Clone> RefreshCache<A> {
-    /// An empty cache for `net`, on the best path this CPU has.
+    /// An empty cache for `net`, on the path measured fastest for it ([`Network::best_path`]).
     pub fn new<N: Network<Accumulator = A>>(net: &N) -> Self {
-        Self::with_path(net, KernelPath::best())
+        Self::with_path(net, net.best_path())
     }
 
     /// An empty cache for `net`, computing on `path`.

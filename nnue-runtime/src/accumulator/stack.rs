@@ -80,9 +80,9 @@ pub struct AccumulatorStack<N: Network> {
 }
 
 impl<N: Network> AccumulatorStack<N> {
-    /// A stack whose root is `pos`, on the best path this CPU has.
+    /// A stack whose root is `pos`, on the path measured fastest for `net` ([`Network::best_path`]).
     pub fn new(net: &N, pos: &Position) -> Self {
-        Self::with_path(net, pos, KernelPath::best())
+        Self::with_path(net, pos, net.best_path())
     }
 
     /// A stack whose root is `pos`, computing on `path`.

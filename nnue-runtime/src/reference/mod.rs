@@ -153,6 +153,11 @@ impl Network for Evaluator<'_> {
         crate::network::WeightsId::of(self.net, self.net)
     }
 
+    /// Nothing to measure: the reference runs the same code on every path.
+    fn best_path(&self) -> crate::KernelPath {
+        crate::KernelPath::best()
+    }
+
     fn refresh_on(&self, _path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut GenericAccumulator) {
         let fresh = self.empty_accumulator();
         let p = perspective.index();

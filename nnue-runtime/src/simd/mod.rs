@@ -9,6 +9,7 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+pub(crate) mod calibrate;
 pub(crate) mod portable;
 pub(crate) mod scalar;
 #[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -135,8 +136,9 @@ impl KernelPath {
         isa.is_available().then_some(KernelPath(isa))
     }
 
-    /// The fastest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2 (x86-64), or
-    /// dotprod, then NEON (aarch64), then scalar.
+    /// The widest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2 (x86-64), or
+    /// dotprod, then NEON (aarch64), then scalar. A network runs on the path it measured
+    /// fastest here, [`Network::best_path`](crate::Network::best_path), which starts from this one.
     #[inline]
     pub fn best() -> KernelPath {
         let bits = available();

@@ -1,0 +1,126 @@
+//! Which path a network runs fastest on, measured once per network and process: the fixed
+//! order of [`KernelPath::best`] (AVX512-VNNI, AVX-VNNI, AVX2) is not the fastest on every CPU
+//! and net (on Sapphire Rapids the 256-bit AVX-VNNI path beats the 512-bit one on the
+//! multi-layer nets' forward pass; on Zen 4 AVX2 beat AVX512-VNNI per ply on Stockfish 18).
+//! Every path gives the same integers, so the choice changes only the time.
+
+use std::cell::Cell;
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::{Isa, KernelPath};
+use crate::network::{Network, WeightsId};
+use crate::position::{Color, Piece, PieceType, Position, Square};
+
+/// Every network measured so far in this process.
+static CHOSEN: Mutex<Vec<(WeightsId, KernelPath)>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The last lookup, so that a network's plain methods cost no lock.
+    static LAST: Cell<Option<(WeightsId, KernelPath)>> = const { Cell::new(None) };
+}
+
+/// The fastest path for `net` on this CPU (measured on first use).
+pub(crate) fn best_path<N: Network>(net: &N) -> KernelPath {
+    let id = net.weights_id();
+    if let Some((last, path)) = LAST.get() {
+        if last == id {
+            return path;
+        }
+    }
+    let path = {
+        let mut chosen = CHOSEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match chosen.iter().find(|(i, _)| *i == id) {
+            Some(&(_, path)) => path,
+            None => {
+                let path = measure(net);
+                chosen.push((id, path));
+                path
+            }
+        }
+    };
+    LAST.set(Some((id, path)));
+    path
+}
+
+/// Times a forward pass and a quiet move's update per path, interleaved over a few rounds
+/// (best of 7 rounds, a few milliseconds); keeps [`KernelPath::best`] unless another path is more than 3% faster.
+fn measure<N: Network>(net: &N) -> KernelPath {
+    let default = KernelPath::best();
+    let candidates: Vec<KernelPath> = KernelPath::all().into_iter().filter(|p| p.isa() != Isa::Scalar).collect();
+    if candidates.len() < 2 {
+        return default;
+    }
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+    ];
+    let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(f).expect("a valid FEN")).collect();
+    // Ng1-f3 seen by White, Ng8-f6 by Black, with the kings on e1 and e8 (as in both positions).
+    let features = net.feature_set();
+    let sq = |s: &str| Square::parse(s).expect("a square name");
+    let quiet = |c: Color, from: &str, to: &str| {
+        let (knight, king) = (Piece::new(c, PieceType::Knight), sq(if c == Color::White { "e1" } else { "e8" }));
+        (features.index(c, king, sq(to), knight), features.index(c, king, sq(from), knight))
+    };
+    let moves = [quiet(Color::White, "g1", "f3"), quiet(Color::Black, "g8", "f6")];
+    let accs: Vec<N::Accumulator> = positions
+        .iter()
+        .map(|pos| {
+            let mut acc = net.new_accumulator();
+            Color::BOTH.iter().for_each(|&c| net.refresh_on(default, pos, c, &mut acc));
+            acc
+        })
+        .collect();
+    let mut scratch = net.new_accumulator();
+    let mut times = vec![Duration::MAX; candidates.len()];
+    for _round in 0..7 {
+        for (time, &path) in times.iter_mut().zip(&candidates) {
+            let start = Instant::now();
+            for _ in 0..32 {
+                for (acc, pos) in accs.iter().zip(&positions) {
+                    black_box(net.forward_on(path, black_box(acc), pos.side_to_move(), pos.piece_count()));
+                    for (c, (added, removed)) in Color::BOTH.into_iter().zip(&moves) {
+                        if let (Some(a), Some(r)) = (added, removed) {
+                            net.update_on(path, acc, &mut scratch, c, &[*a], &[*r]);
+                        }
+                    }
+                }
+            }
+            *time = (*time).min(start.elapsed());
+        }
+    }
+    let (fastest, &t_fastest) = times.iter().enumerate().min_by_key(|(_, t)| **t).expect("two candidates");
+    let t_default = candidates.iter().position(|&p| p == default).map_or(Duration::MAX, |i| times[i]);
+    if t_default.as_secs_f64() <= t_fastest.as_secs_f64() * 1.03 {
+        default
+    } else {
+        candidates[fastest]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loaded::FastWeights;
+    use nnue_format::{synth, Encoding};
+
+    /// The choice is one of this CPU's paths, made once: the same network asks again, from
+    /// another thread too, and gets the same path.
+    #[test]
+    fn a_network_measures_its_path_once() {
+        let net = synth::sfnn(64, 7, Encoding::Raw);
+        let weights = FastWeights::new(&net).unwrap();
+        let fast = weights.sfnn::<64, 32, 16>().unwrap();
+        let start = Instant::now();
+        let path = best_path(&fast);
+        let first = start.elapsed();
+        assert!(KernelPath::all().contains(&path), "{path}");
+        assert!(first < Duration::from_secs(1), "measuring took {first:?}");
+        assert_eq!(best_path(&fast), path);
+        let again = std::thread::scope(|s| s.spawn(|| best_path(&fast)).join().unwrap());
+        assert_eq!(again, path);
+        assert_eq!(fast.best_path(), path);
+    }
+}
