@@ -222,8 +222,7 @@ pub trait Network {
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
     /// The path this network runs fastest on, on this CPU: timed once per network and process
-    /// (a forward pass and a quiet move's update on each path, about a millisecond, on first
-    /// use), keeping [`KernelPath::best`] unless another path is more than 3% faster. Every
+    /// (the forward pass on each path, about a millisecond, on first use), keeping [`KernelPath::best`] unless another path is more than 3% faster. Every
     /// path gives the same integers. The plain methods, [`AccumulatorStack::new`] and
     /// [`RefreshCache::new`] use it.
     ///

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::{Isa, KernelPath};
 use crate::network::{Network, WeightsId};
-use crate::position::{Color, Piece, PieceType, Position, Square};
+use crate::position::{Color, Position};
 
 /// Every network measured so far in this process.
 static CHOSEN: Mutex<Vec<(WeightsId, KernelPath)>> = Mutex::new(Vec::new());
@@ -44,8 +44,11 @@ pub(crate) fn best_path<N: Network>(net: &N) -> KernelPath {
     path
 }
 
-/// Times a forward pass and a quiet move's update per path, interleaved over a few rounds
-/// (best of 7 rounds, a few milliseconds); keeps [`KernelPath::best`] unless another path is more than 3% faster.
+/// Times the forward pass per path, interleaved over 7 rounds (the best of each), about a
+/// millisecond; keeps [`KernelPath::best`] unless another path is more than 3% faster. Only
+/// the forward pass: a search's updates read rows scattered over the weights and wait on
+/// memory the same on every path, while a timing loop's updates, on rows in cache, would
+/// favour the widest registers.
 fn measure<N: Network>(net: &N) -> KernelPath {
     let default = KernelPath::best();
     let candidates: Vec<KernelPath> = KernelPath::all().into_iter().filter(|p| p.isa() != Isa::Scalar).collect();
@@ -57,14 +60,6 @@ fn measure<N: Network>(net: &N) -> KernelPath {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
     ];
     let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(f).expect("a valid FEN")).collect();
-    // Ng1-f3 seen by White, Ng8-f6 by Black, with the kings on e1 and e8 (as in both positions).
-    let features = net.feature_set();
-    let sq = |s: &str| Square::parse(s).expect("a square name");
-    let quiet = |c: Color, from: &str, to: &str| {
-        let (knight, king) = (Piece::new(c, PieceType::Knight), sq(if c == Color::White { "e1" } else { "e8" }));
-        (features.index(c, king, sq(to), knight), features.index(c, king, sq(from), knight))
-    };
-    let moves = [quiet(Color::White, "g1", "f3"), quiet(Color::Black, "g8", "f6")];
     let accs: Vec<N::Accumulator> = positions
         .iter()
         .map(|pos| {
@@ -73,19 +68,13 @@ fn measure<N: Network>(net: &N) -> KernelPath {
             acc
         })
         .collect();
-    let mut scratch = net.new_accumulator();
     let mut times = vec![Duration::MAX; candidates.len()];
     for _round in 0..7 {
         for (time, &path) in times.iter_mut().zip(&candidates) {
             let start = Instant::now();
-            for _ in 0..32 {
+            for _ in 0..64 {
                 for (acc, pos) in accs.iter().zip(&positions) {
                     black_box(net.forward_on(path, black_box(acc), pos.side_to_move(), pos.piece_count()));
-                    for (c, (added, removed)) in Color::BOTH.into_iter().zip(&moves) {
-                        if let (Some(a), Some(r)) = (added, removed) {
-                            net.update_on(path, acc, &mut scratch, c, &[*a], &[*r]);
-                        }
-                    }
                 }
             }
             *time = (*time).min(start.elapsed());
