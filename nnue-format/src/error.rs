@@ -87,7 +87,7 @@ pub enum ErrorKind {
         found: u32,
     },
     /// A known family with an architecture this crate does not evaluate, by name.
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's and Stormphrax's layouts) with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's, Stormphrax's and bullet's layouts) with a description")]
     Unsupported {
         /// The architecture, by name.
         name: String,

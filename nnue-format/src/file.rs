@@ -190,9 +190,9 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
         return Ok(());
     }
     if let Some(Architecture::Layered(arch)) = given {
-        let want = arch.file_bytes();
-        if len != want {
-            return Err(crate::error::headerless_size_error(head, len, given.unwrap().to_string(), want));
+        let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
+        if len != exact && len != padded {
+            return Err(crate::error::headerless_size_error(head, len, given.unwrap().to_string(), padded));
         }
         return Ok(());
     }

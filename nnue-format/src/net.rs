@@ -342,6 +342,9 @@ pub struct LayeredParams {
     pub l3_weights: Vec<i32>,
     /// `[bucket]`
     pub l3_biases: Vec<i32>,
+    /// What followed the arrays to a multiple of 64 bytes (bullet's layout only; `None` in
+    /// the others).
+    pub padding: Padding,
 }
 
 impl LayeredParams {

@@ -367,12 +367,16 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
 fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
     use crate::layered::file::{self, FileElem};
     // The size first, as for the other headerless nets: a truncated file is one error.
-    let want = arch.file_bytes();
-    if data.len() != want {
-        return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), want));
+    let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
+    if data.len() != exact && data.len() != padded {
+        return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
     }
+    let padding = match arch.file {
+        crate::FileLayout::Bullet => crate::headerless::read_padding(data, exact)?,
+        crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => crate::net::Padding::None,
+    };
     let (description, start) = crate::layered::header::read(data, arch)?;
-    debug_assert_eq!(want, start + file::param_bytes(arch));
+    debug_assert_eq!(exact, start + file::param_bytes(arch));
     let mut r = Reader { data, pos: start, section: String::new() };
     let mut words: Vec<Vec<i32>> = Vec::new();
     let (mut ft_weights, mut ft_biases, mut l1_weights) = (Vec::new(), Vec::new(), Vec::new());
@@ -412,6 +416,7 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
         l2_biases,
         l3_weights,
         l3_biases,
+        padding,
     };
     Ok(Net { description, model: Model::Layered(*arch, params) })
 }

@@ -233,11 +233,13 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         l2_biases,
         l3_weights,
         l3_biases,
+        padding: if arch.file == crate::FileLayout::Bullet { Padding::Bullet } else { Padding::None },
     };
     // Headerless layouts have no description; CBNF names the net in its header.
     let description = match arch.file {
         crate::FileLayout::Alexandria => String::new(),
         crate::FileLayout::Cbnf => format!("synthetic {seed}"),
+        crate::FileLayout::Bullet => String::new(),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }

@@ -21,6 +21,10 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                     _ => unreachable!("the file table's element types"),
                 }
             }
+            if p.padding != crate::net::Padding::None {
+                let len = out.len();
+                out.extend((0..len.next_multiple_of(64) - len).map(|i| p.padding.byte(i)));
+            }
         }
         Model::Sfnn(a, p) => {
             header(&mut out, VERSION_SFNN, a.file_hash(), &net.description);

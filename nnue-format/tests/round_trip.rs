@@ -44,6 +44,11 @@ fn layered_layouts_round_trip() {
             64 + 2 * (16 * 704 * 128 + 128) + 8 * 16 * 128 + 4 * (8 * 16 + 8 * 32 * 32 + 8 * 32 + 8 * 32 + 8),
         ),
         ("(768 -> 64)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x2, i32, q=32, l1shift=6, scale=400, file=cbnf".to_string(), 0),
+        // bullet's example: every array canonical, `bulletbullet…` to 64 bytes.
+        (
+            format!("(768x16hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=512/4161600, scale=400, file=bullet, {kings}"),
+            (2usize * (16 * 768 * 64 + 64) + 8 * 16 * 64 + 4 * (8 * 16 + 8 * 32 * 16 + 8 * 32 + 8 * 32 + 8)).next_multiple_of(64),
+        ),
     ] {
         let Ok(Architecture::Layered(arch)) = text.parse() else { panic!("{text}") };
         let net = synth::layered(&arch, 5);
@@ -52,6 +57,24 @@ fn layered_layouts_round_trip() {
             assert_eq!(bytes.len(), size, "{text}");
         }
         assert_eq!(bytes.len(), arch.file_bytes());
+    }
+}
+
+/// bullet's layout reads with either padding, or none, and writes back what it read.
+#[test]
+fn bullet_layout_paddings() {
+    use nnue_format::Padding;
+    let text = "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=512/4161600, scale=400, file=bullet";
+    let arch: Architecture = text.parse().unwrap();
+    let Architecture::Layered(a) = arch else { unreachable!() };
+    let mut net = synth::layered(&a, 9);
+    assert!(a.param_bytes() % 64 != 0, "the test needs padding");
+    for padding in [Padding::Bullet, Padding::Zeros, Padding::None] {
+        let Model::Layered(_, p) = &mut net.model else { unreachable!() };
+        p.padding = padding;
+        let bytes = round_trip(&net);
+        let want = if padding == Padding::None { a.param_bytes() } else { a.file_bytes() };
+        assert_eq!(bytes.len(), want, "{padding:?}");
     }
 }
 

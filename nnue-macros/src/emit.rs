@@ -311,6 +311,7 @@ fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
     let file = match file {
         FileLayout::Alexandria => quote!(rt::format::FileLayout::Alexandria),
         FileLayout::Cbnf => quote!(rt::format::FileLayout::Cbnf),
+        FileLayout::Bullet => quote!(rt::format::FileLayout::Bullet),
     };
     let kings = king_buckets(&kings);
     quote! {

@@ -179,6 +179,7 @@ fn layered_every_path_matches_reference() {
         "(768 -> 128)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x4, f32, l1mul=512/4161600, scale=400, file=alexandria".to_string(),
         format!("(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=10, scale=400, file=cbnf, {kings}"),
         "(768hm -> 128)x2 -> pairwise>>11 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".to_string(),
+        "(704 -> 128)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x4, f32, dual, l1mul=512/4161600, scale=400, file=bullet".to_string(),
     ];
     for (i, (text, wraps)) in cases.iter().flat_map(|c| [(c, false), (c, true)]).enumerate() {
         let Architecture::Layered(arch) = text.parse::<Architecture>().unwrap() else { unreachable!() };
@@ -188,6 +189,9 @@ fn layered_every_path_matches_reference() {
             (2, 64, 16, 32, 32, 8) => check(&net, &w.layered::<64, 32, 16, 1536, 16, 32, 32, 8>().unwrap(), &positions),
             (1, 128, 32, 32, 16, 4) => {
                 check(&net, &w.layered::<128, 64, 32, 768, 32, 32, 16, 4>().unwrap(), &positions)
+            }
+            (1, 128, 32, 64, 16, 4) => {
+                check(&net, &w.layered::<128, 64, 32, 704, 32, 64, 16, 4>().unwrap(), &positions)
             }
             (1, 128, 16, 16, 32, 8) => {
                 check(&net, &w.layered::<128, 64, 32, 768, 16, 16, 32, 8>().unwrap(), &positions)

@@ -277,6 +277,9 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.push("l2.biases", "l2 biases", 4 * nb * l3, RegionKind::Raw);
             w.push("l3.weights", "l3 weights", 4 * nb * l3, RegionKind::Raw);
             w.push("l3.biases", "l3 biases", 4 * nb, RegionKind::Raw);
+            if a.file == nnue_runtime::format::FileLayout::Bullet {
+                w.push("padding", "padding", b.len().saturating_sub(a.param_bytes()), RegionKind::Padding);
+            }
         }
     }
     assert_eq!(w.pos, b.len(), "the corpus walker disagrees with the file's size ({arch})");

@@ -97,6 +97,17 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
         // Stormphrax's: FT weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`
         // (blocked for `dpbusd`), L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major),
         // L2 biases[B][L3], L3 weights[B][L3], L3 biases[B]; after the 64-byte header.
+        // bullet's example, saved with `.transpose()` on every weight: all canonical.
+        FileLayout::Bullet => vec![
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 1, 2]),
+            FileArray::new("l1 biases", Word, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", Word, &[b, l3, l2f], &[0, 1, 2]),
+            FileArray::new("l2 biases", Word, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", Word, &[b, l3], &[0, 1]),
+            FileArray::new("l3 biases", Word, &[b], &[0]),
+        ],
         FileLayout::Cbnf => vec![
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
             FileArray::new("ft biases", I16, &[l1], &[0]),

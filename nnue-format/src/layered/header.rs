@@ -17,7 +17,7 @@ const PAIRWISE: u16 = 8;
 /// The header's size.
 pub(crate) fn bytes(arch: &LayeredArch) -> usize {
     match arch.file {
-        FileLayout::Alexandria => 0,
+        FileLayout::Alexandria | FileLayout::Bullet => 0,
         FileLayout::Cbnf => CBNF_BYTES,
     }
 }
@@ -44,7 +44,7 @@ fn field(data: &[u8], at: usize, width: usize) -> u32 {
 /// The header's description (its name, for `CBNF`) and the offset where the arrays start.
 /// A header that disagrees with the description is an error naming the field.
 pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<(String, usize), FormatError> {
-    if arch.file == FileLayout::Alexandria {
+    if arch.file != FileLayout::Cbnf {
         return Ok((String::new(), 0));
     }
     let err = |at: usize, kind: ErrorKind| Err(FormatError::new(at, "CBNF header", kind));
@@ -86,7 +86,7 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<(String, usize), F
 /// Writes the header of `arch`'s layout, if it has one (a `CBNF` name longer than 48 bytes is
 /// cut at a character boundary).
 pub(crate) fn write(out: &mut Vec<u8>, arch: &LayeredArch, description: &str) {
-    if arch.file == FileLayout::Alexandria {
+    if arch.file != FileLayout::Cbnf {
         return;
     }
     let mut header = [0u8; CBNF_BYTES];

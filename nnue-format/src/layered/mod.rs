@@ -119,6 +119,9 @@ pub enum FileLayout {
     Alexandria,
     /// Stormphrax's: a 64-byte `CBNF` header, then the quantised net.
     Cbnf,
+    /// bullet's own save of its multi-layer example (`examples/progression/4_multi_layer.rs`):
+    /// every array in the canonical order, padded to 64 bytes (zeros or `bulletbullet…`).
+    Bullet,
 }
 
 impl LayeredArch {
@@ -141,8 +144,18 @@ impl LayeredArch {
         self.l2 * if self.dual { 2 } else { 1 }
     }
 
-    /// The file's size: the header (if the layout has one) and the arrays.
+    /// The file's size: the header (if the layout has one) and the arrays, padded to 64 bytes
+    /// in bullet's layout (which also reads unpadded, see [`Self::param_bytes`]).
     pub fn file_bytes(&self) -> usize {
+        let exact = self.param_bytes();
+        match self.file {
+            FileLayout::Bullet => exact.next_multiple_of(64),
+            FileLayout::Alexandria | FileLayout::Cbnf => exact,
+        }
+    }
+
+    /// The header (if any) and the arrays, without padding.
+    pub fn param_bytes(&self) -> usize {
         header::bytes(self) + file::param_bytes(self)
     }
 
@@ -222,6 +235,7 @@ impl fmt::Display for LayeredArch {
             match self.file {
                 FileLayout::Alexandria => "alexandria",
                 FileLayout::Cbnf => "cbnf",
+                FileLayout::Bullet => "bullet",
             }
         )?;
         if let Some(map) = self.kings.map() {
@@ -284,6 +298,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
             Some(("file", "alexandria")) => file = Some(FileLayout::Alexandria),
             Some(("file", "cbnf")) => file = Some(FileLayout::Cbnf),
+            Some(("file", "bullet")) => file = Some(FileLayout::Bullet),
             Some(("kings", v)) => map = Some(crate::arch::parse_king_map(v)?),
             _ => return Err(format!("unknown option `{opt}`")),
         }
@@ -322,7 +337,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         dual,
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
-        file: file.ok_or_else(|| missing("its file layout (file=alexandria or file=cbnf)"))?,
+        file: file.ok_or_else(|| missing("its file layout (file=alexandria, file=cbnf or file=bullet)"))?,
     })
 }
 

@@ -698,4 +698,10 @@ nnue_runtime::nnue_net! {
     path = "../../nnue-corpus/cbnf_without_description.nnue",
 }
 
+nnue_runtime::nnue_net! {
+    name = bullet_layout_bad_padding,
+    path = "../../nnue-corpus/bullet_layout_bad_padding.nnue",
+    arch = "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=512/4161600, scale=400, file=bullet",
+}
+
 fn main() {}
