@@ -190,7 +190,7 @@ fn accumulate_mixed_tiles<const L1: usize, const T: usize>(
 
 /// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits: the SIMD
 /// paths list non-zero chunks of activations with one lookup per 8 chunks.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
 pub(crate) static NNZ_LUT: [[u16; 8]; 256] = {
     let mut lut = [[0u16; 8]; 256];
     let mut mask = 0;

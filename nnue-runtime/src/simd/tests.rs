@@ -56,6 +56,16 @@ macro_rules! each_path {
                 prop_assert_eq!(&unsafe { $body }, &want, "dotprod");
             }
         }
+        #[cfg(target_arch = "wasm32")]
+        if runs(Isa::Simd128) {
+            // A build without SIMD128 has no such module: `runs` said SKIPPED instead.
+            #[cfg(target_feature = "simd128")]
+            {
+                type $k = super::wasm32::Simd128;
+                // SAFETY: the build has SIMD128 (the cfg).
+                prop_assert_eq!(&unsafe { $body }, &want, "simd128");
+            }
+        }
     }};
 }
 
