@@ -103,10 +103,13 @@ root_tests=(--test oracle --test bullet_nets --test generated_vs_reference --tes
 for build in simd128 scalar; do
     build_for $build /usr/bin/cargo-clippy clippy -p nnue-runtime --all-targets -- -D warnings
 done
+# Tests run one at a time on wasm32, so a skip is reported after libtest's `test NAME ... `:
+# start `SKIPPED` on a line of its own, where .ci/run counts it.
+split_skips() { sed -u 's/^\(test .* \.\.\. \)SKIPPED /\1\nSKIPPED /'; }
 for build in simd128 scalar; do
     echo "wasm-test: $build build"
-    build_for $build cargo test "${runtime_tests[@]}"
-    build_for $build cargo test "${root_tests[@]}"
+    build_for $build cargo test "${runtime_tests[@]}" 2>&1 | split_skips
+    build_for $build cargo test "${root_tests[@]}" 2>&1 | split_skips
 done
 
 # The eval example with a Stockfish net compiled in (`nnue_net!`'s `include_bytes!`, which
