@@ -6,12 +6,9 @@
 # standard library's source, built with -Zbuild-std; wasi-libc, wasm-ld, Node; see
 # ../shared/docs/wasm-cross.md). The pthread stubs that wasi-libc lacks and the Node runner are
 # made under target/wasm, as are the builds, apart from the host build.
-# Usage: bash scripts/wasm-test.sh [--all]   (--all: also the slow oracle tests; see below)
+# Usage: bash scripts/wasm-test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-all=false
-[[ ${1:-} == --all ]] && all=true
 
 packages=(rustc-web cargo-web rust-web-clippy rust-web-src wasi-libc lld-22 llvm-14 nodejs)
 missing=()
@@ -24,6 +21,10 @@ if ((${#missing[@]})); then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Node 20 or later: WASI without a flag, `version: 'preview1'` (Debian 12's own nodejs is 18).
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+((node_major >= 20)) || { echo "wasm-test: needs Node 20 or later, found $(node --version)" >&2; exit 1; }
 
 tools=$PWD/target/wasm/tools
 mkdir -p "$tools"
