@@ -13,6 +13,7 @@
 #![allow(clippy::needless_range_loop)]
 use std::arch::wasm32::*;
 use std::mem::MaybeUninit;
+use std::ops::Range;
 
 use super::portable::NNZ_LUT;
 use super::Kernels;
@@ -94,15 +95,16 @@ impl<'a, const N: usize> NonZero<'a, N> {
 /// 0, 0, 1, 1 (bytes 0..4 and 4..8 of the weights, two pairs each), `[1]` outputs 2, 2, 3, 3.
 type Pairs = [[v128; 2]; 8];
 
-/// `acc += chunk i of the input times its `OUT` weight columns`, in pair sums.
+/// `acc += chunk i of the input times its `OUT` weight columns`, in pair sums, for the
+/// registers (of four outputs) `regs`.
 #[inline(always)]
-unsafe fn accumulate<const OUT: usize>(acc: &mut Pairs, x: *const i32, w: *const i8, i: u16) {
+unsafe fn accumulate<const OUT: usize>(acc: &mut Pairs, x: *const i32, w: *const i8, i: u16, regs: Range<usize>) {
     // SAFETY: every pointer below comes from a reference to an array whose const dimensions bound the offsets used (the caller's contract).
     unsafe {
         let i = i as usize;
         // The chunk's 4 bytes (each at most 127) as int16, twice: the same for both halves.
         let chunk = i16x8_extend_low_i8x16(i32x4_splat(x.add(i).read_unaligned()));
-        for r in 0..OUT / 4 {
+        for r in regs {
             let wr = load(w.add((i * OUT / 4 + r) * 16));
             // |127 * -128| * 2 fits int32 by far; the products are exact in int16.
             acc[r][0] = i32x4_add(acc[r][0], i32x4_dot_i16x8(chunk, i16x8_extend_low_i8x16(wr)));
@@ -111,18 +113,20 @@ unsafe fn accumulate<const OUT: usize>(acc: &mut Pairs, x: *const i32, w: *const
     }
 }
 
-/// `out = biases + acc` (and `+ more`), adding each output's two pair sums.
+/// The registers of `OUT` outputs in groups of at most 4 (16 outputs, 8 accumulators): a layer
+/// runs once per group, so that its accumulators stay in the 16 registers V8 has on x86-64.
+fn register_groups<const OUT: usize>() -> impl Iterator<Item = Range<usize>> {
+    (0..OUT / 4).step_by(4).map(|g| g..(g + 4).min(OUT / 4))
+}
+
+/// `out = biases + acc`, adding each output's two pair sums.
 #[inline(always)]
-unsafe fn store_pairs<const OUT: usize>(acc: &Pairs, more: Option<&Pairs>, biases: &[i32; OUT], out: &mut [i32; OUT]) {
+unsafe fn store_pairs<const OUT: usize>(acc: &Pairs, biases: &[i32; OUT], out: &mut [i32; OUT]) {
     // SAFETY: `biases` and `out` hold OUT (a multiple of 4) int32s: 4 per register r < OUT / 4.
     unsafe {
         let (b, o) = (biases.as_ptr(), out.as_mut_ptr());
         for r in 0..OUT / 4 {
-            let [mut a, mut c] = acc[r];
-            if let Some(more) = more {
-                a = i32x4_add(a, more[r][0]);
-                c = i32x4_add(c, more[r][1]);
-            }
+            let [a, c] = acc[r];
             let sums = i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(a, c), i32x4_shuffle::<1, 3, 5, 7>(a, c));
             store(o.add(4 * r), i32x4_add(sums, load(b.add(4 * r))));
         }
@@ -263,10 +267,12 @@ unsafe impl Kernels for Simd128 {
             // order doesn't matter).
             let mut acc: Pairs = [[i32x4_splat(0); 2]; 8];
             let (w, x) = (weights.as_ptr() as *const i8, input.as_ptr() as *const i32);
-            for &i in nnz {
-                accumulate::<OUT>(&mut acc, x, w, i);
+            for regs in register_groups::<OUT>() {
+                for &i in nnz {
+                    accumulate::<OUT>(&mut acc, x, w, i, regs.clone());
+                }
             }
-            store_pairs(&acc, None, biases, out);
+            store_pairs(&acc, biases, out);
         }
     }
 
@@ -279,15 +285,16 @@ unsafe impl Kernels for Simd128 {
     ) {
         // SAFETY: every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
-            const { assert!(OUT.is_multiple_of(4) && OUT <= 32 && CHUNKS.is_multiple_of(2)) };
-            // Two accumulator sets (even and odd chunks) halve the dependency chains.
-            let mut acc: [Pairs; 2] = [[[i32x4_splat(0); 2]; 8]; 2];
+            const { assert!(OUT.is_multiple_of(4) && OUT <= 32 && CHUNKS <= 65536) };
+            // Two pair sums per output already make independent chains.
+            let mut acc: Pairs = [[i32x4_splat(0); 2]; 8];
             let (w, x) = (weights.as_ptr() as *const i8, input.as_ptr() as *const i32);
-            for i in (0..CHUNKS).step_by(2) {
-                accumulate::<OUT>(&mut acc[0], x, w, i as u16);
-                accumulate::<OUT>(&mut acc[1], x, w, i as u16 + 1);
+            for regs in register_groups::<OUT>() {
+                for i in 0..CHUNKS {
+                    accumulate::<OUT>(&mut acc, x, w, i as u16, regs.clone());
+                }
             }
-            store_pairs(&acc[0], Some(&acc[1]), biases, out);
+            store_pairs(&acc, biases, out);
         }
     }
 
