@@ -31,9 +31,9 @@ mkdir -p "$tools"
 # Linked into every test: wasi-libc of 2022 has no pthread_join or pthread_detach, which std
 # 1.96 links (stubs that return ENOTSUP, 58: nothing here starts a thread), and the tests are
 # built with panic=unwind on WebAssembly exceptions (the runtime's tests check panic messages),
-# whose tag `__cpp_exception` libc++abi would define.
-if [[ ! -f $tools/stubs.o ]]; then
-    cat >"$tools/stubs.s" <<'S'
+# whose tag `__cpp_exception` libc++abi would define. Assembled every run (milliseconds), so
+# that an edit here takes effect.
+cat >"$tools/stubs.s" <<'S'
   .text
   .globl pthread_join
   .type pthread_join,@function
@@ -51,10 +51,9 @@ pthread_detach:
   .globl __cpp_exception
 __cpp_exception:
 S
-    llvm-mc-14 -triple=wasm32-unknown-wasi -mattr=+exception-handling -filetype=obj "$tools/stubs.s" -o "$tools/stubs.o"
-fi
-# Cargo's runner: the .wasm under Node's WASI, with `/` preopened so that absolute paths
-# (the workspace, ../shared) resolve, and the exit code passed on (a failed test exits 101, a
+llvm-mc-14 -triple=wasm32-unknown-wasi -mattr=+exception-handling -filetype=obj "$tools/stubs.s" -o "$tools/stubs.o"
+# Cargo's runner: the .wasm under Node's WASI, with `/` and its folders preopened so that
+# absolute paths (the workspace, ../shared) resolve, and the exit code passed on (a failed test exits 101, a
 # trap 1). Node 20 crashes at random at the end of long runs (a freed object in `wasi.start`,
 # SIGSEGV) unless V8's fast API calls, which its WASI bindings use, are off.
 cat >"$tools/runner.mjs" <<'JS'
@@ -83,7 +82,7 @@ link="-C link-self-contained=no -L /usr/lib/wasm32-wasi -C link-arg=/usr/lib/was
 link+=" -C link-arg=$tools/stubs.o"
 # `build_for simd128|scalar PROGRAM SUBCOMMAND ARGS...`: a cargo command (`cargo test`, Debian's
 # `cargo-clippy clippy`) for wasm32 with or without SIMD128, each in a target dir of its own
-# (std is built for each).
+# (std is built for each). rustc warns that `exception-handling` is unstable: expected.
 build_for() {
     local features=+exception-handling
     [[ $1 == simd128 ]] && features+=,+simd128

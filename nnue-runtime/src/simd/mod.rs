@@ -179,8 +179,8 @@ impl fmt::Display for KernelPath {
 
 /// The table of paths: for a method `$generic::<K: Kernels>` of a network type, defines one
 /// entry point per SIMD path of the target (x86-64, aarch64 or wasm32 with SIMD128), compiled
-/// under that path's target features with its kernel set. [`on_path!`](crate::simd::on_path) calls the one a
-/// [`KernelPath`] names.
+/// under that path's target features with its kernel set. [`on_path!`](crate::simd::on_path)
+/// calls the one a [`KernelPath`] names.
 macro_rules! entry_points {
     (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident, $simd128:ident]
         (&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?) => {
