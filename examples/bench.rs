@@ -114,12 +114,20 @@ fn read_fen_lines(file: &str) -> Vec<String> {
 }
 
 /// This thread's CPU time: unlike the wall clock, it doesn't count time spent descheduled.
+#[cfg(not(target_os = "wasi"))]
 fn thread_cpu() -> Duration {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `t` is a valid timespec for clock_gettime to fill.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
     assert_eq!(rc, 0, "clock_gettime");
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Under WASI (Node) `libc` has no thread CPU clock: wall time stands in, so `cpu_ns` is wall time.
+#[cfg(target_os = "wasi")]
+fn thread_cpu() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// Wall and thread-CPU time per call of `f`, run `calls` times.

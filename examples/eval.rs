@@ -8,8 +8,9 @@
 //! One line per position, in input order: `bucket=B psqt=P positional=Q total=T`.
 //! `--net` uses the generic (reference) evaluator on a file read at run time; `--generated`
 //! uses the net compiled in by `nnue_net!` (`EVALFILE` at build time, else the committed
-//! default), on the path measured fastest for it (`Network::best_path`) or the one `--path scalar|avx2|avxvnni|avx512vnni` (x86-64) or
-//! `--path scalar|neon|dotprod` (aarch64) forces.
+//! default), on the path measured fastest for it (`Network::best_path`) or the one `--path
+//! scalar|avx2|avxvnni|avx512vnni` (x86-64), `--path scalar|neon|dotprod` (aarch64) or `--path
+//! scalar|simd128` (wasm32) forces.
 use std::process::ExitCode;
 
 use nnue_runtime::{Architecture, Evaluation, Evaluator, Isa, KernelPath, Net, Network, Position};
@@ -81,7 +82,9 @@ fn run() -> Result<bool, String> {
             Some(name) => {
                 let names: Vec<&str> = Isa::ALL.iter().map(|i| i.name()).collect();
                 let isa = Isa::from_name(name).ok_or(format!("unknown path {name}: one of {}", names.join(", ")))?;
-                KernelPath::new(isa).ok_or(format!("this CPU can't run the {name} path"))?
+                // WebAssembly has no run-time detection: the build decides (`+simd128`).
+                let who = if cfg!(target_arch = "wasm32") { "build" } else { "CPU" };
+                KernelPath::new(isa).ok_or(format!("this {who} can't run the {name} path"))?
             }
         };
         return Ok(print_all(&args.fens, |pos| generated::NETWORK.evaluate_on(path, pos)));

@@ -45,13 +45,13 @@ macro_rules! network_family {
                 (eval, trace)
             }
 
-            crate::simd::entry_points!(fn plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod]
+            crate::simd::entry_points!(fn plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod, forward_simd128]
                 (&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation);
-            crate::simd::entry_points!(fn trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod]
+            crate::simd::entry_points!(fn trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod, trace_simd128]
                 (&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace));
-            crate::simd::entry_points!(fn refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod]
+            crate::simd::entry_points!(fn refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod, refresh_simd128]
                 (&self, pos: &Position, perspective: Color, acc: &mut $acc));
-            crate::simd::entry_points!(fn update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod]
+            crate::simd::entry_points!(fn update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod, update_simd128]
                 (&self, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]));
         }
 
@@ -71,24 +71,24 @@ macro_rules! network_family {
             }
             #[inline]
             fn refresh_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
-                crate::simd::on_path!(self, path, refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod](pos, perspective, acc))
+                crate::simd::on_path!(self, path, refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod, refresh_simd128](pos, perspective, acc))
             }
             #[inline]
             fn update_on(&self, path: crate::KernelPath, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
                 // The rows the weights have, whatever a (public, forgeable) config says.
                 let rows: fn(&Self) -> usize = $rows;
                 crate::network::check_features(rows(self), added, removed);
-                crate::simd::on_path!(self, path, update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod](src, dst, perspective, added, removed))
+                crate::simd::on_path!(self, path, update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod, update_simd128](src, dst, perspective, added, removed))
             }
             #[inline]
             fn forward_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
                 crate::network::check_pieces(pieces);
-                crate::simd::on_path!(self, path, plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod](acc, stm, pieces))
+                crate::simd::on_path!(self, path, plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod, forward_simd128](acc, stm, pieces))
             }
             #[inline]
             fn trace_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
                 crate::network::check_pieces(pieces);
-                crate::simd::on_path!(self, path, trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod](acc, stm, pieces))
+                crate::simd::on_path!(self, path, trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod, trace_simd128](acc, stm, pieces))
             }
         }
     };

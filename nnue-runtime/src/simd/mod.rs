@@ -2,18 +2,22 @@
 //!
 //! Every kernel is written once: `scalar` portably, `x86` over a `Dot` that is
 //! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL), and
-//! `aarch64` over a `Dot4` that is `vmull_s8`+`vpadalq_s16` (NEON) or `sdot` (dotprod); loops
-//! that every path shares are in `portable`. The CPU is probed once; a [`KernelPath`] value is the
-//! proof that its instructions are available. Each path's target features and kernel set are
-//! named in one table, `entry_points!` below, beside the probe.
+//! `aarch64` over a `Dot4` that is `vmull_s8`+`vpadalq_s16` (NEON) or `sdot` (dotprod), and
+//! `wasm32` on SIMD128 (`i32x4_dot_i16x8` over widened int8); loops that every path shares are
+//! in `portable`. The CPU is probed once (on wasm32 nothing is probed: a build with the
+//! `simd128` target feature has that path, one without has scalar only); a [`KernelPath`] value
+//! is the proof that its instructions are available. Each path's target features and kernel set
+//! are named in one table, `entry_points!` below, beside the probe.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 pub(crate) mod calibrate;
 pub(crate) mod portable;
 pub(crate) mod scalar;
-#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "wasm32")))]
 mod tests;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) mod wasm32;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
@@ -36,11 +40,15 @@ pub enum Isa {
     Neon,
     /// aarch64 NEON with the dot-product extension: `sdot`.
     Dotprod,
+    /// WebAssembly SIMD128: `i32x4_dot_i16x8` over int8 widened to int16. Chosen when the build
+    /// is compiled with `-C target-feature=+simd128` (WebAssembly has no run-time detection).
+    Simd128,
 }
 
 impl Isa {
     /// Every path, scalar first.
-    pub const ALL: [Isa; 6] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni, Isa::Neon, Isa::Dotprod];
+    pub const ALL: [Isa; 7] =
+        [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni, Isa::Neon, Isa::Dotprod, Isa::Simd128];
 
     /// The name used on command lines (`--path`) and in bench tables.
     pub fn name(self) -> &'static str {
@@ -51,6 +59,7 @@ impl Isa {
             Isa::Avx512Vnni => "avx512vnni",
             Isa::Neon => "neon",
             Isa::Dotprod => "dotprod",
+            Isa::Simd128 => "simd128",
         }
     }
 
@@ -120,6 +129,11 @@ fn probe() -> u8 {
             }
         }
     }
+    // A module that uses SIMD128 fails validation where it is missing, so the build decides.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        bits |= Isa::Simd128.bit();
+    }
     bits
 }
 
@@ -137,12 +151,13 @@ impl KernelPath {
     }
 
     /// The widest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2 (x86-64), or
-    /// dotprod, then NEON (aarch64), then scalar. A network runs on the path it measured
-    /// fastest here, [`Network::best_path`](crate::Network::best_path), which starts from this one.
+    /// dotprod, then NEON (aarch64), or SIMD128 (wasm32 built with it), then scalar. A network
+    /// runs on the path it measured fastest here, [`Network::best_path`](crate::Network::best_path),
+    /// which starts from this one.
     #[inline]
     pub fn best() -> KernelPath {
         let bits = available();
-        let isa = [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2, Isa::Dotprod, Isa::Neon]
+        let isa = [Isa::Avx512Vnni, Isa::AvxVnni, Isa::Avx2, Isa::Dotprod, Isa::Neon, Isa::Simd128]
             .into_iter()
             .find(|i| bits & i.bit() != 0)
             .unwrap_or(Isa::Scalar);
@@ -167,11 +182,11 @@ impl fmt::Display for KernelPath {
 }
 
 /// The table of paths: for a method `$generic::<K: Kernels>` of a network type, defines one
-/// entry point per SIMD path of the target (x86-64 or aarch64), compiled under that path's
-/// target features with its kernel set. [`on_path!`](crate::simd::on_path) calls the one a
-/// [`KernelPath`] names.
+/// entry point per SIMD path of the target (x86-64, aarch64 or wasm32 with SIMD128), compiled
+/// under that path's target features with its kernel set. [`on_path!`](crate::simd::on_path)
+/// calls the one a [`KernelPath`] names.
 macro_rules! entry_points {
-    (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident]
+    (fn $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident, $simd128:ident]
         (&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,popcnt,fma")]
@@ -203,13 +218,19 @@ macro_rules! entry_points {
             // SAFETY: this function's features are the dotprod kernels' requirement.
             unsafe { self.$generic::<crate::simd::aarch64::Dotprod>($($arg),*) }
         }
+        // No `#[target_feature]`: the whole build has SIMD128 (the cfg), or this path is absent.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        unsafe fn $simd128(&self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: the build's target features include SIMD128, the kernels' requirement.
+            unsafe { self.$generic::<crate::simd::wasm32::Simd128>($($arg),*) }
+        }
     };
 }
 pub(crate) use entry_points;
 
 /// Runs `$generic` (or the entry point [`entry_points!`] made for it) on `$path`.
 macro_rules! on_path {
-    ($self:ident, $path:expr, $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident]
+    ($self:ident, $path:expr, $generic:ident [$avx2:ident, $avxvnni:ident, $avx512:ident, $neon:ident, $dotprod:ident, $simd128:ident]
         ($($arg:expr),*)) => {
         match $path.isa() {
             // SAFETY: the portable kernels need no target features.
@@ -229,7 +250,10 @@ macro_rules! on_path {
             // SAFETY: as above.
             #[cfg(target_arch = "aarch64")]
             crate::simd::Isa::Dotprod => unsafe { $self.$dotprod($($arg),*) },
-            // Every target lacks some paths' features (x86-64 those of aarch64 and back).
+            // SAFETY: as above (on wasm32, the build's target features).
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            crate::simd::Isa::Simd128 => unsafe { $self.$simd128($($arg),*) },
+            // Every target lacks some paths' features (x86-64 those of aarch64 and wasm32, etc.).
             _ => unreachable!("a KernelPath exists only for paths of this target"),
         }
     };

@@ -234,7 +234,7 @@ pub(crate) fn dot16_f32<const IN: usize>(x: &[f32; IN], w: &[f32; IN], b: f32) -
 
 /// For each 8-bit mask of non-zero int32 lanes, the lane numbers of its set bits: the SIMD
 /// paths list non-zero chunks of activations with one lookup per 8 chunks.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
 pub(crate) static NNZ_LUT: [[u16; 8]; 256] = {
     let mut lut = [[0u16; 8]; 256];
     let mut mask = 0;
