@@ -113,7 +113,16 @@ impl<
     ) -> Evaluation {
         let () = Self::SHAPE;
         let arch = &self.arch;
-        if !(9..=15).contains(&arch.ft_shift) || arch.bucket_rule.bucket(pieces, B) >= B || arch.dual != (L2F == 2 * L2)
+        // The field is public: a description no reader produces (a shift or a Q out of range)
+        // would overflow a shift on one build and wrap on another. A few comparisons a call.
+        let numbers_ok = match arch.numbers {
+            Numbers::F32 { num, den } => num > 0 && den > 0,
+            Numbers::I32 { q_bits, l1_shift } => (1..=10).contains(&q_bits) && l1_shift <= 31,
+        };
+        if !(9..=15).contains(&arch.ft_shift)
+            || !numbers_ok
+            || arch.bucket_rule.bucket(pieces, B) >= B
+            || arch.dual != (L2F == 2 * L2)
         {
             bad_arch(arch);
         }
@@ -239,7 +248,7 @@ impl<
 #[inline(never)]
 #[track_caller]
 fn bad_arch(arch: &LayeredArch) -> ! {
-    panic!("Layered: the description `{arch}` has a pairwise shift, bucket rule or activation its arrays can't take")
+    panic!("Layered: the description `{arch}` has a pairwise shift, numbers, bucket rule or activation its arrays can't take")
 }
 
 network_family!(

@@ -219,6 +219,41 @@ pub(crate) mod tests {
             }
         }
     }
+
+    /// `Layered::arch` is public too: a description no reader produces panics with one message on
+    /// every path, before any shift could overflow.
+    #[test]
+    fn a_forged_layered_description_panics_the_same_on_every_path() {
+        let text =
+            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf";
+        let Ok(Architecture::Layered(arch)) = text.parse() else { unreachable!() };
+        let net = synth::layered(&arch, 5);
+        let w = FastWeights::new(&net).unwrap();
+        let mut fast = w.layered::<64, 32, 16, 768, 16, 32, 32, 8>().unwrap();
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut acc = fast.new_accumulator();
+        for p in Color::BOTH {
+            fast.refresh(&pos, p, &mut acc);
+        }
+        let good = fast.arch;
+        for forge in [
+            |a: &mut nnue_format::LayeredArch| a.ft_shift = 8,
+            |a: &mut nnue_format::LayeredArch| a.numbers = nnue_format::Numbers::I32 { q_bits: 31, l1_shift: 8 },
+            |a: &mut nnue_format::LayeredArch| a.numbers = nnue_format::Numbers::I32 { q_bits: 6, l1_shift: 40 },
+            |a: &mut nnue_format::LayeredArch| a.dual = false,
+        ] {
+            fast.arch = good;
+            forge(&mut fast.arch);
+            let want = format!(
+                "Layered: the description `{}` has a pairwise shift, numbers, bucket rule or activation its arrays can't take",
+                fast.arch
+            );
+            for path in KernelPath::all() {
+                let got = panic_message(|| _ = fast.forward_on(path, &acc, Color::White, 32));
+                assert_eq!(got.as_ref(), Some(&want), "{path}");
+            }
+        }
+    }
 }
 
 /// The active features of a position (board features included) in a buffer kept per thread,
