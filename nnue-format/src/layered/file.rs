@@ -61,8 +61,16 @@ impl FileArray {
         out
     }
 
+    /// Whether the file keeps the canonical order (no permutation to compute).
+    fn is_canonical(&self) -> bool {
+        self.order.iter().enumerate().all(|(k, &a)| k == a)
+    }
+
     /// Canonical order to file order.
     pub fn file_order<T: Copy + Default>(&self, canonical: &[T]) -> Vec<T> {
+        if self.is_canonical() {
+            return canonical.to_vec();
+        }
         let mut out = vec![T::default(); canonical.len()];
         for (c, f) in self.file_index().into_iter().enumerate() {
             out[f] = canonical[c];
@@ -70,8 +78,12 @@ impl FileArray {
         out
     }
 
-    /// File order to canonical order.
+    /// File order to canonical order. (The large arrays, the transformer's, are canonical in
+    /// every layout: no index table as large as them is built.)
     pub fn canonical<T: Copy + Default>(&self, file: &[T]) -> Vec<T> {
+        if self.is_canonical() {
+            return file.to_vec();
+        }
         self.file_index().into_iter().map(|f| file[f]).collect()
     }
 }
