@@ -58,33 +58,10 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Chess768<'_, N, INPUTS
         Evaluation { bucket, psqt: 0, positional: out }
     }
 
+    /// The transformer's arrays, borrowed.
     #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<N, 0>) {
-        let () = Self::SHAPE;
-        super::Int16Rows { biases: self.l0_biases, rows: self.l0_weights }.refresh(
-            FeatureSet::Chess768(self.config.kings),
-            pos,
-            perspective,
-            acc,
-        );
-    }
-
-    #[inline(always)]
-    unsafe fn update_k<K: Kernels>(
-        &self,
-        src: &Accumulator<N, 0>,
-        dst: &mut Accumulator<N, 0>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        super::Int16Rows { biases: self.l0_biases, rows: self.l0_weights }.update(
-            src,
-            dst,
-            perspective,
-            added,
-            removed,
-        );
+    fn transformer(&self) -> super::Int16Rows<'_, N> {
+        super::Int16Rows { biases: self.l0_biases, rows: self.l0_weights }
     }
 }
 
@@ -104,5 +81,6 @@ network_family!(
     Accumulator<N, 0>,
     |net| FeatureSet::Chess768(net.config.kings),
     |_| INPUTS,
-    |net| crate::network::WeightsId::of(net.l0_weights, net.l1_weights)
+    |net| crate::network::WeightsId::of(net.l0_weights, net.l1_weights),
+    refresh: transformer
 );

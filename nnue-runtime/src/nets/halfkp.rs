@@ -78,33 +78,10 @@ impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
         Evaluation { bucket: 0, psqt: 0, positional: fc2 / 16 }
     }
 
+    /// The transformer's arrays, borrowed.
     #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
-        let () = Self::SHAPE;
-        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.refresh(
-            FeatureSet::HalfKp,
-            pos,
-            perspective,
-            acc,
-        );
-    }
-
-    #[inline(always)]
-    unsafe fn update_k<K: Kernels>(
-        &self,
-        src: &Accumulator<L1, 0>,
-        dst: &mut Accumulator<L1, 0>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.update(
-            src,
-            dst,
-            perspective,
-            added,
-            removed,
-        );
+    fn transformer(&self) -> super::Int16Rows<'_, L1> {
+        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }
     }
 }
 
@@ -113,5 +90,6 @@ network_family!(
     Accumulator<L1, 0>,
     |_| FeatureSet::HalfKp,
     |_| INPUTS,
-    |net| crate::network::WeightsId::of(net.ft_weights, net.fc2_weights)
+    |net| crate::network::WeightsId::of(net.ft_weights, net.fc2_weights),
+    refresh: transformer
 );

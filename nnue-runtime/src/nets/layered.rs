@@ -208,33 +208,10 @@ impl<
         Evaluation { bucket, psqt: 0, positional }
     }
 
+    /// The transformer's arrays, borrowed.
     #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, 0>) {
-        let () = Self::SHAPE;
-        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.refresh(
-            self.features(),
-            pos,
-            perspective,
-            acc,
-        );
-    }
-
-    #[inline(always)]
-    unsafe fn update_k<K: Kernels>(
-        &self,
-        src: &Accumulator<L1, 0>,
-        dst: &mut Accumulator<L1, 0>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }.update(
-            src,
-            dst,
-            perspective,
-            added,
-            removed,
-        );
+    fn transformer(&self) -> super::Int16Rows<'_, L1> {
+        super::Int16Rows { biases: self.ft_biases, rows: self.ft_weights }
     }
 
     /// The input features.
@@ -257,5 +234,6 @@ network_family!(
     Accumulator<L1, 0>,
     |net| net.features(),
     |_| INPUTS,
-    |net| crate::network::WeightsId::of(net.ft_weights, net.l1_weights)
+    |net| crate::network::WeightsId::of(net.ft_weights, net.l1_weights),
+    refresh: transformer
 );

@@ -27,8 +27,35 @@ use crate::simd::portable;
 /// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
 /// `update_k`, generic over the kernel set): each trait method runs the kernel set of the path
 /// it is given (see [`crate::simd::entry_points`]), after checking the arguments the same way
-/// on every path. `$rows` gives the weights' feature rows, `$id` the [`WeightsId`](crate::network::WeightsId).
+/// on every path. `$rows` gives the weights' feature rows, `$id` the [`WeightsId`](crate::network::WeightsId);
+/// with `refresh: transformer`, `refresh_k` and `update_k` are those of `self.transformer()`.
 macro_rules! network_family {
+    // A family whose refresh and update are its transformer's (`self.transformer()`: an
+    // `Int16Rows` or `MixedRows`): `refresh_k` and `update_k` generated, then as below.
+    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr, refresh: transformer) => {
+        impl<$($generics)*> $ty {
+            #[inline(always)]
+            unsafe fn refresh_k<K: crate::simd::Kernels>(&self, pos: &Position, perspective: Color, acc: &mut $acc) {
+                let () = Self::SHAPE;
+                let features: fn(&Self) -> FeatureSet = $features;
+                self.transformer().refresh(features(self), pos, perspective, acc);
+            }
+
+            #[inline(always)]
+            unsafe fn update_k<K: crate::simd::Kernels>(
+                &self,
+                src: &$acc,
+                dst: &mut $acc,
+                perspective: Color,
+                added: &[usize],
+                removed: &[usize],
+            ) {
+                self.transformer().update(src, dst, perspective, added, removed);
+            }
+        }
+
+        crate::nets::network_family!([$($generics)*] $ty, $acc, $features, $rows, $id);
+    };
     ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr) => {
         impl<$($generics)*> $ty {
             #[inline(always)]

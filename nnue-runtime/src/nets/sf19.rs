@@ -127,31 +127,13 @@ impl<
 
     /// The transformer's arrays, borrowed.
     #[inline(always)]
-    fn rows(&self) -> super::MixedRows<'_, L1> {
+    fn transformer(&self) -> super::MixedRows<'_, L1> {
         super::MixedRows {
             biases: self.ft_biases,
             int8: self.int8_weights,
             int16: self.ft_weights,
             psqt: self.psqt_weights,
         }
-    }
-
-    #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
-        let () = Self::SHAPE;
-        self.rows().refresh(Self::FEATURES, pos, perspective, acc);
-    }
-
-    #[inline(always)]
-    unsafe fn update_k<K: Kernels>(
-        &self,
-        src: &Accumulator<L1, BUCKETS>,
-        dst: &mut Accumulator<L1, BUCKETS>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        self.rows().update(src, dst, perspective, added, removed);
     }
 }
 
@@ -161,5 +143,6 @@ network_family!(
     Accumulator<L1, BUCKETS>,
     |_| Self::FEATURES,
     |_| ROWS,
-    |net| crate::network::WeightsId::of(net.ft_biases, net.stacks.fc2_weights)
+    |net| crate::network::WeightsId::of(net.ft_biases, net.stacks.fc2_weights),
+    refresh: transformer
 );

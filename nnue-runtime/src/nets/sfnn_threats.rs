@@ -58,31 +58,13 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1
 
     /// The transformer's arrays, borrowed.
     #[inline(always)]
-    fn rows(&self) -> super::MixedRows<'_, L1> {
+    fn transformer(&self) -> super::MixedRows<'_, L1> {
         super::MixedRows {
             biases: self.ft_biases,
             int8: self.threat_weights,
             int16: self.ft_weights,
             psqt: self.psqt_weights,
         }
-    }
-
-    #[inline(always)]
-    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
-        let () = Self::SHAPE;
-        self.rows().refresh(FeatureSet::HalfKav2HmThreats, pos, perspective, acc);
-    }
-
-    #[inline(always)]
-    unsafe fn update_k<K: Kernels>(
-        &self,
-        src: &Accumulator<L1, BUCKETS>,
-        dst: &mut Accumulator<L1, BUCKETS>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        self.rows().update(src, dst, perspective, added, removed);
     }
 }
 
@@ -91,5 +73,6 @@ network_family!(
     Accumulator<L1, BUCKETS>,
     |_| FeatureSet::HalfKav2HmThreats,
     |_| INPUTS,
-    |net| crate::network::WeightsId::of(net.threat_weights, net.stacks.fc2_weights)
+    |net| crate::network::WeightsId::of(net.threat_weights, net.stacks.fc2_weights),
+    refresh: transformer
 );
