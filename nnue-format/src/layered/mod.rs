@@ -124,7 +124,22 @@ pub enum FileLayout {
     Bullet,
 }
 
+impl Numbers {
+    /// Whether the constants are in the ranges the arithmetic takes without overflowing a
+    /// shift: `num`, `den` positive; Q from 2 to 1024 (Q³ fits an i32), the shift below 32.
+    pub fn in_range(&self) -> bool {
+        match *self {
+            Numbers::F32 { num, den } => num > 0 && den > 0,
+            Numbers::I32 { q_bits, l1_shift } => (1..=10).contains(&q_bits) && l1_shift <= 31,
+        }
+    }
+}
+
 impl LayeredArch {
+    /// The pairwise shifts the kernels take: pairwise bytes stay below 128, so `maddubs` pairs
+    /// never saturate, and the factor shifted before `mulhi` fits an i16.
+    pub const FT_SHIFTS: std::ops::RangeInclusive<u32> = 9..=15;
+
     /// Input features per king bucket.
     pub fn inputs_per_bucket(&self) -> usize {
         if self.merged_kings {
@@ -181,21 +196,16 @@ impl LayeredArch {
         if self.bucket_rule == BucketRule::Alexandria && self.buckets != 8 {
             return Err("buckets=(63-p)(32-p)/225 chooses among 8 output buckets".into());
         }
-        // Pairwise bytes must stay below 128 so that `maddubs` pairs never saturate.
-        if !(9..=15).contains(&self.ft_shift) {
+        if !Self::FT_SHIFTS.contains(&self.ft_shift) {
             return Err(format!("pairwise>>{}: the shift must be 9 to 15", self.ft_shift));
         }
-        match self.numbers {
-            Numbers::F32 { num, den } => {
-                if num == 0 || den == 0 {
-                    return Err("l1mul=N/D: both must be positive".into());
+        if !self.numbers.in_range() {
+            return Err(match self.numbers {
+                Numbers::F32 { .. } => "l1mul=N/D: both must be positive".into(),
+                Numbers::I32 { q_bits, l1_shift } => {
+                    format!("q=2^{q_bits}, l1shift={l1_shift}: q must be 2 to 1024, the shift below 32")
                 }
-            }
-            Numbers::I32 { q_bits, l1_shift } => {
-                if !(1..=10).contains(&q_bits) || l1_shift > 31 {
-                    return Err(format!("q=2^{q_bits}, l1shift={l1_shift}: q must be 2 to 1024, the shift below 32"));
-                }
-            }
+            });
         }
         if self.scale <= 0 {
             return Err("scale must be positive".into());

@@ -115,18 +115,14 @@ impl<
         let arch = &self.arch;
         // The field is public: a description no reader produces (a shift or a Q out of range)
         // would overflow a shift on one build and wrap on another. A few comparisons a call.
-        let numbers_ok = match arch.numbers {
-            Numbers::F32 { num, den } => num > 0 && den > 0,
-            Numbers::I32 { q_bits, l1_shift } => (1..=10).contains(&q_bits) && l1_shift <= 31,
-        };
-        if !(9..=15).contains(&arch.ft_shift)
-            || !numbers_ok
-            || arch.bucket_rule.bucket(pieces, B) >= B
+        let bucket = arch.bucket_rule.bucket(pieces, B);
+        if !LayeredArch::FT_SHIFTS.contains(&arch.ft_shift)
+            || !arch.numbers.in_range()
+            || bucket >= B
             || arch.dual != (L2F == 2 * L2)
         {
             bad_arch(arch);
         }
-        let bucket = arch.bucket_rule.bucket(pieces, B);
         let (us, them) = (stm.index(), (!stm).index());
         let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
         // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
