@@ -22,7 +22,7 @@ pub use sfnn_threats::SfnnThreats;
 use crate::features::FeatureSet;
 use crate::network::Accumulator;
 use crate::position::{Color, Position};
-use crate::simd::portable;
+use crate::simd::{portable, Kernels};
 
 /// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
 /// `update_k`, generic over the kernel set): each trait method runs the kernel set of the path
@@ -38,7 +38,8 @@ macro_rules! network_family {
             unsafe fn refresh_k<K: crate::simd::Kernels>(&self, pos: &Position, perspective: Color, acc: &mut $acc) {
                 let () = Self::SHAPE;
                 let features: fn(&Self) -> FeatureSet = $features;
-                self.transformer().refresh(features(self), pos, perspective, acc);
+                // SAFETY: this function's caller holds `K`'s path.
+                unsafe { self.transformer().refresh::<K>(features(self), pos, perspective, acc) }
             }
 
             #[inline(always)]
@@ -50,7 +51,8 @@ macro_rules! network_family {
                 added: &[usize],
                 removed: &[usize],
             ) {
-                self.transformer().update(src, dst, perspective, added, removed);
+                // SAFETY: as above.
+                unsafe { self.transformer().update::<K>(src, dst, perspective, added, removed) }
             }
         }
 
@@ -328,8 +330,11 @@ pub(crate) struct Int16Rows<'a, const L1: usize> {
 
 impl<const L1: usize> Int16Rows<'_, L1> {
     /// `perspective`'s half of `acc` from scratch: the biases plus every active feature's row.
+    ///
+    /// # Safety
+    /// `K`'s path must be available (its row kernels run under its target features).
     #[inline(always)]
-    pub(crate) fn refresh(
+    pub(crate) unsafe fn refresh<K: Kernels>(
         &self,
         features: FeatureSet,
         pos: &Position,
@@ -337,12 +342,17 @@ impl<const L1: usize> Int16Rows<'_, L1> {
         acc: &mut Accumulator<L1, 0>,
     ) {
         let (list, n) = active_features(features, pos, perspective);
-        portable::refresh_rows(self.biases, self.rows, &list[..n], &mut acc.values[perspective.index()]);
+        let dst = &mut acc.values[perspective.index()];
+        // SAFETY: the caller holds `K`'s path.
+        unsafe { (K::ROWS.i16)(self.rows.as_flattened(), self.biases, dst, &list[..n], &[]) }
     }
 
     /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, fused.
+    ///
+    /// # Safety
+    /// As for [`Int16Rows::refresh`].
     #[inline(always)]
-    pub(crate) fn update(
+    pub(crate) unsafe fn update<K: Kernels>(
         &self,
         src: &Accumulator<L1, 0>,
         dst: &mut Accumulator<L1, 0>,
@@ -351,7 +361,8 @@ impl<const L1: usize> Int16Rows<'_, L1> {
         removed: &[usize],
     ) {
         let p = perspective.index();
-        portable::update_rows(self.rows, &src.values[p], &mut dst.values[p], added, removed);
+        // SAFETY: the caller holds `K`'s path.
+        unsafe { (K::ROWS.i16)(self.rows.as_flattened(), &src.values[p], &mut dst.values[p], added, removed) }
     }
 }
 
@@ -364,8 +375,11 @@ pub(crate) struct MixedRows<'a, const L1: usize> {
 
 impl<const L1: usize> MixedRows<'_, L1> {
     /// `perspective`'s half of `acc` from scratch: the biases plus every active feature's rows.
+    ///
+    /// # Safety
+    /// `K`'s path must be available (its row kernels run under its target features).
     #[inline(always)]
-    pub(crate) fn refresh(
+    pub(crate) unsafe fn refresh<K: Kernels>(
         &self,
         features: FeatureSet,
         pos: &Position,
@@ -374,13 +388,18 @@ impl<const L1: usize> MixedRows<'_, L1> {
     ) {
         let p = perspective.index();
         let list = ActiveList::of(features, pos, perspective);
-        portable::accumulate_mixed(self.int8, self.int16, self.biases, &mut acc.values[p], &list, &[]);
+        let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
+        // SAFETY: the caller holds `K`'s path.
+        unsafe { (K::ROWS.mixed)(int8, int16, self.biases, &mut acc.values[p], &list, &[]) }
         portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list, &[]);
     }
 
     /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, in one pass.
+    ///
+    /// # Safety
+    /// As for [`MixedRows::refresh`].
     #[inline(always)]
-    pub(crate) fn update(
+    pub(crate) unsafe fn update<K: Kernels>(
         &self,
         src: &Accumulator<L1, 8>,
         dst: &mut Accumulator<L1, 8>,
@@ -389,7 +408,9 @@ impl<const L1: usize> MixedRows<'_, L1> {
         removed: &[usize],
     ) {
         let p = perspective.index();
-        portable::accumulate_mixed(self.int8, self.int16, &src.values[p], &mut dst.values[p], added, removed);
+        let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
+        // SAFETY: the caller holds `K`'s path.
+        unsafe { (K::ROWS.mixed)(int8, int16, &src.values[p], &mut dst.values[p], added, removed) }
         portable::update_psqt(self.psqt, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }

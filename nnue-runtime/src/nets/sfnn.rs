@@ -48,7 +48,8 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF,
         let () = Self::SHAPE;
         let (list, n) = active_features(FeatureSet::HalfKav2Hm, pos, perspective);
         let p = perspective.index();
-        portable::refresh_rows(self.ft_biases, self.ft_weights, &list[..n], &mut acc.values[p]);
+        // SAFETY: this function's caller holds `K`'s path.
+        unsafe { (K::ROWS.i16)(self.ft_weights.as_flattened(), self.ft_biases, &mut acc.values[p], &list[..n], &[]) }
         portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list[..n], &[]);
     }
 
@@ -62,7 +63,9 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF,
         removed: &[usize],
     ) {
         let p = perspective.index();
-        portable::update_rows(self.ft_weights, &src.values[p], &mut dst.values[p], added, removed);
+        let rows = self.ft_weights.as_flattened();
+        // SAFETY: this function's caller holds `K`'s path.
+        unsafe { (K::ROWS.i16)(rows, &src.values[p], &mut dst.values[p], added, removed) }
         portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }

@@ -135,6 +135,8 @@ unsafe fn clamp_bytes(lo: int16x8_t, hi: int16x8_t) -> int8x16_t {
 // SAFETY: every function below only touches memory inside its array arguments (the const
 // asserts pin the shapes the pointer arithmetic relies on) and uses NEON plus `D`'s dot.
 unsafe impl<D: Dot4> Kernels for Arm<D> {
+    const ROWS: super::rows::RowKernels = super::rows::NEON;
+
     #[inline(always)]
     unsafe fn ft_pairwise_both<
         'o,

@@ -13,6 +13,7 @@
 pub(crate) mod aarch64;
 pub(crate) mod calibrate;
 pub(crate) mod portable;
+pub(crate) mod rows;
 pub(crate) mod scalar;
 #[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "wasm32")))]
 mod tests;
@@ -266,6 +267,8 @@ pub(crate) use on_path;
 /// # Safety
 /// Implementations may use instructions of their path: callers must hold the [`KernelPath`].
 pub(crate) unsafe trait Kernels {
+    /// The transformer's row sums on this path, compiled in this crate (see [`rows`]).
+    const ROWS: rows::RowKernels;
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) >> SHIFT` for the two halves a, b (`MAX`:
     /// 254 for SFNNv5+'s doubled accumulators, 255 for Stockfish 18's threat nets and the

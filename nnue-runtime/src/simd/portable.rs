@@ -1,6 +1,7 @@
-//! Loops every path shares: activations, fused accumulator updates and tiled refreshes. Plain
-//! Rust written so that the compiler vectorises them under the caller's `#[target_feature]`
-//! as well as intrinsics would; the kernels of `scalar` and `x86` call them.
+//! Loops every path shares: activations, PSQT, the int32 and f32 layers. Plain Rust written so
+//! that the compiler vectorises them under the caller's `#[target_feature]` as well as
+//! intrinsics would; the kernels of `scalar` and `x86` call them. (The transformer's row sums
+//! are in `rows`.)
 
 /// `clamp(x >> 6, 0, 127)` of Stockfish's ClippedReLU.
 #[inline(always)]
@@ -12,106 +13,6 @@ pub(crate) fn clipped_relu(x: i32) -> u8 {
 #[inline(always)]
 pub(crate) fn sqr_clipped_relu(x: i32) -> u8 {
     ((i64::from(x) * i64::from(x)) >> 19).min(127) as u8
-}
-
-/// `dst = src + sum(adds) - sum(subs)` in one pass (int16, wrapping as Stockfish's adds do).
-/// Fixed arities unroll fully; the caller's target features decide the vector width.
-#[inline(always)]
-pub(crate) fn fused_update<const L1: usize, const A: usize, const S: usize>(
-    src: &[i16; L1],
-    dst: &mut [i16; L1],
-    adds: [&[i16; L1]; A],
-    subs: [&[i16; L1]; S],
-) {
-    for i in 0..L1 {
-        let mut v = src[i];
-        for a in &adds {
-            v = v.wrapping_add(a[i]);
-        }
-        for s in &subs {
-            v = v.wrapping_sub(s[i]);
-        }
-        dst[i] = v;
-    }
-}
-
-/// `dst = src + sum of rows[added] - sum of rows[removed]` for any number of rows (a refresh,
-/// from the biases or from a cached accumulator), tile by tile so that `dst` is written once
-/// instead of once per row (wrapping int16: the order of the terms doesn't matter).
-#[inline(always)]
-fn update_rows_tiled<const L1: usize>(
-    src: &[i16; L1],
-    rows: &[[i16; L1]],
-    added: &[usize],
-    removed: &[usize],
-    dst: &mut [i16; L1],
-) {
-    if !L1.is_multiple_of(TILE) {
-        *dst = *src;
-        for &f in added {
-            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                *d = d.wrapping_add(w);
-            }
-        }
-        for &f in removed {
-            for (d, &w) in dst.iter_mut().zip(&rows[f]) {
-                *d = d.wrapping_sub(w);
-            }
-        }
-        return;
-    }
-    for t in (0..L1).step_by(TILE) {
-        let mut tile = [0i16; TILE];
-        tile.copy_from_slice(&src[t..t + TILE]);
-        for &f in added {
-            let row = &rows[f][t..t + TILE];
-            for i in 0..TILE {
-                tile[i] = tile[i].wrapping_add(row[i]);
-            }
-        }
-        for &f in removed {
-            let row = &rows[f][t..t + TILE];
-            for i in 0..TILE {
-                tile[i] = tile[i].wrapping_sub(row[i]);
-            }
-        }
-        dst[t..t + TILE].copy_from_slice(&tile);
-    }
-}
-
-/// Register tile of a refresh: big enough to amortise the row loop, small enough to stay in
-/// vector registers.
-const TILE: usize = 128;
-
-/// `dst = biases + sum of rows[f]` for the given features, tile by tile so that each tile is
-/// written once.
-#[inline(always)]
-pub(crate) fn refresh_rows<const L1: usize>(
-    biases: &[i16; L1],
-    rows: &[[i16; L1]],
-    features: &[usize],
-    dst: &mut [i16; L1],
-) {
-    update_rows_tiled(biases, rows, features, &[], dst)
-}
-
-/// `dst = src + rows[added] - rows[removed]`, fused for the move shapes that occur.
-#[inline(always)]
-pub(crate) fn update_rows<const L1: usize>(
-    rows: &[[i16; L1]],
-    src: &[i16; L1],
-    dst: &mut [i16; L1],
-    added: &[usize],
-    removed: &[usize],
-) {
-    match (added, removed) {
-        (&[a], &[s]) => fused_update(src, dst, [&rows[a]], [&rows[s]]),
-        (&[a], &[s1, s2]) => fused_update(src, dst, [&rows[a]], [&rows[s1], &rows[s2]]),
-        (&[a1, a2], &[s1, s2]) => fused_update(src, dst, [&rows[a1], &rows[a2]], [&rows[s1], &rows[s2]]),
-        (&[a], &[]) => fused_update(src, dst, [&rows[a]], []),
-        (&[], &[s]) => fused_update(src, dst, [], [&rows[s]]),
-        _ => update_rows_tiled(src, rows, added, removed, dst),
-    }
 }
 
 /// PSQT: `dst = src + sum(added) - sum(removed)` over `B` int32 buckets.
@@ -135,57 +36,6 @@ pub(crate) fn update_psqt<const B: usize>(
         }
     }
     *dst = v;
-}
-
-/// `dst = start + rows[added] - rows[removed]` over int8 rows (features below
-/// `int8.len()`, widened) and int16 rows (the features after them), tile by tile so that each
-/// tile of `dst` is written once and stays in vector registers (wrapping int16). The
-/// transformers of Stockfish 18's and 19's nets keep both kinds in one accumulator.
-#[inline(always)]
-pub(crate) fn accumulate_mixed<const L1: usize>(
-    int8: &[[i8; L1]],
-    int16: &[[i16; L1]],
-    start: &[i16; L1],
-    dst: &mut [i16; L1],
-    added: &[usize],
-    removed: &[usize],
-) {
-    if L1.is_multiple_of(TILE) {
-        accumulate_mixed_tiles::<L1, TILE>(int8, int16, start, dst, added, removed)
-    } else {
-        accumulate_mixed_tiles::<L1, 64>(int8, int16, start, dst, added, removed)
-    }
-}
-
-/// [`accumulate_mixed`] with tiles of `T` columns (`T` divides L1).
-#[inline(always)]
-fn accumulate_mixed_tiles<const L1: usize, const T: usize>(
-    int8: &[[i8; L1]],
-    int16: &[[i16; L1]],
-    start: &[i16; L1],
-    dst: &mut [i16; L1],
-    added: &[usize],
-    removed: &[usize],
-) {
-    for t in (0..L1).step_by(T) {
-        let mut tile: [i16; T] = start[t..t + T].try_into().expect("T divides L1");
-        for (list, add) in [(added, true), (removed, false)] {
-            for &f in list {
-                if f < int8.len() {
-                    let row: &[i8; T] = int8[f][t..t + T].try_into().expect("T divides L1");
-                    for (v, &w) in tile.iter_mut().zip(row) {
-                        *v = if add { v.wrapping_add(i16::from(w)) } else { v.wrapping_sub(i16::from(w)) };
-                    }
-                } else {
-                    let row: &[i16; T] = int16[f - int8.len()][t..t + T].try_into().expect("T divides L1");
-                    for (v, &w) in tile.iter_mut().zip(row) {
-                        *v = if add { v.wrapping_add(w) } else { v.wrapping_sub(w) };
-                    }
-                }
-            }
-        }
-        dst[t..t + T].copy_from_slice(&tile);
-    }
 }
 
 /// `out[o] = b[o] + Σ x[i] · w[i][o]`, int32 wrapping, input-major weights.

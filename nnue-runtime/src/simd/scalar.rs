@@ -11,6 +11,8 @@ pub(crate) struct Scalar;
 
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
+    const ROWS: super::rows::RowKernels = super::rows::SCALAR;
+
     #[inline(always)]
     unsafe fn ft_pairwise_both<
         'o,

@@ -143,6 +143,9 @@ fn clamp_bytes(lo: v128, hi: v128) -> v128 {
 // SAFETY: every function below only touches memory inside its array arguments (the const
 // asserts pin the shapes the pointer arithmetic relies on) and uses SIMD128, which the build has.
 unsafe impl Kernels for Simd128 {
+    // Compiled with the build's SIMD128, like everything on wasm32.
+    const ROWS: super::rows::RowKernels = super::rows::SCALAR;
+
     #[inline(always)]
     unsafe fn ft_pairwise_both<
         'o,

@@ -24,6 +24,8 @@ pub(crate) unsafe trait Dot {
     /// Whether the path has 512-bit `vpdpbusd` (AVX512-VNNI with AVX512F): the 32-output
     /// sparse layer then takes a chunk's weights in two zmm registers ([`affine_sparse32_zmm`]).
     const ZMM: bool = false;
+    /// The row sums compiled for the path's register width.
+    const ROWS: super::rows::RowKernels = super::rows::AVX2;
 
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i;
 }
@@ -59,6 +61,8 @@ unsafe impl Dot for VnniVex {
 // `target_feature(enable = "avx512f,avx512bw,avx512vnni,avx512vl")`.
 unsafe impl Dot for VnniEvex {
     const ZMM: bool = true;
+    const ROWS: super::rows::RowKernels = super::rows::AVX512;
+
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
         // SAFETY: the caller runs under this `Dot`'s target features (the trait's contract).
@@ -398,6 +402,8 @@ unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
 // SAFETY: every function below only touches memory inside its array arguments (the const
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
+    const ROWS: super::rows::RowKernels = D::ROWS;
+
     #[inline(always)]
     unsafe fn dense_i32<const IN: usize, const OUT: usize>(
         x: &[i32; IN],

@@ -1,0 +1,287 @@
+//! The transformer's row sums (a refresh from the biases or a cached accumulator, and a move's
+//! incremental update): `dst = src + Σ rows[added] − Σ rows[removed]`, int16 wrapping.
+//!
+//! Unlike the layer kernels, these take slices, not const-dimensioned arrays, and each path's
+//! copy is an ordinary function of this crate. Generic code is compiled at the opt-level of the
+//! crate that instantiates it (an engine's debug build: 0 or 1, where these loops don't
+//! vectorise); these are compiled here, at this crate's (the README's profile lines set
+//! dependencies to 3), so a debug build refreshes at release speed. Release builds lose nothing:
+//! a call per refresh or update, and the loops vectorise on run-time widths as well.
+
+/// `dst = src + Σ rows[added] − Σ rows[removed]` over int16 rows of `dst.len()` (`rows` is
+/// every row, one after another).
+pub(crate) type I16Rows = unsafe fn(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]);
+
+/// The same over int8 rows (features below `int8.len() / dst.len()`, widened) and int16 rows
+/// (the features after them): Stockfish 18's and 19's transformers.
+pub(crate) type MixedRows =
+    unsafe fn(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]);
+
+/// One path's compiled row kernels (see [`Kernels::ROWS`](super::Kernels::ROWS)).
+#[derive(Clone, Copy)]
+pub(crate) struct RowKernels {
+    pub i16: I16Rows,
+    pub mixed: MixedRows,
+}
+
+/// Stamps out one path's [`RowKernels`] under its target features.
+macro_rules! row_kernels {
+    ($(#[$features:meta])* $name:ident, $doc:literal) => {
+        #[doc = $doc]
+        pub(crate) const $name: RowKernels = {
+            $(#[$features])*
+            #[inline(never)]
+            unsafe fn i16(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+                i16_rows(rows, src, dst, added, removed)
+            }
+            $(#[$features])*
+            #[inline(never)]
+            unsafe fn mixed(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+                mixed_rows(int8, int16, src, dst, added, removed)
+            }
+            RowKernels { i16, mixed }
+        };
+    };
+}
+
+row_kernels!(SCALAR, "No target features (the scalar path, and wasm32 with SIMD128 from the build's features).");
+#[cfg(target_arch = "x86_64")]
+row_kernels!(
+    #[target_feature(enable = "avx2")]
+    AVX2,
+    "256-bit: the AVX2 and AVX-VNNI paths."
+);
+#[cfg(target_arch = "x86_64")]
+row_kernels!(
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    AVX512,
+    "512-bit: the AVX512-VNNI path."
+);
+#[cfg(target_arch = "aarch64")]
+row_kernels!(
+    #[target_feature(enable = "neon")]
+    NEON,
+    "The NEON and dotprod paths."
+);
+
+/// Columns summed in registers before `dst` is written: big enough to amortise the row loop,
+/// small enough to stay in vector registers.
+const TILE: usize = 128;
+
+/// Row `f` of `rows`, rows of `width`.
+#[inline(always)]
+fn row<T>(rows: &[T], f: usize, width: usize) -> &[T] {
+    &rows[f * width..][..width]
+}
+
+#[inline(always)]
+fn i16_rows(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+    let w = dst.len();
+    let r = |f| row(rows, f, w);
+    // A move's shapes, fused into one pass over `dst`; anything longer tile by tile.
+    match (added, removed) {
+        (&[a], &[s]) => fused(src, dst, [r(a)], [r(s)]),
+        (&[a], &[s1, s2]) => fused(src, dst, [r(a)], [r(s1), r(s2)]),
+        (&[a1, a2], &[s1, s2]) => fused(src, dst, [r(a1), r(a2)], [r(s1), r(s2)]),
+        (&[a], &[]) => fused(src, dst, [r(a)], []),
+        (&[], &[s]) => fused(src, dst, [], [r(s)]),
+        _ => tiled(&[], rows, src, dst, added, removed),
+    }
+}
+
+#[inline(always)]
+fn mixed_rows(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+    tiled(int8, int16, src, dst, added, removed)
+}
+
+/// `dst = src + Σ adds − Σ subs` in one pass: 64 columns at a time, then 16, then one by one.
+#[inline(always)]
+fn fused<const A: usize, const S: usize>(src: &[i16], dst: &mut [i16], adds: [&[i16]; A], subs: [&[i16]; S]) {
+    let n = dst.len();
+    let mut t = 0;
+    while t + 64 <= n {
+        fused_cols::<A, S, 64>(src, dst, adds, subs, t);
+        t += 64;
+    }
+    while t + 16 <= n {
+        fused_cols::<A, S, 16>(src, dst, adds, subs, t);
+        t += 16;
+    }
+    while t < n {
+        fused_cols::<A, S, 1>(src, dst, adds, subs, t);
+        t += 1;
+    }
+}
+
+/// Columns `t..t + T` of [`fused`].
+#[inline(always)]
+fn fused_cols<const A: usize, const S: usize, const T: usize>(
+    src: &[i16],
+    dst: &mut [i16],
+    adds: [&[i16]; A],
+    subs: [&[i16]; S],
+    t: usize,
+) {
+    let cols = |r: &[i16]| -> [i16; T] { r[t..][..T].try_into().expect("T columns") };
+    let mut v = cols(src);
+    for a in adds {
+        add(&mut v, &cols(a), i16::wrapping_add);
+    }
+    for s in subs {
+        add(&mut v, &cols(s), i16::wrapping_sub);
+    }
+    dst[t..][..T].copy_from_slice(&v);
+}
+
+/// `dst = src + Σ rows[added] − Σ rows[removed]` over int8 rows (features below
+/// `int8.len() / dst.len()`) then int16 rows, a tile of columns at a time so that each tile
+/// stays in registers and `dst` is written once: TILE columns, then 16, then one by one.
+#[inline(always)]
+fn tiled(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+    let w = dst.len();
+    let rows = Rows { int8, int16, n8: int8.len() / w, w };
+    let mut t = 0;
+    while t + TILE <= w {
+        rows.tile::<TILE>(src, dst, t, added, removed);
+        t += TILE;
+    }
+    while t + 16 <= w {
+        rows.tile::<16>(src, dst, t, added, removed);
+        t += 16;
+    }
+    while t < w {
+        rows.tile::<1>(src, dst, t, added, removed);
+        t += 1;
+    }
+}
+
+/// A transformer's rows: the int8 ones, then the int16 ones, each `w` wide.
+struct Rows<'a> {
+    int8: &'a [i8],
+    int16: &'a [i16],
+    n8: usize,
+    w: usize,
+}
+
+impl Rows<'_> {
+    /// Columns `t..t + T` of `dst = src + …`.
+    #[inline(always)]
+    fn tile<const T: usize>(&self, src: &[i16], dst: &mut [i16], t: usize, added: &[usize], removed: &[usize]) {
+        let mut v: [i16; T] = src[t..][..T].try_into().expect("T columns");
+        for &f in added {
+            if f < self.n8 {
+                add(&mut v, self.cols(self.int8, f, t), i16::wrapping_add);
+            } else {
+                add(&mut v, self.cols(self.int16, f - self.n8, t), i16::wrapping_add);
+            }
+        }
+        for &f in removed {
+            if f < self.n8 {
+                add(&mut v, self.cols(self.int8, f, t), i16::wrapping_sub);
+            } else {
+                add(&mut v, self.cols(self.int16, f - self.n8, t), i16::wrapping_sub);
+            }
+        }
+        dst[t..][..T].copy_from_slice(&v);
+    }
+
+    #[inline(always)]
+    fn cols<'r, W, const T: usize>(&self, rows: &'r [W], f: usize, t: usize) -> &'r [W; T] {
+        row(rows, f, self.w)[t..][..T].try_into().expect("T columns")
+    }
+}
+
+/// `v[i] = op(v[i], row[i])`, int8 rows widened.
+#[inline(always)]
+fn add<W: Copy + Into<i16>, const T: usize>(v: &mut [i16; T], row: &[W; T], op: fn(i16, i16) -> i16) {
+    for (v, &w) in v.iter_mut().zip(row) {
+        *v = op(*v, w.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain sum, one row at a time.
+    fn naive(int8: &[i8], int16: &[i16], src: &[i16], added: &[usize], removed: &[usize]) -> Vec<i16> {
+        let w = src.len();
+        let n8 = int8.len() / w;
+        let mut v = src.to_vec();
+        for (list, sign) in [(added, 1i16), (removed, -1)] {
+            for &f in list {
+                for (i, x) in v.iter_mut().enumerate() {
+                    let wt = if f < n8 { i16::from(int8[f * w + i]) } else { int16[(f - n8) * w + i] };
+                    *x = x.wrapping_add(wt.wrapping_mul(sign));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn every_path_and_shape_equals_the_plain_sum() {
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as i64
+        };
+        let mut paths = vec![("scalar", SCALAR)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if crate::simd::Isa::Avx2.is_available() {
+                paths.push(("avx2", AVX2));
+            }
+            if crate::simd::Isa::Avx512Vnni.is_available() {
+                paths.push(("avx512", AVX512));
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        if crate::simd::Isa::Neon.is_available() {
+            paths.push(("neon", NEON));
+        }
+        // Widths below, at and past a tile, with a partial last tile; values that wrap.
+        for width in [16, 32, 128, 160, 256, 1024 + 64] {
+            let (n8, n16) = (5, 7);
+            let int8: Vec<i8> = (0..n8 * width).map(|_| next() as i8).collect();
+            let int16: Vec<i16> = (0..n16 * width).map(|_| next() as i16).collect();
+            let src: Vec<i16> = (0..width).map(|_| next() as i16).collect();
+            let lists: [(&[usize], &[usize]); 8] = [
+                (&[8], &[3 + 5]),
+                (&[6], &[7, 9]),
+                (&[5, 11], &[10, 6]),
+                (&[11], &[]),
+                (&[], &[5]),
+                (&[5, 6, 7, 8, 9, 10, 11], &[]),
+                (&[9, 9, 9], &[6, 5]),
+                (&[], &[]),
+            ];
+            for (name, k) in &paths {
+                for (added, removed) in lists {
+                    // int16 only: the features counted from the int16 rows.
+                    let plain: Vec<usize> = added.iter().map(|f| f - n8).collect();
+                    let minus: Vec<usize> = removed.iter().map(|f| f - n8).collect();
+                    let mut dst = vec![0; width];
+                    // SAFETY: each path is taken only if this CPU has its features.
+                    unsafe { (k.i16)(&int16, &src, &mut dst, &plain, &minus) };
+                    assert_eq!(
+                        dst,
+                        naive(&[], &int16, &src, &plain, &minus),
+                        "{name} i16 {width} {added:?} {removed:?}"
+                    );
+                    // SAFETY: as above.
+                    unsafe { (k.mixed)(&int8, &int16, &src, &mut dst, added, removed) };
+                    assert_eq!(
+                        dst,
+                        naive(&int8, &int16, &src, added, removed),
+                        "{name} mixed {width} {added:?} {removed:?}"
+                    );
+                    let int8_only: Vec<usize> = [0, 4, 4, 2].into();
+                    // SAFETY: as above.
+                    unsafe { (k.mixed)(&int8, &int16, &src, &mut dst, &int8_only, &[1]) };
+                    assert_eq!(dst, naive(&int8, &int16, &src, &int8_only, &[1]), "{name} int8 {width}");
+                }
+            }
+        }
+    }
+}
