@@ -87,6 +87,18 @@ pub struct Accumulator<const L1: usize, const PSQT: usize> {
     pub psqt: [[i32; PSQT]; 2],
 }
 
+impl<const L1: usize, const PSQT: usize> Accumulator<L1, PSQT> {
+    /// [`Network::rebase_on`] of the fast nets.
+    pub(crate) fn rebase(&mut self, path: KernelPath, perspective: Color, plus: &Self, minus: &Self) {
+        let p = perspective.index();
+        // SAFETY: holding `path` proves its row kernels' target features are available.
+        unsafe { (crate::simd::rows::for_path(path).rebase)(&mut self.values[p], &plus.values[p], &minus.values[p]) };
+        for ((a, &x), &y) in self.psqt[p].iter_mut().zip(&plus.psqt[p]).zip(&minus.psqt[p]) {
+            *a = a.wrapping_add(x).wrapping_sub(y);
+        }
+    }
+}
+
 impl<const L1: usize, const PSQT: usize> Default for Accumulator<L1, PSQT> {
     fn default() -> Self {
         Self { values: [[0; L1]; 2], psqt: [[0; PSQT]; 2] }
@@ -208,6 +220,28 @@ pub trait Network {
         perspective: Color,
         added: &[usize],
         removed: &[usize],
+    );
+
+    /// `perspective`'s half of `acc` from the piece features alone: the biases and each
+    /// piece's rows, without the features that depend on the whole board (threats, pawn
+    /// pairs). For nets without such features, [`Network::refresh_on`]. The refresh cache keeps
+    /// these sums per king square for threat nets, as Stockfish keeps its piece-square
+    /// accumulator apart from the threat one.
+    fn refresh_pieces_on(&self, path: KernelPath, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
+        self.refresh_on(path, pos, perspective, acc)
+    }
+
+    /// `acc[perspective] += plus[perspective] - minus[perspective]` (every sum, wrapping): for
+    /// a threat net whose king moved within its board half, `minus` and `plus` are the piece
+    /// sums ([`Network::refresh_pieces_on`]) before and after, and the board features' rows
+    /// are an ordinary update.
+    fn rebase_on(
+        &self,
+        path: KernelPath,
+        acc: &mut Self::Accumulator,
+        perspective: Color,
+        plus: &Self::Accumulator,
+        minus: &Self::Accumulator,
     );
 
     /// The layers after the accumulator, for `stm` to move with `pieces` on the board (which

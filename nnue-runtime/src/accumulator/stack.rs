@@ -32,11 +32,12 @@ struct Entry<A> {
 /// nearest computed entry below by fused updates, or by a cached refresh when the perspective's king changed every feature (or updates would cost
 /// more than a refresh). Every computation runs on the [`KernelPath`] the stack was built with.
 ///
-/// Threat nets (`HalfKAv2_hm+Threats`) hold one accumulator of both feature sets; the stack
-/// keeps each ply's board, and a perspective is refreshed when its own king moved (as
-/// Stockfish refreshes the HalfKAv2_hm part; its threat part, refreshed only when the king
-/// changes board half, sums to the same values), else updated by the moved pieces' and the
-/// changed threats' rows (no cost comparison, as in Stockfish).
+/// Threat nets (Stockfish 18 and 19) hold one accumulator of both feature sets; the stack
+/// keeps each ply's board, and a perspective is updated by the moved pieces' and the changed
+/// board features' rows (no cost comparison, as in Stockfish). When its own king moved, the
+/// piece sums are swapped for the new king square's from the refresh cache, which keeps them
+/// apart (as Stockfish refreshes its piece-square accumulator and updates its threat one);
+/// only a king move to the other board half, which reorients every feature, is a refresh.
 ///
 /// ```
 /// use nnue_runtime::{AccumulatorStack, Color, Dirty, Network, Piece, PieceType, Position, Square};
@@ -75,8 +76,9 @@ pub struct AccumulatorStack<N: Network> {
     /// Scratch feature lists for threat-net updates.
     added: Vec<usize>,
     removed: Vec<usize>,
-    /// Scratch: the deltas of the moves an update walks over, top first.
-    steps: Vec<Deltas>,
+    /// Scratch: the deltas of the moves an update walks over, top first (`None`: a threat
+    /// net's king move within its board half).
+    steps: Vec<Option<Deltas>>,
 }
 
 impl<N: Network> AccumulatorStack<N> {
@@ -217,17 +219,22 @@ impl<N: Network> AccumulatorStack<N> {
         }
         let features = net.feature_set();
         // Walk down to the nearest computed entry, unless a move on the way needs a refresh;
-        // each step's deltas are kept for the way back up (top first).
+        // each step's deltas are kept for the way back up (top first). A threat net's king
+        // move within its board half is a step too (`None`): the board features update as for
+        // any move and the piece sums are swapped through the cache (`RefreshCache::rebase`).
         self.steps.clear();
         let (mut i, mut rows) = (self.top, 0);
         let start = loop {
             let (below, e) = (&self.entries[i - 1], &self.entries[i]);
             match deltas(features, perspective, below.kings[p], e.kings[p], &e.dirty) {
-                None => break None,
                 Some(d) => {
                     rows += d.added().len() + d.removed().len();
-                    self.steps.push(d);
+                    self.steps.push(Some(d));
                 }
+                None if self.threats && !features.board_needs_refresh(below.kings[p], e.kings[p]) => {
+                    self.steps.push(None);
+                }
+                None => break None,
             }
             i -= 1;
             if self.entries[i].computed[p] {
@@ -240,19 +247,30 @@ impl<N: Network> AccumulatorStack<N> {
             // one a row per piece: past that, updating is the dearer way.
             // Threat nets always update (their piece rows alone don't tell the cost).
             Some(s) if self.threats || rows <= pos.piece_count() => {
-                for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
+                for (j, step) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
                     let (below, above) = self.entries.split_at_mut(j);
                     let (src, dst) = (&below[j - 1], &mut above[0]);
                     if self.threats {
                         let (added, removed) = (&mut self.added, &mut self.removed);
                         added.clear();
                         removed.clear();
-                        added.extend_from_slice(d.added());
-                        removed.extend_from_slice(d.removed());
+                        if let Some(d) = step {
+                            added.extend_from_slice(d.added());
+                            removed.extend_from_slice(d.removed());
+                        }
                         let king = dst.kings[p].index();
                         features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
+                        if step.is_none()
+                            && !self.cache.rebase(net, &mut dst.acc, perspective, [&src.board, &dst.board])
+                        {
+                            // The pushes don't describe moves: refresh from the position instead.
+                            self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
+                            self.entries[self.top].computed[p] = true;
+                            return;
+                        }
                     } else {
+                        let d = step.expect("plain nets' steps are moves");
                         net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
                     }
                     dst.computed[p] = true;

@@ -107,6 +107,12 @@ impl FeatureSet {
         }
     }
 
+    /// For threat nets: whether the king moving from `from` to `to` changes the board
+    /// features' orientation (the board half), so that they must be listed anew.
+    pub fn board_needs_refresh(&self, from: Square, to: Square) -> bool {
+        psq768_hm::changes_orientation(from, to)
+    }
+
     /// Whether features depend on more than each piece's own square (threat nets): the
     /// accumulator stack then keeps the board of every ply.
     pub const fn has_threats(&self) -> bool {

@@ -2,7 +2,7 @@
 //! of either colour, on the same or adjacent files.
 //!
 //! A pawn's slot is `48 * colour + square - 8` (0..96), colour relative to the perspective and
-//! the square oriented as the threat features are ([`super::threats::orientation`]: flipped for
+//! the square oriented as the threat features are (`threats::orientation`: flipped for
 //! Black, mirrored when the perspective's king is on files e-h). The pair of slots `hi > lo` is
 //! feature `hi * (hi - 1) / 2 + lo`: every unordered pair of the 96 slots has an index (4560),
 //! though only pawns at most one file apart make active features. A pawn on the first or last

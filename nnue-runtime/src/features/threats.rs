@@ -233,6 +233,24 @@ impl Board {
         b
     }
 
+    /// Bitboards by absolute piece index (white pawn..king, black pawn..king).
+    pub(crate) fn placement(&self) -> [Bitboard; 12] {
+        self.pieces
+    }
+
+    /// The square of `color`'s king, if it has one.
+    pub(crate) fn king(&self, color: Color) -> Option<crate::position::Square> {
+        let bb = self.bb(color, PieceType::King);
+        (bb != 0).then(|| crate::position::Square::new(bb.trailing_zeros() as u8)).flatten()
+    }
+
+    /// The position of this board (White to move), if it is one (one king each, at most 32 pieces).
+    pub(crate) fn to_position(&self) -> Option<Position> {
+        let pieces =
+            self.squares.iter().enumerate().filter_map(|(s, p)| Some((crate::position::Square::new(s as u8)?, (*p)?)));
+        Position::new(Color::White, pieces).ok()
+    }
+
     pub(crate) fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
         self.pieces[color.index() * 6 + kind.index()]
     }

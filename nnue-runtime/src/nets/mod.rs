@@ -22,6 +22,7 @@ pub use sfnn_threats::SfnnThreats;
 use crate::features::FeatureSet;
 use crate::network::Accumulator;
 use crate::position::{Color, Position};
+use crate::simd::rows::RowKernels;
 use crate::simd::{portable, Kernels};
 
 /// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
@@ -56,9 +57,16 @@ macro_rules! network_family {
             }
         }
 
-        crate::nets::network_family!([$($generics)*] $ty, $acc, $features, $rows, $id);
+        crate::nets::network_family!([$($generics)*] $ty, $acc, $features, $rows, $id, network: {
+            fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
+                let features: fn(&Self) -> FeatureSet = $features;
+                let rows = crate::simd::rows::for_path(path);
+                // SAFETY: holding `path` proves its row kernels' target features are available.
+                unsafe { self.transformer().refresh_pieces(rows, features(self), pos, perspective, acc) }
+            }
+        });
     };
-    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr) => {
+    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr $(, network: { $($network:tt)* })?) => {
         impl<$($generics)*> $ty {
             #[inline(always)]
             unsafe fn plain_forward_k<K: crate::simd::Kernels>(&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
@@ -98,6 +106,10 @@ macro_rules! network_family {
             fn new_accumulator(&self) -> $acc {
                 Default::default()
             }
+            fn rebase_on(&self, path: crate::KernelPath, acc: &mut $acc, perspective: Color, plus: &$acc, minus: &$acc) {
+                acc.rebase(path, perspective, plus, minus)
+            }
+            $($($network)*)?
             #[inline]
             fn refresh_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
                 crate::simd::on_path!(self, path, refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod, refresh_simd128](pos, perspective, acc))
@@ -347,6 +359,25 @@ impl<const L1: usize> Int16Rows<'_, L1> {
         unsafe { (K::ROWS.i16)(self.rows.as_flattened(), self.biases, dst, &list[..n], &[]) }
     }
 
+    /// [`Int16Rows::refresh`]: every feature is a piece's.
+    ///
+    /// # Safety
+    /// `rows` must be the row kernels of an available path.
+    #[inline(always)]
+    pub(crate) unsafe fn refresh_pieces(
+        &self,
+        rows: RowKernels,
+        features: FeatureSet,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, 0>,
+    ) {
+        let (list, n) = active_features(features, pos, perspective);
+        let dst = &mut acc.values[perspective.index()];
+        // SAFETY: the caller's `rows` are an available path's.
+        unsafe { (rows.i16)(self.rows.as_flattened(), self.biases, dst, &list[..n], &[]) }
+    }
+
     /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, fused.
     ///
     /// # Safety
@@ -392,6 +423,28 @@ impl<const L1: usize> MixedRows<'_, L1> {
         // SAFETY: the caller holds `K`'s path.
         unsafe { (K::ROWS.mixed)(int8, int16, self.biases, &mut acc.values[p], &list, &[]) }
         portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list, &[]);
+    }
+
+    /// `perspective`'s half of `acc` from the biases and the piece features' rows (no threats
+    /// or pawn pairs): what the refresh cache keeps per king square.
+    ///
+    /// # Safety
+    /// `rows` must be the row kernels of an available path.
+    #[inline(always)]
+    pub(crate) unsafe fn refresh_pieces(
+        &self,
+        rows: RowKernels,
+        features: FeatureSet,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, 8>,
+    ) {
+        let p = perspective.index();
+        let (list, n) = active_features(features, pos, perspective);
+        let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
+        // SAFETY: the caller's `rows` are an available path's.
+        unsafe { (rows.mixed)(int8, int16, self.biases, &mut acc.values[p], &list[..n], &[]) }
+        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list[..n], &[]);
     }
 
     /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, in one pass.

@@ -168,6 +168,41 @@ impl Network for Evaluator<'_> {
         self.update(acc, perspective, &active, &[]);
     }
 
+    fn refresh_pieces_on(
+        &self,
+        _path: crate::KernelPath,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut GenericAccumulator,
+    ) {
+        let fresh = self.empty_accumulator();
+        let p = perspective.index();
+        acc.values[p].clone_from(&fresh.values[p]);
+        acc.psqt[p].clone_from(&fresh.psqt[p]);
+        let king = pos.king(perspective);
+        let pieces: Vec<usize> =
+            pos.pieces().filter_map(|(sq, piece)| self.features.index(perspective, king, sq, piece)).collect();
+        self.update(acc, perspective, &pieces, &[]);
+    }
+
+    fn rebase_on(
+        &self,
+        _path: crate::KernelPath,
+        acc: &mut GenericAccumulator,
+        perspective: Color,
+        plus: &GenericAccumulator,
+        minus: &GenericAccumulator,
+    ) {
+        self.check_width(acc);
+        let p = perspective.index();
+        for ((a, &x), &y) in acc.values[p].iter_mut().zip(&plus.values[p]).zip(&minus.values[p]) {
+            *a = a.wrapping_add(x).wrapping_sub(y);
+        }
+        for ((a, &x), &y) in acc.psqt[p].iter_mut().zip(&plus.psqt[p]).zip(&minus.psqt[p]) {
+            *a = a.wrapping_add(x).wrapping_sub(y);
+        }
+    }
+
     fn update_on(
         &self,
         _path: crate::KernelPath,

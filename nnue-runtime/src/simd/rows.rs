@@ -17,11 +17,30 @@ pub(crate) type I16Rows = unsafe fn(rows: &[i16], src: &[i16], dst: &mut [i16], 
 pub(crate) type MixedRows =
     unsafe fn(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]);
 
+/// `acc += plus − minus`, element by element (wrapping): a threat net's accumulator moved
+/// from one king square's piece sums to another's.
+pub(crate) type Rebase = unsafe fn(acc: &mut [i16], plus: &[i16], minus: &[i16]);
+
 /// One path's compiled row kernels (see [`Kernels::ROWS`](super::Kernels::ROWS)).
 #[derive(Clone, Copy)]
 pub(crate) struct RowKernels {
     pub i16: I16Rows,
     pub mixed: MixedRows,
+    pub rebase: Rebase,
+}
+
+/// The row kernels of `path` (holding the path is what makes calling them sound).
+pub(crate) fn for_path(path: super::KernelPath) -> RowKernels {
+    use super::Isa;
+    match path.isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 | Isa::AvxVnni => AVX2,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512Vnni => AVX512,
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon | Isa::Dotprod => NEON,
+        _ => SCALAR,
+    }
 }
 
 /// Stamps out one path's [`RowKernels`] under its target features.
@@ -39,7 +58,12 @@ macro_rules! row_kernels {
             unsafe fn mixed(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
                 mixed_rows(int8, int16, src, dst, added, removed)
             }
-            RowKernels { i16, mixed }
+            $(#[$features])*
+            #[inline(never)]
+            unsafe fn rebase(acc: &mut [i16], plus: &[i16], minus: &[i16]) {
+                rebase_rows(acc, plus, minus)
+            }
+            RowKernels { i16, mixed, rebase }
         };
     };
 }
@@ -92,6 +116,14 @@ fn i16_rows(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed
 #[inline(always)]
 fn mixed_rows(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
     tiled(int8, int16, src, dst, added, removed)
+}
+
+#[inline(always)]
+fn rebase_rows(acc: &mut [i16], plus: &[i16], minus: &[i16]) {
+    let n = acc.len();
+    for ((a, &p), &m) in acc.iter_mut().zip(&plus[..n]).zip(&minus[..n]) {
+        *a = a.wrapping_add(p).wrapping_sub(m);
+    }
 }
 
 /// `dst = src + Σ adds − Σ subs` in one pass: 64 columns at a time, then 16, then one by one.
@@ -220,7 +252,7 @@ mod tests {
     }
 
     #[test]
-    fn every_path_and_shape_equals_the_plain_sum() {
+    fn every_path_and_shape_equals_the_plain_sum_and_rebase_adds_and_subtracts() {
         let mut seed = 7u64;
         let mut next = move || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -276,6 +308,14 @@ mod tests {
                         naive(&int8, &int16, &src, added, removed),
                         "{name} mixed {width} {added:?} {removed:?}"
                     );
+                    let (plus, minus) = (&int16[..width], &int16[width..2 * width]);
+                    let mut want = dst.clone();
+                    for ((a, &x), &y) in want.iter_mut().zip(plus).zip(minus) {
+                        *a = a.wrapping_add(x).wrapping_sub(y);
+                    }
+                    // SAFETY: as above.
+                    unsafe { (k.rebase)(&mut dst, plus, minus) };
+                    assert_eq!(dst, want, "{name} rebase {width}");
                     let int8_only: Vec<usize> = [0, 4, 4, 2].into();
                     // SAFETY: as above.
                     unsafe { (k.mixed)(&int8, &int16, &src, &mut dst, &int8_only, &[1]) };
