@@ -31,14 +31,13 @@ pub(crate) struct RowKernels {
 
 /// The row kernels of `path` (holding the path is what makes calling them sound).
 pub(crate) fn for_path(path: super::KernelPath) -> RowKernels {
-    use super::Isa;
     match path.isa() {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 | Isa::AvxVnni => AVX2,
+        super::Isa::Avx2 | super::Isa::AvxVnni => AVX2,
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512Vnni => AVX512,
+        super::Isa::Avx512Vnni => AVX512,
         #[cfg(target_arch = "aarch64")]
-        Isa::Neon | Isa::Dotprod => NEON,
+        super::Isa::Neon | super::Isa::Dotprod => NEON,
         _ => SCALAR,
     }
 }
@@ -258,20 +257,8 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) as i64
         };
-        let mut paths = vec![("scalar", SCALAR)];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if crate::simd::Isa::Avx2.is_available() {
-                paths.push(("avx2", AVX2));
-            }
-            if crate::simd::Isa::Avx512Vnni.is_available() {
-                paths.push(("avx512", AVX512));
-            }
-        }
-        #[cfg(target_arch = "aarch64")]
-        if crate::simd::Isa::Neon.is_available() {
-            paths.push(("neon", NEON));
-        }
+        // Every path this CPU has, each with the row kernels it runs.
+        let paths: Vec<_> = crate::simd::KernelPath::all().into_iter().map(|p| (p, for_path(p))).collect();
         // Widths below, at and past a tile, with a partial last tile; values that wrap.
         for width in [16, 32, 128, 160, 256, 1024 + 64] {
             let (n8, n16) = (5, 7);
