@@ -168,6 +168,13 @@ pub fn run() {
         }
         paths.insert(name, path);
     }
+    // A CBNF net zstd-compressed in two frames, as Stormphrax ships its nets (the macro and the
+    // reader decompress it).
+    let (_, wrap) = synthetic().into_iter().find(|(n, _)| *n == "LAYERED_I32_128_WRAP").expect("listed above");
+    let path = out.join("layered_i32_128_zstd.nnue");
+    write_if_changed(&path, &synth::cbnf_zstd(&wrap, 2));
+    println!("cargo:rustc-env=NNUE_SYNTH_LAYERED_I32_128_ZSTD={}", path.display());
+    println!("cargo:rustc-env=NNUE_SYNTH_LAYERED_I32_128_ZSTD_ARCH={}", wrap.arch());
     let root = workspace_root();
     let dirs = [root.join("../shared/nets"), root.join("nets/fetched")];
     for dir in &dirs {

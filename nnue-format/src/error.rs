@@ -175,7 +175,10 @@ pub(crate) fn headerless_size_error(head: &[u8], len: usize, arch: String, expec
         Some(version) if crate::is_known_version(version) => {
             FormatError::new(0, "header", ErrorKind::HeaderWithArchitecture { version, arch })
         }
-        _ => FormatError::new(0, "headerless net", ErrorKind::SizeMismatch { arch, expected, found: len }),
+        _ => {
+            let section = if head.starts_with(b"CBNF") { "CBNF net" } else { "headerless net" };
+            FormatError::new(0, section, ErrorKind::SizeMismatch { arch, expected, found: len })
+        }
     }
 }
 

@@ -38,6 +38,17 @@ impl<'a> Reader<'a> {
         Ok(bytes)
     }
 
+    /// Zeros up to the next multiple of `align` (none at the end of the data).
+    fn zero_padding(&mut self, align: usize) -> Result<(), FormatError> {
+        let n = (self.pos.next_multiple_of(align) - self.pos).min(self.remaining());
+        let at = self.pos;
+        if let Some(i) = self.take(n, "padding")?.iter().position(|&b| b != 0) {
+            let kind = ErrorKind::Invalid(format!("non-zero byte in the padding after {}", self.section));
+            return Err(FormatError::new(at + i, &self.section, kind));
+        }
+        Ok(())
+    }
+
     fn u32(&mut self, expected: &str) -> Result<u32, FormatError> {
         Ok(u32::from_le_bytes(self.take(4, expected)?.try_into().unwrap()))
     }
@@ -366,18 +377,33 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
 /// engine's order (see `layered::file`).
 fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
     use crate::layered::file::{self, FileElem};
-    // The size first, as for the other headerless nets: a truncated file is one error.
-    let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-    if data.len() != exact && data.len() != padded {
-        return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
-    }
-    let padding = match arch.file {
-        crate::FileLayout::Bullet => crate::headerless::read_padding(data, exact)?,
-        crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => crate::net::Padding::None,
+    use crate::layered::header::{self, CBNF_ALIGN};
+    use crate::net::Padding;
+    let cbnf = arch.file == crate::FileLayout::Cbnf;
+    // A CBNF header says how the arrays are stored; the other layouts have none.
+    let head = header::read(data, arch)?;
+    let decompressed;
+    let (body, start, padding, aligned) = if head.zstd {
+        decompressed = header::decompress(&data[head.start..], head.start, file::param_bytes(arch))?;
+        (&decompressed[..], 0, Padding::None, false)
+    } else {
+        // The size first, as for the other headerless nets: a truncated file is one error.
+        let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
+        // Stormphrax pads each array; the last one's padding may be missing.
+        let last = file::arrays(arch).last().map_or(0, |a| a.bytes());
+        let short = if cbnf { padded - (last.next_multiple_of(CBNF_ALIGN) - last) } else { exact };
+        if data.len() != short && data.len() != padded {
+            return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
+        }
+        let padding = match arch.file {
+            crate::FileLayout::Bullet => crate::headerless::read_padding(data, exact)?,
+            crate::FileLayout::Cbnf if data.len() == padded && padded != short => Padding::Zeros,
+            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => Padding::None,
+        };
+        (data, head.start, padding, cbnf)
     };
-    let (description, start) = crate::layered::header::read(data, arch)?;
-    debug_assert_eq!(exact, start + file::param_bytes(arch));
-    let mut r = Reader { data, pos: start, section: String::new() };
+    let description = head.name;
+    let mut r = Reader { data: body, pos: start, section: String::new() };
     let mut words: Vec<Vec<i32>> = Vec::new();
     let (mut ft_weights, mut ft_biases, mut l1_weights) = (Vec::new(), Vec::new(), Vec::new());
     for a in file::arrays(arch) {
@@ -403,6 +429,9 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
                 words.push(a.canonical(&values));
             }
             _ => unreachable!("the file table's element types"),
+        }
+        if aligned {
+            r.zero_padding(CBNF_ALIGN)?;
         }
     }
     let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases]: [Vec<i32>; 5] =

@@ -20,8 +20,17 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                     (_, FileElem::Word) => raw(&mut out, &arr.file_order(words.next().expect("five word arrays"))),
                     _ => unreachable!("the file table's element types"),
                 }
+                // Stormphrax pads each array with zeros (the last one's padding is `p.padding`).
+                if a.file == crate::FileLayout::Cbnf && out.len() < a.file_bytes() {
+                    let align = crate::layered::header::CBNF_ALIGN;
+                    out.resize(out.len().next_multiple_of(align), 0);
+                }
             }
-            if p.padding != crate::net::Padding::None {
+            if a.file == crate::FileLayout::Cbnf && p.padding == crate::net::Padding::None {
+                // Written without the last array's padding.
+                let last = file::arrays(a).last().map_or(0, |l| l.bytes());
+                out.truncate(out.len() - (last.next_multiple_of(crate::layered::header::CBNF_ALIGN) - last));
+            } else if p.padding != crate::net::Padding::None {
                 let len = out.len();
                 out.extend((0..len.next_multiple_of(64) - len).map(|i| p.padding.byte(i)));
             }

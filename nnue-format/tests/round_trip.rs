@@ -56,8 +56,67 @@ fn layered_layouts_round_trip() {
         if size > 0 {
             assert_eq!(bytes.len(), size, "{text}");
         }
-        assert_eq!(bytes.len(), arch.file_bytes());
+        // Stormphrax's layout is written as its engine reads it: every array padded to 64
+        // bytes but the last (whose padding the synthetic nets leave out).
+        assert_eq!(bytes.len().next_multiple_of(64), arch.file_bytes().next_multiple_of(64), "{text}");
     }
+}
+
+/// Stormphrax's files: each array padded to 64 bytes with zeros, the last one's padding
+/// optional; or, with the zstd flag, the arrays back to back in one or more zstd frames (how
+/// Stormphrax ships its nets). Every form reads as the same net.
+#[test]
+fn cbnf_padded_and_zstd_forms() {
+    use nnue_format::Padding;
+    let text = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x3, i32, dual, q=64, l1shift=8, scale=400, file=cbnf";
+    let arch: Architecture = text.parse().unwrap();
+    let Architecture::Layered(a) = arch else { unreachable!() };
+    let net = synth::layered(&a, 21);
+    let short = round_trip(&net);
+    // 3 output buckets: the last array (3 int32 biases) ends 52 bytes short of a boundary.
+    assert_eq!(short.len() + 52, a.file_bytes());
+    let mut padded_net = net.clone();
+    let Model::Layered(_, p) = &mut padded_net.model else { unreachable!() };
+    p.padding = Padding::Zeros;
+    let padded = round_trip(&padded_net);
+    assert_eq!(padded.len(), a.file_bytes());
+    assert_eq!(padded[..short.len()], short[..]);
+    // A non-zero padding byte is an error at its offset.
+    let mut bad = padded.clone();
+    bad[short.len() + 7] = 1;
+    let e = Net::from_bytes(&bad, Some(&arch)).unwrap_err();
+    assert_eq!(e.offset, short.len() + 7, "{e}");
+    assert!(e.to_string().contains("non-zero byte in the padding"), "{e}");
+
+    for frames in [1, 3] {
+        let zstd = synth::cbnf_zstd(&net, frames);
+        assert_eq!(zstd[6] & 1, 1, "the zstd flag");
+        let read = Net::from_bytes(&zstd, Some(&arch)).unwrap();
+        assert!(read == net, "{frames} frames");
+        // Written back uncompressed.
+        assert!(read.to_bytes() == short);
+        // Cut short, or with bytes after the stream: errors in the compressed arrays.
+        for bad in [&zstd[..zstd.len() - 9], &[&zstd[..], &zstd[64..]].concat()[..]] {
+            let e = Net::from_bytes(bad, Some(&arch)).unwrap_err();
+            assert!(e.section.contains("zstd"), "{frames} frames, {} bytes: {e}", bad.len());
+        }
+    }
+    // A stream that decodes to fewer bytes than the arrays take names both sizes.
+    let mut less = synth::cbnf_zstd(&net, 1)[..64].to_vec();
+    less.extend(ruzstd_free_frame(&short[64..200]));
+    let e = Net::from_bytes(&less, Some(&arch)).unwrap_err();
+    assert!(e.to_string().contains("decodes to 136 bytes"), "{e}");
+}
+
+/// A zstd frame of `data` without compression (a raw block), written by hand so that this test
+/// needs no encoder: magic, frame header (single segment, 1-byte size), one last raw block.
+fn ruzstd_free_frame(data: &[u8]) -> Vec<u8> {
+    assert!(data.len() < 256);
+    let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x20, data.len() as u8];
+    let block = (data.len() as u32) << 3 | 1; // raw block, last
+    f.extend_from_slice(&block.to_le_bytes()[..3]);
+    f.extend_from_slice(data);
+    f
 }
 
 /// bullet's layout reads with either padding, or none, and writes back what it read.
@@ -87,7 +146,6 @@ fn a_cbnf_header_is_checked_against_the_description() {
     let bytes = synth::layered(&a, 3).to_bytes();
     for (at, value, why) in [
         (0, b'X', "expected the magic `CBNF`"),
-        (6, 0x0f, "zstd-compressed"),
         (6, 0x0c, "the flags"),
         (9, 2, "the arch id (3: dual activation, 2: single) is 2"),
         (11, 0x80, "the hidden size is 128"),

@@ -3,19 +3,49 @@
 //!
 //! ```text
 //! cargo run --release -p nnue-checks --bin synth-net -- alexandria /tmp/alexandria.nn
+//! cargo run --release -p nnue-checks --bin synth-net -- stormphrax /tmp/sp.nnue padded
+//! cargo run --release -p nnue-checks --bin synth-net -- stormphrax /tmp/sp.nnue zstd
 //! ```
+//!
+//! A Stormphrax net can also be written with the last array's padding (`padded`, as its own
+//! writer does) or zstd-compressed (`zstd`, as it ships its nets; `zstd3`: in three frames).
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [name, out] = &args[..] else {
-        eprintln!("usage: synth-net <name> <out file>; names: {:?}", nnue_testkit::engine_nets::ALL.map(|n| n.name));
-        std::process::exit(2);
+    let (name, out, form) = match &args[..] {
+        [name, out] => (name, out, ""),
+        [name, out, form] => (name, out, form.as_str()),
+        _ => {
+            let names = nnue_testkit::engine_nets::ALL.map(|n| n.name);
+            eprintln!("usage: synth-net <name> <out file> [padded|zstd|zstd3]; names: {names:?}");
+            std::process::exit(2);
+        }
     };
     let Some(net) = nnue_testkit::engine_nets::EngineNet::by_name(name) else {
         eprintln!("unknown net {name}; names: {:?}", nnue_testkit::engine_nets::ALL.map(|n| n.name));
         std::process::exit(2);
     };
-    let bytes = net.net().to_bytes();
+    let mut net_value = net.net();
+    let is_cbnf = matches!(&net_value.model, nnue_runtime::format::Model::Layered(a, _) if a.file == nnue_runtime::format::FileLayout::Cbnf);
+    if !form.is_empty() && !is_cbnf {
+        eprintln!("{name}: `{form}` is a form of Stormphrax's CBNF files only");
+        std::process::exit(2);
+    }
+    let bytes = match form {
+        "" => net_value.to_bytes(),
+        "padded" => {
+            if let nnue_runtime::format::Model::Layered(_, p) = &mut net_value.model {
+                p.padding = nnue_runtime::format::Padding::Zeros;
+            }
+            net_value.to_bytes()
+        }
+        "zstd" => nnue_runtime::format::synth::cbnf_zstd(&net_value, 1),
+        "zstd3" => nnue_runtime::format::synth::cbnf_zstd(&net_value, 3),
+        _ => {
+            eprintln!("unknown form {form}: padded, zstd or zstd3");
+            std::process::exit(2);
+        }
+    };
     if let Err(e) = std::fs::write(out, &bytes) {
         eprintln!("writing {out}: {e}");
         std::process::exit(1);

@@ -133,19 +133,26 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     }
 }
 
+impl FileArray {
+    /// Its size in the file, in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.len()
+            * match self.elem {
+                FileElem::I8 => 1,
+                FileElem::I16 => 2,
+                FileElem::Word => 4,
+            }
+    }
+}
+
 /// Bytes of the arrays (without header or padding).
 pub(crate) fn param_bytes(arch: &LayeredArch) -> usize {
-    arrays(arch)
-        .iter()
-        .map(|a| {
-            a.len()
-                * match a.elem {
-                    FileElem::I8 => 1,
-                    FileElem::I16 => 2,
-                    FileElem::Word => 4,
-                }
-        })
-        .sum()
+    arrays(arch).iter().map(FileArray::bytes).sum()
+}
+
+/// Bytes of the arrays, each padded to a multiple of `align`.
+pub(crate) fn padded_bytes(arch: &LayeredArch, align: usize) -> usize {
+    arrays(arch).iter().map(|a| a.bytes().next_multiple_of(align)).sum()
 }
 
 #[cfg(test)]

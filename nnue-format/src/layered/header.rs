@@ -2,7 +2,9 @@
 //! (packed: magic `CBNF`, version u16 = 1, flags u16 (1 zstd, 2 mirrored, 4 merged kings,
 //! 8 pairwise), a padding byte, arch u8 (3: dual activation, 2: single), activation u8 (0:
 //! clipped ReLU), hidden size u16 (at offset 11), input buckets u8, output buckets u8, name
-//! length u8, name of 48 bytes).
+//! length u8, name of 48 bytes). After a `CBNF` header the arrays follow, each padded with
+//! zeros to a multiple of 64 bytes (the file may end without the last one's padding), or, with
+//! the zstd flag, one zstd stream of the arrays back to back.
 
 use super::{FileLayout, LayeredArch};
 use crate::error::{ErrorKind, FormatError};
@@ -41,11 +43,21 @@ fn field(data: &[u8], at: usize, width: usize) -> u32 {
     data[at..at + width].iter().rev().fold(0, |v, &b| (v << 8) | u32::from(b))
 }
 
-/// The header's description (its name, for `CBNF`) and the offset where the arrays start.
-/// A header that disagrees with the description is an error naming the field.
-pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<(String, usize), FormatError> {
+/// What a multi-layer file's header says.
+pub(crate) struct Header {
+    /// The description (a `CBNF` file's name).
+    pub name: String,
+    /// Where the arrays start.
+    pub start: usize,
+    /// The arrays after the header are one zstd stream (`CBNF` flag 1).
+    pub zstd: bool,
+}
+
+/// The header of a multi-layer file, if its layout has one. A header that disagrees with the
+/// description is an error naming the field.
+pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<Header, FormatError> {
     if arch.file != FileLayout::Cbnf {
-        return Ok((String::new(), 0));
+        return Ok(Header { name: String::new(), start: 0, zstd: false });
     }
     let err = |at: usize, kind: ErrorKind| Err(FormatError::new(at, "CBNF header", kind));
     if data.len() < CBNF_BYTES {
@@ -56,15 +68,10 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<(String, usize), F
     if &data[..4] != b"CBNF" {
         return err(0, ErrorKind::Invalid(format!("expected the magic `CBNF`, found {:02x?}", &data[..4])));
     }
-    let flags = field(data, 6, 2);
-    if flags & u32::from(ZSTD) != 0 {
-        return err(
-            6,
-            ErrorKind::Invalid("the net is zstd-compressed (flag 1): decompress it first (`zstd -d`)".into()),
-        );
-    }
+    let zstd = field(data, 6, 2) & u32::from(ZSTD) != 0;
     for (at, width, want, name) in cbnf_fields(arch) {
-        let found = field(data, at, width);
+        // The zstd flag says how the arrays are stored, not what they are.
+        let found = if at == 6 { field(data, at, width) & !u32::from(ZSTD) } else { field(data, at, width) };
         if found != want {
             return err(at, ErrorKind::Invalid(format!("{name} is {found}, but the description `{arch}` says {want}")));
         }
@@ -80,8 +87,43 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<(String, usize), F
     if let Some(i) = data[16 + len..CBNF_BYTES].iter().position(|&b| b != 0) {
         return err(16 + len + i, ErrorKind::Invalid("non-zero byte after the name".into()));
     }
-    Ok((name.to_string(), CBNF_BYTES))
+    Ok(Header { name: name.to_string(), start: CBNF_BYTES, zstd })
 }
+
+/// The arrays of a zstd-compressed `CBNF` file (`data` from offset `at` on): one or more zstd
+/// frames that decode to exactly `len` bytes, the arrays back to back (Stormphrax's zstd
+/// stream has no padding). Decoding stops past `len`, so a forged stream can't exhaust memory.
+pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, FormatError> {
+    use std::io::Read;
+    let section = "zstd-compressed arrays";
+    let mut input = data;
+    let mut out = Vec::with_capacity(len);
+    while !input.is_empty() && out.len() <= len {
+        let frame_at = at + (data.len() - input.len());
+        let bad = |e: &dyn std::fmt::Display| {
+            FormatError::new(
+                frame_at,
+                section,
+                ErrorKind::Invalid(format!("not a zstd frame Stormphrax can read: {e}")),
+            )
+        };
+        let mut frame = ruzstd::decoding::StreamingDecoder::new(&mut input).map_err(|e| bad(&e))?;
+        let limit = (len + 1 - out.len()) as u64;
+        (&mut frame).take(limit).read_to_end(&mut out).map_err(|e| bad(&e))?;
+    }
+    if out.len() != len {
+        let kind = ErrorKind::Invalid(format!(
+            "the zstd stream decodes to {}{} bytes, but the description's arrays take {len}",
+            out.len(),
+            if out.len() > len { " or more" } else { "" }
+        ));
+        return Err(FormatError::new(at, section, kind));
+    }
+    Ok(out)
+}
+
+/// Stormphrax pads each array of an uncompressed `CBNF` file to a multiple of this.
+pub(crate) const CBNF_ALIGN: usize = 64;
 
 /// Writes the header of `arch`'s layout, if it has one (a `CBNF` name longer than 48 bytes is
 /// cut at a character boundary).

@@ -160,12 +160,16 @@ impl LayeredArch {
     }
 
     /// The file's size: the header (if the layout has one) and the arrays, padded to 64 bytes
-    /// in bullet's layout (which also reads unpadded, see [`Self::param_bytes`]).
+    /// in bullet's layout (which also reads unpadded, see [`Self::param_bytes`]); in
+    /// Stormphrax's, each array padded to 64 bytes (which also reads without the last one's
+    /// padding).
     pub fn file_bytes(&self) -> usize {
         let exact = self.param_bytes();
         match self.file {
             FileLayout::Bullet => exact.next_multiple_of(64),
-            FileLayout::Alexandria | FileLayout::Cbnf => exact,
+            FileLayout::Alexandria => exact,
+            // Stormphrax's writer pads every array, the last one included.
+            FileLayout::Cbnf => header::bytes(self) + file::padded_bytes(self, header::CBNF_ALIGN),
         }
     }
 
