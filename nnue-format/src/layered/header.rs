@@ -101,11 +101,7 @@ pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, 
     while !input.is_empty() && out.len() <= len {
         let frame_at = at + (data.len() - input.len());
         let bad = |e: &dyn std::fmt::Display| {
-            FormatError::new(
-                frame_at,
-                section,
-                ErrorKind::Invalid(format!("not a zstd frame Stormphrax can read: {e}")),
-            )
+            FormatError::new(frame_at, section, ErrorKind::Invalid(format!("not a zstd frame (the decoder says: {e})")))
         };
         let mut frame = ruzstd::decoding::StreamingDecoder::new(&mut input).map_err(|e| bad(&e))?;
         let limit = (len + 1 - out.len()) as u64;

@@ -203,6 +203,42 @@ unsafe fn affine_sparse32_zmm(x: *const i32, w: *const i32, biases: *const i32, 
     }
 }
 
+/// The 16-output sparse layer in 512-bit registers: a chunk's 16 × 4 weights are one zmm, one
+/// `vpdpbusd` per chunk (the 256-bit form takes two), four chunks in flight.
+///
+/// # Safety
+/// The CPU has AVX512F and AVX512-VNNI; `x` holds the input chunks, `w` 16 weights of 4 bytes
+/// per chunk, `biases` and `out` 16 values, and every index in `nnz` is a chunk.
+#[target_feature(enable = "avx512f,avx512vnni")]
+#[inline]
+unsafe fn affine_sparse16_zmm(x: *const i32, w: *const i32, biases: *const i32, out: *mut i32, nnz: &[u16]) {
+    // SAFETY: the caller's contract: every load below is inside the arrays it passed, and the CPU has the features this function enables.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut acc = [_mm512_loadu_si512(biases as *const _), zero, zero, zero];
+        // A macro, not a closure: closures don't inherit the function's target features.
+        macro_rules! step {
+            ($set:literal, $i:expr) => {{
+                let i = $i as usize;
+                let chunk = _mm512_set1_epi32(x.add(i).read_unaligned());
+                acc[$set] = _mm512_dpbusd_epi32(acc[$set], chunk, _mm512_loadu_si512(w.add(16 * i) as *const _));
+            }};
+        }
+        let mut groups = nnz.chunks_exact(4);
+        for g in &mut groups {
+            step!(0, g[0]);
+            step!(1, g[1]);
+            step!(2, g[2]);
+            step!(3, g[3]);
+        }
+        for &i in groups.remainder() {
+            step!(0, i);
+        }
+        let sum = _mm512_add_epi32(_mm512_add_epi32(acc[0], acc[1]), _mm512_add_epi32(acc[2], acc[3]));
+        _mm512_storeu_si512(out as *mut _, sum);
+    }
+}
+
 /// The 16-output sparse layer on AVX2, with one multiply less per chunk: outputs 0..8 take
 /// `maddubs` + `madd` as [`Dot::dpbusd`] does; for outputs 8..16 the int16 pair sums `p` of
 /// `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
@@ -571,6 +607,10 @@ unsafe impl<D: Dot> Kernels for X86<D> {
             if D::ZMM && OUT == 32 {
                 let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
                 return affine_sparse32_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
+            }
+            if D::ZMM && OUT == 16 {
+                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
+                return affine_sparse16_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
             }
             if D::MADDUBS && OUT == 16 {
                 let (b, o) = (biases.as_ptr() as *const [i32; 16], out.as_mut_ptr() as *mut [i32; 16]);
