@@ -25,9 +25,16 @@ pub struct Deltas {
     removed: [usize; 2],
     n_added: u8,
     n_removed: u8,
+    /// A threat net's king move within its board half: no piece rows, the piece sums swapped
+    /// through the refresh cache instead (see [`AccumulatorStack`]).
+    king_move: bool,
 }
 
 impl Deltas {
+    /// The step of a threat net's king move within its board half.
+    pub(crate) const KING_MOVE: Deltas =
+        Deltas { added: [0; 2], removed: [0; 2], n_added: 0, n_removed: 0, king_move: true };
+
     fn push_added(&mut self, f: usize) {
         self.added[self.n_added as usize] = f;
         self.n_added += 1;

@@ -76,9 +76,8 @@ pub struct AccumulatorStack<N: Network> {
     /// Scratch feature lists for threat-net updates.
     added: Vec<usize>,
     removed: Vec<usize>,
-    /// Scratch: the deltas of the moves an update walks over, top first (`None`: a threat
-    /// net's king move within its board half).
-    steps: Vec<Option<Deltas>>,
+    /// Scratch: the deltas of the moves an update walks over, top first.
+    steps: Vec<Deltas>,
 }
 
 impl<N: Network> AccumulatorStack<N> {
@@ -220,8 +219,7 @@ impl<N: Network> AccumulatorStack<N> {
         let features = net.feature_set();
         // Walk down to the nearest computed entry, unless a move on the way needs a refresh;
         // each step's deltas are kept for the way back up (top first). A threat net's king
-        // move within its board half is a step too (`None`): the board features update as for
-        // any move and the piece sums are swapped through the cache (`RefreshCache::rebase`).
+        // move within its board half is a step too (`Deltas::KING_MOVE`).
         self.steps.clear();
         let (mut i, mut rows) = (self.top, 0);
         let start = loop {
@@ -229,10 +227,10 @@ impl<N: Network> AccumulatorStack<N> {
             match deltas(features, perspective, below.kings[p], e.kings[p], &e.dirty) {
                 Some(d) => {
                     rows += d.added().len() + d.removed().len();
-                    self.steps.push(Some(d));
+                    self.steps.push(d);
                 }
                 None if self.threats && !features.board_needs_refresh(below.kings[p], e.kings[p]) => {
-                    self.steps.push(None);
+                    self.steps.push(Deltas::KING_MOVE);
                 }
                 None => break None,
             }
@@ -243,36 +241,15 @@ impl<N: Network> AccumulatorStack<N> {
         };
         let path = self.path();
         match start {
+            // Threat nets always update (their piece rows alone don't tell the cost).
+            Some(s) if self.threats => self.update_threats(net, pos, perspective, s),
             // A refresh from the cache costs about one row per changed piece, and a plain
             // one a row per piece: past that, updating is the dearer way.
-            // Threat nets always update (their piece rows alone don't tell the cost).
-            Some(s) if self.threats || rows <= pos.piece_count() => {
-                for (j, step) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
+            Some(s) if rows <= pos.piece_count() => {
+                for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
                     let (below, above) = self.entries.split_at_mut(j);
                     let (src, dst) = (&below[j - 1], &mut above[0]);
-                    if self.threats {
-                        let (added, removed) = (&mut self.added, &mut self.removed);
-                        added.clear();
-                        removed.clear();
-                        if let Some(d) = step {
-                            added.extend_from_slice(d.added());
-                            removed.extend_from_slice(d.removed());
-                        }
-                        let king = dst.kings[p].index();
-                        features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
-                        net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
-                        if step.is_none()
-                            && !self.cache.rebase(net, &mut dst.acc, perspective, [&src.board, &dst.board])
-                        {
-                            // The pushes don't describe moves: refresh from the position instead.
-                            self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
-                            self.entries[self.top].computed[p] = true;
-                            return;
-                        }
-                    } else {
-                        let d = step.expect("plain nets' steps are moves");
-                        net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
-                    }
+                    net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
                     dst.computed[p] = true;
                 }
             }
@@ -281,6 +258,33 @@ impl<N: Network> AccumulatorStack<N> {
                 self.cache.refresh(net, pos, perspective, &mut top.acc);
                 top.computed[p] = true;
             }
+        }
+    }
+
+    /// A threat net's way up from the computed entry `s`: each step's piece rows and the board
+    /// features it changed; on its king's moves within the board half, no piece rows but the
+    /// piece sums swapped through the cache ([`RefreshCache::rebase`]).
+    #[inline(never)]
+    fn update_threats(&mut self, net: &N, pos: &Position, perspective: Color, s: usize) {
+        let (p, path, features) = (perspective.index(), self.path(), net.feature_set());
+        for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
+            let (below, above) = self.entries.split_at_mut(j);
+            let (src, dst) = (&below[j - 1], &mut above[0]);
+            let (added, removed) = (&mut self.added, &mut self.removed);
+            added.clear();
+            removed.clear();
+            added.extend_from_slice(d.added());
+            removed.extend_from_slice(d.removed());
+            let king = dst.kings[p].index();
+            features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
+            net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
+            if d.king_move && !self.cache.rebase(net, &mut dst.acc, perspective, [&src.board, &dst.board]) {
+                // The pushes don't describe moves: refresh from the position instead.
+                self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
+                self.entries[self.top].computed[p] = true;
+                return;
+            }
+            dst.computed[p] = true;
         }
     }
 }
