@@ -1,8 +1,6 @@
 //! Attack sets on a 64-bit board (bit i = square i, a1 = 0, h8 = 63), for the threat features,
 //! without magics: leaper tables plus "classical" rays cut at the first blocker.
 
-use std::sync::OnceLock;
-
 /// A set of squares: bit `i` is square `i` (a1 = 0, h8 = 63).
 pub type Bitboard = u64;
 
@@ -19,58 +17,89 @@ struct Tables {
     pawn: [[Bitboard; 64]; 2],
     /// `ray[d][s]`: every square from `s` (exclusive) to the board edge in direction `d`.
     ray: [[Bitboard; 64]; 8],
+    /// `beyond[from][through]`: the squares strictly beyond `through` on the line from `from`.
+    beyond: [[Bitboard; 64]; 64],
 }
 
-fn step(s: usize, df: i8, dr: i8) -> Option<usize> {
+/// The square one step from `s`, or 64 off the board.
+const fn step(s: usize, df: i8, dr: i8) -> usize {
     let f = (s % 8) as i8 + df;
     let r = (s / 8) as i8 + dr;
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as usize)
+    if f >= 0 && f < 8 && r >= 0 && r < 8 {
+        (r * 8 + f) as usize
+    } else {
+        64
+    }
 }
 
-fn leaper(s: usize, steps: &[(i8, i8)]) -> Bitboard {
-    steps.iter().filter_map(|&(df, dr)| step(s, df, dr)).fold(0, |bb, t| bb | 1 << t)
-}
-
-fn tables() -> &'static Tables {
-    static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = Tables { knight: [0; 64], king: [0; 64], pawn: [[0; 64]; 2], ray: [[0; 64]; 8] };
-        let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-        let king = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-        for s in 0..64 {
-            t.knight[s] = leaper(s, &knight);
-            t.king[s] = leaper(s, &king);
-            t.pawn[0][s] = leaper(s, &[(-1, 1), (1, 1)]);
-            t.pawn[1][s] = leaper(s, &[(-1, -1), (1, -1)]);
-            for (d, &(df, dr)) in DIRS.iter().enumerate() {
-                let mut cur = s;
-                while let Some(n) = step(cur, df, dr) {
-                    t.ray[d][s] |= 1 << n;
-                    cur = n;
-                }
-            }
+const fn leaper(s: usize, steps: &[(i8, i8)]) -> Bitboard {
+    let (mut bb, mut i) = (0, 0);
+    while i < steps.len() {
+        let t = step(s, steps[i].0, steps[i].1);
+        if t < 64 {
+            bb |= 1 << t;
         }
-        t
-    })
+        i += 1;
+    }
+    bb
 }
+
+/// Built while compiling: no run-time initialisation or check on the lookups.
+static TABLES: Tables = {
+    let mut t = Tables { knight: [0; 64], king: [0; 64], pawn: [[0; 64]; 2], ray: [[0; 64]; 8], beyond: [[0; 64]; 64] };
+    let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+    let king = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+    let mut s = 0;
+    while s < 64 {
+        t.knight[s] = leaper(s, &knight);
+        t.king[s] = leaper(s, &king);
+        t.pawn[0][s] = leaper(s, &[(-1, 1), (1, 1)]);
+        t.pawn[1][s] = leaper(s, &[(-1, -1), (1, -1)]);
+        let mut d = 0;
+        while d < 8 {
+            let mut cur = step(s, DIRS[d].0, DIRS[d].1);
+            while cur < 64 {
+                t.ray[d][s] |= 1 << cur;
+                cur = step(cur, DIRS[d].0, DIRS[d].1);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    let mut from = 0;
+    while from < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let mut cur = step(from, DIRS[d].0, DIRS[d].1);
+            while cur < 64 {
+                t.beyond[from][cur] = t.ray[d][cur];
+                cur = step(cur, DIRS[d].0, DIRS[d].1);
+            }
+            d += 1;
+        }
+        from += 1;
+    }
+    t
+};
 
 /// Squares a knight on `s` attacks.
 pub fn knight(s: usize) -> Bitboard {
-    tables().knight[s]
+    TABLES.knight[s]
 }
 
 /// Squares a king on `s` attacks.
 pub fn king(s: usize) -> Bitboard {
-    tables().king[s]
+    TABLES.king[s]
 }
 
 /// Squares attacked by a pawn of colour index `color` (0 white, 1 black) standing on `s`.
 pub fn pawn(color: usize, s: usize) -> Bitboard {
-    tables().pawn[color][s]
+    TABLES.pawn[color][s]
 }
 
+#[inline]
 fn ray_attacks(dirs: &[usize; 4], s: usize, occ: Bitboard) -> Bitboard {
-    let t = tables();
+    let t = &TABLES;
     let mut out = 0;
     for &d in dirs.iter() {
         let ray = t.ray[d][s];
@@ -104,13 +133,7 @@ pub fn queen(s: usize, occ: Bitboard) -> Bitboard {
 /// The squares strictly beyond `through` on the line from `from` through `through`
 /// (empty if the two squares are not on a common rank, file or diagonal).
 pub fn beyond(from: usize, through: usize) -> Bitboard {
-    let t = tables();
-    for d in 0..8 {
-        if t.ray[d][from] & (1 << through) != 0 {
-            return t.ray[d][through];
-        }
-    }
-    0
+    TABLES.beyond[from][through]
 }
 
 /// Iterates the set squares of a bitboard, lowest first.
@@ -135,13 +158,13 @@ mod tests {
             let mut out = 0u64;
             for &d in dirs {
                 let (df, dr) = DIRS[d];
-                let mut cur = s;
-                while let Some(n) = step(cur, df, dr) {
+                let mut n = step(s, df, dr);
+                while n < 64 {
                     out |= 1 << n;
                     if occ & (1 << n) != 0 {
                         break;
                     }
-                    cur = n;
+                    n = step(n, df, dr);
                 }
             }
             out
@@ -156,6 +179,20 @@ mod tests {
             assert_eq!(rook(s, occ), walk(s, occ, &ROOK_DIRS));
             assert_eq!(bishop(s, occ), walk(s, occ, &BISHOP_DIRS));
         }
+    }
+
+    /// `beyond` against its definition: the ray from `through` in the direction from `from`.
+    #[test]
+    fn beyond_follows_the_line() {
+        for from in 0..64 {
+            for through in 0..64 {
+                let want =
+                    (0..8).find(|&d| TABLES.ray[d][from] & (1 << through) != 0).map_or(0, |d| TABLES.ray[d][through]);
+                assert_eq!(beyond(from, through), want, "{from} {through}");
+            }
+        }
+        assert_eq!(beyond(0, 9), TABLES.ray[2][9]); // a1, b2: c3..h8
+        assert_eq!(beyond(0, 10), 0); // a1, c2: no line
     }
 
     #[test]

@@ -291,11 +291,11 @@ impl Board {
             | (attacks::pawn(0, s) & self.bb(Color::Black, PieceType::Pawn))
     }
 
-    /// Bishops, rooks and queens (of both colours) seeing `s`.
-    fn slider_attackers(&self, s: usize) -> Bitboard {
+    /// Bishops, rooks and queens (of both colours) seeing the square whose rook and bishop
+    /// attack sets (on this board's occupancy) are `rook` and `bishop`.
+    fn slider_attackers_from(&self, rook: Bitboard, bishop: Bitboard) -> Bitboard {
         let queens = self.kind_bb(PieceType::Queen);
-        (attacks::rook(s, self.occupied) & (self.kind_bb(PieceType::Rook) | queens))
-            | (attacks::bishop(s, self.occupied) & (self.kind_bb(PieceType::Bishop) | queens))
+        (rook & (self.kind_bb(PieceType::Rook) | queens)) | (bishop & (self.kind_bb(PieceType::Bishop) | queens))
     }
 }
 
@@ -343,8 +343,9 @@ fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Vec<Threa
     for from in squares(board.leaper_attackers(s)) {
         push(log, at(from), from, pc, s, add);
     }
-    let through = attacks::queen(s, occ) & occ;
-    for from in squares(board.slider_attackers(s)) {
+    let (rook, bishop) = (attacks::rook(s, occ), attacks::bishop(s, occ));
+    let through = (rook | bishop) & occ;
+    for from in squares(board.slider_attackers_from(rook, bishop)) {
         let slider = at(from);
         push(log, slider, from, pc, s, add);
         let behind = through & attacks::beyond(from, s);
