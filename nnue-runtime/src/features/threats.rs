@@ -325,10 +325,15 @@ pub(crate) struct ThreatChange {
     pub threat: Threat,
     /// `true`: the move made the threat; `false`: it broke it.
     pub add: bool,
+    /// The threat packed into one word (pieces and squares), so that [`cancel_log`] compares
+    /// one integer per pair.
+    key: u32,
 }
 
 fn push(log: &mut Vec<ThreatChange>, attacker: Piece, from: usize, attacked: Piece, to: usize, add: bool) {
-    log.push(ThreatChange { threat: Threat { attacker, from: from as u8, attacked, to: to as u8 }, add });
+    let piece = |p: Piece| (p.color.index() * 6 + p.kind.index()) as u32;
+    let key = piece(attacker) << 24 | (from as u32) << 16 | piece(attacked) << 8 | to as u32;
+    log.push(ThreatChange { threat: Threat { attacker, from: from as u8, attacked, to: to as u8 }, add, key });
 }
 
 /// Every threat involving square `s` (holding `pc` on `board`), logged as `add`; and for each
@@ -378,8 +383,8 @@ pub(crate) fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatCha
 pub(crate) fn cancel_log(log: &mut Vec<ThreatChange>) {
     let mut i = 0;
     while i < log.len() {
-        let (threat, add) = (log[i].threat, log[i].add);
-        match (i + 1..log.len()).find(|&j| log[j].threat == threat && log[j].add != add) {
+        let (key, add) = (log[i].key, log[i].add);
+        match (i + 1..log.len()).find(|&j| log[j].key == key && log[j].add != add) {
             Some(j) => {
                 // j > i: removing j first leaves i in place.
                 log.swap_remove(j);
