@@ -33,6 +33,21 @@ fn near(a: usize, b: usize) -> bool {
     (a % 8).abs_diff(b % 8) <= 1
 }
 
+/// The squares on the file of `s` and the files beside it.
+#[inline(always)]
+fn near_files(s: usize) -> Bitboard {
+    const FILE_A: Bitboard = 0x0101_0101_0101_0101;
+    let f = s % 8;
+    let mut m = FILE_A << f;
+    if f > 0 {
+        m |= FILE_A << (f - 1);
+    }
+    if f < 7 {
+        m |= FILE_A << (f + 1);
+    }
+    m
+}
+
 /// Ranks 2 to 7: the squares a pawn has a slot on.
 const SLOTTED: Bitboard = 0x00FF_FFFF_FFFF_FF00;
 
@@ -85,14 +100,17 @@ pub(crate) fn changes(
         for c in Color::BOTH {
             let rel = usize::from(c != perspective);
             for s in squares(moved[c.index()]) {
-                for (rel_b, t) in pawns(board, perspective) {
-                    let other_colour = if rel_b == rel { c } else { !c };
-                    let also_moved = moved[other_colour.index()] & (1 << t) != 0;
-                    // A pair of two moved pawns is counted from the one that comes first.
-                    if (rel_b, t) == (rel, s) || !near(s, t) || (also_moved && (rel_b, t) < (rel, s)) {
-                        continue;
+                // Only pawns on the same or adjacent files pair with it.
+                for other in Color::BOTH {
+                    let rel_b = usize::from(other != perspective);
+                    for t in squares(pawn_bb(board, other) & near_files(s)) {
+                        let also_moved = moved[other.index()] & (1 << t) != 0;
+                        // A pair of two moved pawns is counted from the one that comes first.
+                        if (rel_b, t) == (rel, s) || (also_moved && (rel_b, t) < (rel, s)) {
+                            continue;
+                        }
+                        out.push(offset + pair(slot(rel, s ^ o), slot(rel_b, t ^ o)));
                     }
-                    out.push(offset + pair(slot(rel, s ^ o), slot(rel_b, t ^ o)));
                 }
             }
         }
