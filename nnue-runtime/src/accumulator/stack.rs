@@ -340,6 +340,36 @@ mod tests {
         assert_eq!(stack.evaluate(&ea.clone(), &start), Network::evaluate(&ea, &start));
     }
 
+    /// A threat net's king move within its board half swaps piece sums through the cache, from
+    /// the boards the pushes lead to. When those aren't positions (a push that adds a second
+    /// king), that perspective is refreshed from the position the stack is given instead of
+    /// being built from a board the cache can't read. (The other perspective follows the pushes
+    /// and is as wrong as they are: only debug builds check them, see above.)
+    #[test]
+    #[cfg(not(debug_assertions))]
+    fn a_king_move_whose_boards_are_not_positions_refreshes() {
+        use crate::loaded::FastWeights;
+        let net = synth::threats(64, 5, Encoding::Raw);
+        let weights = FastWeights::new(&net).unwrap();
+        let fast = weights.sfnn_threats::<64, 32, 16>().unwrap();
+        let start = Position::from_fen("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1").unwrap();
+        let after = Position::from_fen("4k3/8/8/8/8/8/3PK3/8 b - - 0 1").unwrap();
+        let king = Piece::new(Color::White, PieceType::King);
+        for path in KernelPath::all() {
+            let mut fresh = fast.new_accumulator();
+            fast.refresh_on(path, &after, Color::White, &mut fresh);
+            // The right move: the whole evaluation is a refresh's.
+            let mut stack = AccumulatorStack::with_path(&fast, &start, path);
+            stack.push(Dirty::quiet(king, sq("e1"), sq("e2")));
+            assert_eq!(stack.evaluate(&fast, &after), fast.evaluate_on(path, &after), "{path}");
+            // One that keeps the old king: White's half (its king "moved") is still a refresh's.
+            let mut stack = AccumulatorStack::with_path(&fast, &start, path);
+            stack.push(Dirty::default().add(sq("e2"), king));
+            let acc = stack.current(&fast, &after);
+            assert_eq!((acc.values[0], acc.psqt[0]), (fresh.values[0], fresh.psqt[0]), "{path}");
+        }
+    }
+
     #[test]
     fn the_matching_position_evaluates_as_a_refresh() {
         let net = synth::sfnn(64, 1, Encoding::Raw);
