@@ -420,9 +420,10 @@ impl<const L1: usize> MixedRows<'_, L1> {
         let p = perspective.index();
         let list = ActiveList::of(features, pos, perspective);
         let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
+        // The PSQT rows first, as in `update`.
+        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list, &[]);
         // SAFETY: the caller holds `K`'s path.
         unsafe { (K::ROWS.mixed)(int8, int16, self.biases, &mut acc.values[p], &list, &[]) }
-        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list, &[]);
     }
 
     /// `perspective`'s half of `acc` from the biases and the piece features' rows (no threats
@@ -442,9 +443,10 @@ impl<const L1: usize> MixedRows<'_, L1> {
         let p = perspective.index();
         let (list, n) = active_features(features, pos, perspective);
         let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
+        // The PSQT rows first, as in `update`.
+        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list[..n], &[]);
         // SAFETY: the caller's `rows` are an available path's.
         unsafe { (rows.mixed)(int8, int16, self.biases, &mut acc.values[p], &list[..n], &[]) }
-        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list[..n], &[]);
     }
 
     /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, in one pass.
@@ -462,8 +464,9 @@ impl<const L1: usize> MixedRows<'_, L1> {
     ) {
         let p = perspective.index();
         let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
+        // The PSQT rows first: their loads (another array, as scattered) then overlap the rows'.
+        portable::update_psqt(self.psqt, &src.psqt[p], &mut dst.psqt[p], added, removed);
         // SAFETY: the caller holds `K`'s path.
         unsafe { (K::ROWS.mixed)(int8, int16, &src.values[p], &mut dst.values[p], added, removed) }
-        portable::update_psqt(self.psqt, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }

@@ -48,9 +48,10 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF,
         let () = Self::SHAPE;
         let (list, n) = active_features(FeatureSet::HalfKav2Hm, pos, perspective);
         let p = perspective.index();
+        // The PSQT rows first, as in `update_k`.
+        portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list[..n], &[]);
         // SAFETY: this function's caller holds `K`'s path.
         unsafe { (K::ROWS.i16)(self.ft_weights.as_flattened(), self.ft_biases, &mut acc.values[p], &list[..n], &[]) }
-        portable::update_psqt(self.psqt_weights, &[0; BUCKETS], &mut acc.psqt[p], &list[..n], &[]);
     }
 
     #[inline(always)]
@@ -64,9 +65,10 @@ impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF,
     ) {
         let p = perspective.index();
         let rows = self.ft_weights.as_flattened();
+        // The PSQT rows first: their loads (another array, as scattered) then overlap the rows'.
+        portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
         // SAFETY: this function's caller holds `K`'s path.
         unsafe { (K::ROWS.i16)(rows, &src.values[p], &mut dst.values[p], added, removed) }
-        portable::update_psqt(self.psqt_weights, &src.psqt[p], &mut dst.psqt[p], added, removed);
     }
 }
 
