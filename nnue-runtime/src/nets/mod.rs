@@ -353,13 +353,11 @@ impl<const L1: usize> Int16Rows<'_, L1> {
         perspective: Color,
         acc: &mut Accumulator<L1, 0>,
     ) {
-        let (list, n) = active_features(features, pos, perspective);
-        let dst = &mut acc.values[perspective.index()];
-        // SAFETY: the caller holds `K`'s path.
-        unsafe { (K::ROWS.i16)(self.rows.as_flattened(), self.biases, dst, &list[..n], &[]) }
+        // SAFETY: the caller holds `K`'s path, whose row kernels these are.
+        unsafe { self.refresh_pieces(K::ROWS, features, pos, perspective, acc) }
     }
 
-    /// [`Int16Rows::refresh`]: every feature is a piece's.
+    /// [`Int16Rows::refresh`] (every feature is a piece's) with the given row kernels.
     ///
     /// # Safety
     /// `rows` must be the row kernels of an available path.
