@@ -106,6 +106,12 @@ fn cbnf_padded_and_zstd_forms() {
     less.extend(ruzstd_free_frame(&short[64..200]));
     let e = Net::from_bytes(&less, Some(&arch)).unwrap_err();
     assert!(e.to_string().contains("decodes to 136 bytes"), "{e}");
+    // A frame asking for a 2 TiB window is refused before anything is allocated.
+    let mut huge = synth::cbnf_zstd(&net, 1)[..64].to_vec();
+    huge.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xf8, 0, 0, 0]);
+    let e = Net::from_bytes(&huge, Some(&arch)).unwrap_err();
+    assert_eq!((e.offset, e.section.as_str()), (64, "zstd-compressed arrays"), "{e}");
+    assert!(e.to_string().contains("indow"), "{e}");
 }
 
 /// A zstd frame of `data` without compression (a raw block), written by hand so that this test
