@@ -69,11 +69,9 @@ pub struct RefreshCache<A> {
     path: KernelPath,
     /// The network's weights: its entries hold that network's sums.
     weights: WeightsId,
-    /// Scratch for threat nets: the position's board features, an update's rows, and an
-    /// accumulator to update an entry through.
+    /// Scratch for threat nets: the position's board features, and an accumulator to update
+    /// an entry through.
     threats: Vec<usize>,
-    added: Vec<usize>,
-    removed: Vec<usize>,
     scratch: Option<A>,
 }
 
@@ -88,15 +86,7 @@ impl<A: Clone> RefreshCache<A> {
         let entries =
             (0..128).map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false }).collect();
         let weights = net.weights_id();
-        RefreshCache {
-            entries,
-            path,
-            weights,
-            threats: Vec::new(),
-            added: Vec::new(),
-            removed: Vec::new(),
-            scratch: None,
-        }
+        RefreshCache { entries, path, weights, threats: Vec::new(), scratch: None }
     }
 
     /// Panics unless `net` is the network the cache was built with (a pointer comparison).
@@ -140,29 +130,13 @@ impl<A: Clone> RefreshCache<A> {
             return self.refresh_threats(net, pos, perspective, target);
         }
         let king = pos.king(perspective);
-        let entry = &mut self.entries[perspective.index() * 64 + king.index()];
-        let now = placement(pos);
-        // A row per changed square against a row per piece: an entry last refreshed far from
-        // this position (another game, another line) is cheaper to rebuild than to update.
-        if !entry.valid || changed_squares(&entry.placement, &now) > pos.piece_count() {
-            net.refresh_on(path, pos, perspective, &mut entry.acc);
-            entry.placement = now;
-            entry.valid = true;
-            net.update_on(path, &entry.acc, target, perspective, &[], &[]);
-            return;
+        let i = perspective.index() * 64 + king.index();
+        let entry = &mut self.entries[i];
+        let source = Source::Position(pos);
+        let synced = sync_entry(net, path, entry, perspective, king, &placement(pos), source, target);
+        if synced != Some(true) {
+            net.update_on(path, &self.entries[i].acc, target, perspective, &[], &[]);
         }
-        // At most 32 pieces change: fixed lists, no scratch vectors on this path.
-        let (mut lists, mut counts) = ([[0usize; 32]; 2], [0usize; 2]);
-        placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, added| {
-            let side = usize::from(!added);
-            lists[side][counts[side]] = f;
-            counts[side] += 1;
-        });
-        let (added, removed) = (&lists[0][..counts[0]], &lists[1][..counts[1]]);
-        net.update_on(path, &entry.acc, target, perspective, added, removed);
-        // Only this perspective's half: the entry's other half is never read.
-        net.update_on(path, target, &mut entry.acc, perspective, &[], &[]);
-        entry.placement = now;
     }
 
     /// [`RefreshCache::refresh`] for threat nets: the entry keeps the piece features' sums
@@ -216,43 +190,67 @@ impl<A: Clone> RefreshCache<A> {
     ) -> Option<usize> {
         let king = board.king(perspective)?;
         let i = perspective.index() * 64 + king.index();
-        let entry = &mut self.entries[i];
-        let now = board.placement();
-        let pieces = now.iter().map(|b| b.count_ones() as usize).sum();
-        // As in `refresh`: rebuild when the difference has more rows than the position.
-        if !entry.valid || changed_squares(&entry.placement, &now) > pieces {
-            let owned;
-            let pos = match pos {
-                Some(pos) => pos,
-                None => {
-                    owned = board.to_position()?;
-                    &owned
-                }
-            };
-            net.refresh_pieces_on(self.path, pos, perspective, &mut entry.acc);
-            entry.valid = true;
-        } else {
-            let (added, removed) = (&mut self.added, &mut self.removed);
-            added.clear();
-            removed.clear();
-            placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, add| {
-                if add {
-                    added.push(f)
-                } else {
-                    removed.push(f)
-                }
-            });
-            if added.is_empty() && removed.is_empty() {
-                return Some(i);
-            }
-            let scratch = self.scratch.get_or_insert_with(|| net.new_accumulator());
-            net.update_on(self.path, &entry.acc, scratch, perspective, added, removed);
-            // Only this perspective's half: the entry's other half is never read.
-            net.update_on(self.path, scratch, &mut entry.acc, perspective, &[], &[]);
-        }
-        entry.placement = now;
+        let source = pos.map_or(Source::Board(board), Source::Position);
+        let scratch = self.scratch.get_or_insert_with(|| net.new_accumulator());
+        sync_entry(net, self.path, &mut self.entries[i], perspective, king, &board.placement(), source, scratch)?;
         Some(i)
     }
+}
+
+/// Where a rebuilt entry takes its position from.
+enum Source<'a> {
+    Position(&'a Position),
+    /// Made into a position only when a rebuild needs one.
+    Board(&'a Board),
+}
+
+/// Brings `entry` (`perspective`'s, its king on `king`) to the piece sums of the placement
+/// `now`, `source`'s. A row per changed square against a row per piece: an entry that is not
+/// valid, or was last brought far from this placement (another game, another line), is rebuilt
+/// (`Some(false)`); else it is updated by the difference through `through`, whose `perspective`
+/// half then holds the same sums (`Some(true)`). `None` when a rebuild needs a position and the
+/// board isn't one.
+#[allow(clippy::too_many_arguments)]
+fn sync_entry<A, N: Network<Accumulator = A>>(
+    net: &N,
+    path: KernelPath,
+    entry: &mut Entry<A>,
+    perspective: Color,
+    king: Square,
+    now: &Placement,
+    source: Source<'_>,
+    through: &mut A,
+) -> Option<bool> {
+    let pieces = now.iter().map(|b| b.count_ones() as usize).sum();
+    if !entry.valid || changed_squares(&entry.placement, now) > pieces {
+        let owned;
+        let pos = match source {
+            Source::Position(pos) => pos,
+            Source::Board(board) => {
+                owned = board.to_position()?;
+                &owned
+            }
+        };
+        net.refresh_pieces_on(path, pos, perspective, &mut entry.acc);
+        (entry.placement, entry.valid) = (*now, true);
+        return Some(false);
+    }
+    // At most 32 pieces change: fixed lists, no scratch vectors.
+    let (mut lists, mut counts) = ([[0usize; 32]; 2], [0usize; 2]);
+    placement_changes(net.feature_set(), perspective, king, &entry.placement, now, |f, added| {
+        let side = usize::from(!added);
+        lists[side][counts[side]] = f;
+        counts[side] += 1;
+    });
+    if counts == [0, 0] {
+        return Some(false);
+    }
+    let (added, removed) = (&lists[0][..counts[0]], &lists[1][..counts[1]]);
+    net.update_on(path, &entry.acc, through, perspective, added, removed);
+    // Only this perspective's half: the entry's other half is never read.
+    net.update_on(path, through, &mut entry.acc, perspective, &[], &[]);
+    entry.placement = *now;
+    Some(true)
 }
 
 #[cfg(test)]
