@@ -10,6 +10,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::cache::{BlobFile, Source};
+use crate::forward::{self, Order};
 use crate::input::NetInput;
 use crate::load::Loaded;
 
@@ -393,6 +394,18 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let module = &input.name;
     let layout = &loaded.entry.layout;
     let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)));
+    let (network_ty, value, layers) = match composed(layout, &accumulator_ty) {
+        Some(Ok(layers)) => (
+            quote!(rt::nets::Composed<#network_ty, Layers>),
+            quote!(rt::nets::Composed { net: #value, layers: Layers }),
+            layers,
+        ),
+        Some(Err(e)) => {
+            let e = format!("nnue_net!: internal error, no forward pass for this net's layers: {e}");
+            (network_ty, value, quote!(compile_error!(#e);))
+        }
+        None => (network_ty, value, quote!()),
+    };
     let prefix = symbol_prefix(&loaded.key);
     let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
     let net_file = loaded.file.to_string_lossy().into_owned();
@@ -436,6 +449,8 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             /// The network, with its weights baked into the binary.
             pub static NETWORK: Network = #value;
 
+            #layers
+
             /// Evaluates `pos` from scratch on the fastest path this CPU has.
             pub fn evaluate(pos: &rt::Position) -> rt::Evaluation {
                 rt::Network::evaluate(&NETWORK, pos)
@@ -450,6 +465,41 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             }
         }
     }
+}
+
+/// The `Layers` of a net whose forward pass the macro composes from its description (the
+/// Stockfish and HalfKP families; `None` for the others, whose family type has its own).
+fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Option<Result<TokenStream, String>> {
+    use nnue_format::layers::Param;
+    let order: fn(Param) -> Order = match layout {
+        // Stockfish 15.1-18's fc_1 and fc_2 read their inputs as the SIMD packs leave them.
+        FastLayout::Sfnn(..) | FastLayout::Threats(..) => |param| match param {
+            Param::Fc1 => Order::SfnnFc0Act,
+            Param::Fc2 => Order::SfnnFc1Act,
+            _ => Order::Canonical,
+        },
+        FastLayout::Sf19(..) | FastLayout::Sf19Lite(..) | FastLayout::HalfKp(..) => |_| Order::Canonical,
+        FastLayout::Chess768(..) | FastLayout::Layered(..) => return None,
+    };
+    let layers = layout.arch().layers();
+    let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
+    let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
+    let net = forward::Net { layers, dims, order, accumulator: accumulator.clone(), l1: layout.arch().l1() };
+    Some(forward::emit(&net).map(|forward| {
+        quote! {
+            /// The layers after the accumulators, as the description has them:
+            ///
+            /// ```text
+            #(#[doc = #described])*
+            /// ```
+            #[derive(Debug, Clone, Copy)]
+            pub struct Layers;
+
+            impl rt::__private::Forward<Accumulator> for Layers {
+                #forward
+            }
+        }
+    }))
 }
 
 /// Symbols must be unique in the final link: the crate, a hash of this compilation (a

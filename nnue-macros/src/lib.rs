@@ -4,6 +4,7 @@
 
 mod cache;
 mod emit;
+mod forward;
 mod input;
 mod load;
 

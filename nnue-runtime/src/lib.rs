@@ -20,6 +20,7 @@
 pub mod accumulator;
 mod dirty;
 pub mod features;
+mod layers;
 pub mod loaded;
 pub mod nets;
 pub mod network;
@@ -68,6 +69,14 @@ pub use nnue_macros::nnue_net;
 pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
 pub use reference::{Evaluator, GenericAccumulator};
 pub use simd::{Isa, KernelPath};
+
+/// What the code `nnue_net!` emits calls: the layer kernels, each safe given the path's kernel
+/// set ([`On`](__private::On)). Not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::layers::*;
+    pub use crate::simd::Kernels;
+}
 
 /// A value aligned to a cache line.
 #[derive(Debug, Clone, Copy)]

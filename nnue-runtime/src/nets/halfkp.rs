@@ -2,9 +2,9 @@
 
 use super::network_family;
 use crate::features::{halfkp, FeatureSet};
+use crate::layers::{affine_dense, affine_one, affine_sparse, clipped_both, Clipped, On};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::portable::clipped_relu;
 use crate::simd::Kernels;
 
 const INPUTS: usize = halfkp::INPUTS;
@@ -45,33 +45,16 @@ impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
         trace: Option<&mut Trace>,
     ) -> Evaluation {
         let () = Self::SHAPE;
-        let mut ft_out = [[0u8; L1]; 2];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::ft_clamp(&acc.values[stm.index()], &mut ft_out[0]) };
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::ft_clamp(&acc.values[(!stm).index()], &mut ft_out[1]) };
-        let mut fc0 = [0i32; 32];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe {
-            K::affine_sparse(bytemuck::must_cast_ref(&ft_out), &self.fc0_weights[0], &self.fc0_biases[0], &mut fc0)
-        };
-        let mut fc1_in = [0u8; 32];
-        for (a, &x) in fc1_in.iter_mut().zip(&fc0) {
-            *a = clipped_relu(x);
-        }
-        let mut fc1 = [0i32; 32];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe {
-            K::affine_dense(bytemuck::must_cast_ref(&fc1_in), &self.fc1_weights[0], &self.fc1_biases[0], &mut fc1)
-        };
-        let mut fc2_in = [0u8; 32];
-        for (a, &x) in fc2_in.iter_mut().zip(&fc1) {
-            *a = clipped_relu(x);
-        }
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let fc2 = unsafe { K::affine_one(&fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]) };
+        // SAFETY: this function's caller holds `K`'s path.
+        let k = unsafe { On::<K>::new() };
+        let ft = clipped_both(k, acc, stm);
+        let fc0 = affine_sparse(k, &ft, &self.fc0_weights[0], &self.fc0_biases[0]);
+        let fc1_in = Clipped::<6>::apply(&fc0);
+        let fc1 = affine_dense(k, &fc1_in, &self.fc1_weights[0], &self.fc1_biases[0]);
+        let fc2_in = Clipped::<6>::apply(&fc1);
+        let fc2 = affine_one(k, &fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
         if let Some(t) = trace {
-            t.ft_out = ft_out.concat();
+            t.ft_out = ft.concat();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
             t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];
         }

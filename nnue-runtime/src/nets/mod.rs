@@ -19,6 +19,8 @@ pub use sf19::Sf19;
 pub use sfnn::{LayerStacks, Sf19Stacks, Sfnn};
 pub use sfnn_threats::SfnnThreats;
 
+pub use crate::layers::Composed;
+
 use crate::features::FeatureSet;
 use crate::network::Accumulator;
 use crate::position::{Color, Position};

@@ -8,6 +8,10 @@
 
 use super::{network_family, Sf19Stacks};
 use crate::features::FeatureSet;
+use crate::layers::{
+    self, affine_dense, affine_listed, affine_one, concat, stockfish_bucket, On, Pairwise, PairwiseScratch,
+    SqrClippedAndClipped,
+};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
 use crate::simd::Kernels;
@@ -40,24 +44,6 @@ pub struct Sf19<
     pub stacks: Sf19Stacks<'a, CHUNKS>,
 }
 
-/// Squared and clipped activations of 32 outputs, `[squared; 32] ++ [clipped; 32]`:
-/// `min(127, x² >> SQR)` and `clamp(x >> SHIFT, 0, 127)`.
-///
-/// In int32 only, so that it vectorises: `|x|` is first capped at the smallest value whose
-/// square already gives 127, which leaves every result as it is and keeps the square in
-/// range (`SQR` at most 23).
-#[inline(always)]
-fn dual_activation<const SQR: u32, const SHIFT: u32>(x: &[i32; 32], out: &mut [u8]) {
-    const { assert!(SQR <= 23) };
-    let cap = (127u32 << SQR).isqrt() + 1;
-    let (squared, clipped) = out.split_at_mut(32);
-    for ((s, c), &v) in squared.iter_mut().zip(clipped.iter_mut()).zip(x) {
-        let a = v.unsigned_abs().min(cap);
-        *s = ((a * a) >> SQR).min(127) as u8;
-        *c = (v >> SHIFT).clamp(0, 127) as u8;
-    }
-}
-
 impl<
         const L1: usize,
         const HALF: usize,
@@ -82,45 +68,26 @@ impl<
         trace: Option<&mut Trace>,
     ) -> Evaluation {
         let () = Self::SHAPE;
-        let (bucket, psqt) = super::sfnn::bucket_psqt(acc, stm, pieces);
-        let (us, them) = (stm.index(), (!stm).index());
-
-        let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
-        let (ft_out, nnz) =
-            // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-            unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 9>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
-        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
-        let stack = &self.stacks;
-
-        let mut fc0 = [0i32; 32];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe {
-            K::affine_sparse_listed(chunks, &stack.fc0_weights[bucket], &stack.fc0_biases[bucket], &mut fc0, nnz)
-        };
-        // fc_2 reads both layers' activations: fc_0's in the first half, fc_1's in the second.
-        let mut acts = [0u8; 128];
-        dual_activation::<21, 7>(&fc0, &mut acts[..64]);
-        let mut fc1 = [0i32; 32];
-        let fc1_in: &[u8; 64] = acts[..64].try_into().expect("64 bytes");
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe {
-            K::affine_dense(
-                bytemuck::must_cast_ref(fc1_in),
-                &stack.fc1_weights[bucket],
-                &stack.fc1_biases[bucket],
-                &mut fc1,
-            )
-        };
-        dual_activation::<19, 6>(&fc1, &mut acts[64..]);
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let fc2 = unsafe { K::affine_one(&acts, &stack.fc2_weights[bucket], stack.fc2_biases[bucket][0]) };
+        // SAFETY: this function's caller holds `K`'s path.
+        let k = unsafe { On::<K>::new() };
+        let stacks = &self.stacks;
+        let bucket = stockfish_bucket(pieces);
+        let psqt = layers::psqt(acc, stm, bucket);
+        let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
+        let ft = Pairwise::<255, 9>::apply(k, acc, stm, &mut scratch);
+        let fc0 = affine_listed(k, &ft, &stacks.fc0_weights[bucket], &stacks.fc0_biases[bucket]);
+        let fc1_in: [u8; 64] = SqrClippedAndClipped::<21, 7>::apply(&fc0);
+        let fc1 = affine_dense(k, &fc1_in, &stacks.fc1_weights[bucket], &stacks.fc1_biases[bucket]);
+        // fc_2 reads both layers' activations.
+        let fc2_in: [u8; 128] = concat(&fc1_in, &SqrClippedAndClipped::<19, 6>::apply::<32, 64>(&fc1));
+        let fc2 = affine_one(k, &fc2_in, &stacks.fc2_weights[bucket], stacks.fc2_biases[bucket][0]);
         let skip = fc0[30].wrapping_sub(fc0[31]);
         let positional = fc2.wrapping_add(skip).wrapping_mul(9600) / 16384;
 
         if let Some(t) = trace {
-            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
+            t.ft_out = ft.bytes().to_vec();
             t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-            t.activations = vec![acts[..64].to_vec(), acts.to_vec()];
+            t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];
         }
         Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
     }

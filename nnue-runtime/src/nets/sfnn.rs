@@ -2,10 +2,13 @@
 
 use super::{active_features, network_family};
 use crate::features::{halfka_v2_hm, FeatureSet};
+use crate::layers::{
+    self, affine_dense, affine_listed, affine_one, stockfish_bucket, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, On,
+    Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act,
+};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
 use crate::simd::{portable, Kernels};
-use nnue_format::layout::{sfnn_fc1_act_source, sfnn_fc1_input};
 
 const INPUTS: usize = halfka_v2_hm::INPUTS;
 const BUCKETS: usize = 8;
@@ -110,15 +113,6 @@ pub struct LayerStacks<
 /// Stockfish 19's layer stacks: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
 pub type Sf19Stacks<'a, const CHUNKS: usize> = LayerStacks<'a, CHUNKS, 32, 16, 128>;
 
-/// The layer stack and PSQT bucket of a position with `pieces` pieces, `(pieces - 1) / 4`, and
-/// its PSQT part: half the difference of the side to move's and the other side's sums (before
-/// the output scale).
-#[inline(always)]
-pub(super) fn bucket_psqt<const L1: usize>(acc: &Accumulator<L1, BUCKETS>, stm: Color, pieces: usize) -> (usize, i32) {
-    let bucket = (pieces - 1) / 4;
-    (bucket, acc.psqt[stm.index()][bucket].wrapping_sub(acc.psqt[(!stm).index()][bucket]) / 2)
-}
-
 /// The forward pass of the SFNN families from pack-ordered accumulators: the pairwise
 /// transform clamped to `0..=MAX` (254 on Stockfish 15.1-17.1's doubled accumulators, 255 on
 /// Stockfish 18's threat nets), then the bucket's layer stack.
@@ -139,54 +133,28 @@ pub(super) unsafe fn forward_stacks<
     pieces: usize,
     trace: Option<&mut Trace>,
 ) -> Evaluation {
-    let (bucket, psqt) = bucket_psqt(acc, stm, pieces);
-    let (us, them) = (stm.index(), (!stm).index());
-
-    // Scratch the kernel fills completely (ft_out) or up to what it returns (nnz): not cleared.
-    let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
-    let (ft_out, nnz) =
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::ft_pairwise_both::<L1, HALF, CHUNKS, MAX, 9>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
-    let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
-
-    let mut fc0 = [0i32; 16];
-    let (weights, biases) = (&stacks.fc0_weights[bucket], &stacks.fc0_biases[bucket]);
-    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-    unsafe { K::affine_sparse_listed(chunks, weights, biases, &mut fc0, nnz) };
+    // SAFETY: this function's caller holds `K`'s path.
+    let k = unsafe { On::<K>::new() };
+    let bucket = stockfish_bucket(pieces);
+    let psqt = layers::psqt(acc, stm, bucket);
+    let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
+    let ft = Pairwise::<MAX, 9>::apply(k, acc, stm, &mut scratch);
+    let fc0 = affine_listed(k, &ft, &stacks.fc0_weights[bucket], &stacks.fc0_biases[bucket]);
     // 15 squared then 15 plain activations, in pack order (fc_1's weights follow it); the
     // two bytes of fc0[15], which skips ahead to the output, meet zero weights.
-    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-    let fc1_in = unsafe { K::sfnn_fc0_act(&fc0) };
-    let mut fc1 = [0i32; 32];
-    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-    unsafe {
-        K::affine_dense(
-            bytemuck::must_cast_ref(&fc1_in),
-            &stacks.fc1_weights[bucket],
-            &stacks.fc1_biases[bucket],
-            &mut fc1,
-        )
-    };
-    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-    let fc2_in = unsafe { K::sfnn_fc1_act(&fc1) };
-    // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-    let fc2 = unsafe { K::affine_one(&fc2_in, &stacks.fc2_weights[bucket], stacks.fc2_biases[bucket][0]) };
+    let fc1_in = SfnnFc0Act::apply(k, &fc0);
+    let fc1 = affine_dense(k, &fc1_in, &stacks.fc1_weights[bucket], &stacks.fc1_biases[bucket]);
+    let fc2_in = SfnnFc1Act::apply(k, &fc1);
+    let fc2 = affine_one(k, &fc2_in, &stacks.fc2_weights[bucket], stacks.fc2_biases[bucket][0]);
     // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
     let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
     let positional = fc2.wrapping_add(forward);
 
     if let Some(t) = trace {
-        t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
+        t.ft_out = ft.bytes().to_vec();
         t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
         // Back in the canonical order.
-        let (mut act0, mut act1) = (vec![0u8; 30], vec![0u8; 32]);
-        for s in 0..32 {
-            if let Some(i) = sfnn_fc1_input(s) {
-                act0[i] = fc1_in[s];
-            }
-            act1[sfnn_fc1_act_source(s)] = fc2_in[s];
-        }
-        t.activations = vec![act0, act1];
+        t.activations = vec![unpack_sfnn_fc0_act(&fc1_in), unpack_sfnn_fc1_act(&fc2_in)];
     }
     Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
 }

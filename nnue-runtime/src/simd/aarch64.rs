@@ -26,6 +26,8 @@ pub(crate) unsafe trait Dot4 {
 pub(crate) struct Mull;
 pub(crate) struct Sdot;
 
+impl<D: Dot4> super::sealed::Sealed for Arm<D> {}
+
 // SAFETY: NEON instructions only (baseline on aarch64; entry points enable "neon" as well).
 unsafe impl Dot4 for Mull {
     #[inline(always)]

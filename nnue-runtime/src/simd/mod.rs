@@ -266,7 +266,11 @@ pub(crate) use on_path;
 ///
 /// # Safety
 /// Implementations may use instructions of their path: callers must hold the [`KernelPath`].
-pub(crate) unsafe trait Kernels {
+/// Sealed: the paths' kernel sets are this crate's. (Public only as the bound of the layer
+/// functions the generated code calls, [`crate::__private`].)
+// Each method's requirement is the trait's: the caller holds the path.
+#[allow(clippy::missing_safety_doc)]
+pub unsafe trait Kernels: sealed::Sealed {
     /// The transformer's row sums on this path, compiled in this crate (see [`rows`]).
     const ROWS: rows::RowKernels;
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
@@ -349,4 +353,9 @@ pub(crate) unsafe trait Kernels {
         screlu: bool,
         screlu_in_i16: bool,
     ) -> i32;
+}
+
+mod sealed {
+    /// Only this crate's kernel sets are [`Kernels`](super::Kernels).
+    pub trait Sealed {}
 }

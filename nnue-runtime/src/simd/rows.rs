@@ -23,7 +23,7 @@ pub(crate) type Rebase = unsafe fn(acc: &mut [i16], plus: &[i16], minus: &[i16])
 
 /// One path's compiled row kernels (see [`Kernels::ROWS`](super::Kernels::ROWS)).
 #[derive(Clone, Copy)]
-pub(crate) struct RowKernels {
+pub struct RowKernels {
     pub i16: I16Rows,
     pub mixed: MixedRows,
     pub rebase: Rebase,

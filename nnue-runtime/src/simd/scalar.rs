@@ -9,6 +9,8 @@ use nnue_format::layout::{pack_slot, sfnn_fc0_act_source, sfnn_fc1_act_source};
 
 pub(crate) struct Scalar;
 
+impl super::sealed::Sealed for Scalar {}
+
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     const ROWS: super::rows::RowKernels = super::rows::SCALAR;

@@ -140,6 +140,8 @@ fn clamp_bytes(lo: v128, hi: v128) -> v128 {
     i8x16_max(i8x16_narrow_i16x8(lo, hi), i8x16_splat(0))
 }
 
+impl super::sealed::Sealed for Simd128 {}
+
 // SAFETY: every function below only touches memory inside its array arguments (the const
 // asserts pin the shapes the pointer arithmetic relies on) and uses SIMD128, which the build has.
 unsafe impl Kernels for Simd128 {

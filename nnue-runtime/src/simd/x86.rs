@@ -435,6 +435,8 @@ unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
     }
 }
 
+impl<D: Dot> super::sealed::Sealed for X86<D> {}
+
 // SAFETY: every function below only touches memory inside its array arguments (the const
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {

@@ -1,0 +1,419 @@
+//! The generated forward pass: the description's layers ([`Architecture::layers`]) as one
+//! call of a runtime layer kernel per layer, on this net's statics.
+//!
+//! Registers become local variables named for what they hold (`fc0`, `fc1_in`, ...). Steps
+//! that only reshape bytes (activations, slices, concatenations) are kept pending until a
+//! layer reads them: the layer's stored weights say in which byte order it wants its input,
+//! and the activation kernel that writes that order is chosen then (Stockfish 15.1–18's
+//! fc_1 and fc_2 read their inputs in the order the SIMD packs leave them). Integer steps on
+//! single values fold into one expression, with the engines' wrapping arithmetic.
+
+use std::collections::HashMap;
+
+use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// The byte order a layer's stored weights expect of its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// As the description writes it.
+    Canonical,
+    /// Stockfish 15.1–18's fc_0 activations as `SfnnFc0Act` packs them.
+    SfnnFc0Act,
+    /// Stockfish 15.1–18's fc_1 activation as `SfnnFc1Act` packs it.
+    SfnnFc1Act,
+}
+
+/// What the emitter needs beyond the description.
+pub(crate) struct Net<'a> {
+    /// The layers.
+    pub layers: Layers,
+    /// The dimensions of each weight array, by its layout name (`fc0_biases`).
+    pub dims: HashMap<&'static str, &'a [usize]>,
+    /// The order each layer's weights read their input in.
+    pub order: fn(Param) -> Order,
+    /// The accumulator type.
+    pub accumulator: TokenStream,
+    /// Its width per perspective.
+    pub l1: usize,
+}
+
+/// A register's value while emitting.
+#[derive(Clone)]
+enum Val {
+    /// `r0`: the transform's output, `ft`.
+    Ft { listed: bool },
+    /// Bound int32 sums.
+    I32 { name: Ident, len: usize },
+    /// One int32 value: a variable or an expression (`atomic`: usable as a method's receiver).
+    Scalar { expr: TokenStream, atomic: bool },
+    /// Bound bytes in an order.
+    Bytes { name: Ident, len: usize, order: Order },
+    /// A byte-shaping step not emitted yet.
+    Pending(Step),
+}
+
+struct Emitter<'a> {
+    net: &'a Net<'a>,
+    regs: HashMap<Reg, Val>,
+    uses: HashMap<Reg, usize>,
+    names: HashMap<Reg, String>,
+    body: Vec<TokenStream>,
+}
+
+fn lit(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+fn array_name(param: Param, what: &str) -> String {
+    format!("{param}_{what}")
+}
+
+fn static_of(param: Param, what: &str) -> Ident {
+    format_ident!("{}", array_name(param, what).to_ascii_uppercase())
+}
+
+/// The `forward` of the generated `Layers`, and the doc lines naming each layer.
+pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
+    let layers = &net.layers;
+    let mut uses = HashMap::new();
+    for step in &layers.steps {
+        for r in step.registers().0 {
+            *uses.entry(r).or_insert(0) += 1;
+        }
+    }
+    *uses.entry(layers.positional).or_insert(0) += 1;
+    let names = names(layers);
+    let mut e = Emitter { net, regs: HashMap::new(), uses, names, body: Vec::new() };
+
+    let (bucket, pieces) = match layers.bucket {
+        Bucket::Stockfish => (quote!(let bucket = l::stockfish_bucket(pieces);), quote!(pieces)),
+        Bucket::Single => (quote!(let bucket = 0;), quote!(_pieces)),
+        Bucket::Rule(..) => return Err("bucket rules other than Stockfish's".into()),
+    };
+    e.body.push(bucket);
+    let listed = match layers.transform {
+        Transform::Pairwise { max, shift } => {
+            let (max, shift) = (Literal::i16_unsuffixed(max as i16), Literal::u32_unsuffixed(shift));
+            let (half, chunks) = (lit(net.l1 / 2), lit(net.l1 / 4));
+            e.body.push(quote! {
+                let mut scratch = l::PairwiseScratch::<#half, #chunks>::new();
+                let ft = l::Pairwise::<#max, #shift>::apply(k, acc, stm, &mut scratch);
+            });
+            true
+        }
+        Transform::Clipped { max: 127, bytes: true } => {
+            e.body.push(quote!(let ft = l::clipped_both(k, acc, stm);));
+            false
+        }
+        Transform::Clipped { .. } => return Err("a transform without bytes".into()),
+    };
+    e.regs.insert(0, Val::Ft { listed });
+
+    let mut traced = Vec::new();
+    for step in &layers.steps {
+        if let Step::Trace { reg, activation } = *step {
+            traced.push((reg, activation));
+        } else {
+            e.step(step)?;
+        }
+    }
+
+    let positional = e.scalar(layers.positional)?;
+    let psqt = match layers.psqt_div {
+        Some(d) => {
+            let d = Literal::i32_unsuffixed(d);
+            quote!(l::psqt(acc, stm, bucket) / #d)
+        }
+        None => quote!(0),
+    };
+    let trace = e.trace(&traced, listed)?;
+    let body = &e.body;
+    let acc = &net.accumulator;
+    Ok(quote! {
+        #[inline(always)]
+        fn forward<K: rt::__private::Kernels>(
+            self,
+            k: rt::__private::On<K>,
+            acc: &#acc,
+            stm: rt::Color,
+            #pieces: usize,
+            trace: Option<&mut rt::Trace>,
+        ) -> rt::Evaluation {
+            use rt::__private as l;
+            #(#body)*
+            let positional = #positional;
+            #trace
+            rt::Evaluation { bucket, psqt: #psqt, positional }
+        }
+    })
+}
+
+/// Each register's variable name: a layer's output by its weights (`fc0`), a layer's input by
+/// the layer (`fc1_in`), the rest by number.
+fn names(layers: &Layers) -> HashMap<Reg, String> {
+    let mut names = HashMap::new();
+    for step in &layers.steps {
+        match step {
+            Step::AffineI8 { param, input, out } => {
+                names.insert(*out, param.to_string());
+                if *input != 0 {
+                    names.insert(*input, format!("{param}_in"));
+                }
+            }
+            Step::Slice { input, start, len: 1, out } => {
+                // Named once its source is (sources come first).
+                let src = names.get(input).cloned().unwrap_or_else(|| format!("r{input}"));
+                names.insert(*out, format!("{src}_{start}"));
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+impl Emitter<'_> {
+    fn name(&self, reg: Reg) -> Ident {
+        format_ident!("{}", self.names.get(&reg).cloned().unwrap_or_else(|| format!("r{reg}")))
+    }
+
+    fn get(&self, reg: Reg) -> Result<&Val, String> {
+        self.regs.get(&reg).ok_or_else(|| format!("r{reg} is read before it is written"))
+    }
+
+    fn len(&self, param: Param) -> Result<usize, String> {
+        let name = array_name(param, "biases");
+        let dims = self.net.dims.get(name.as_str()).ok_or_else(|| format!("no array {name}"))?;
+        Ok(*dims.last().expect("arrays have dimensions"))
+    }
+
+    fn step(&mut self, step: &Step) -> Result<(), String> {
+        use Step::*;
+        let (out, val) = match step {
+            AffineI8 { param, input, out } => {
+                let (w, b) = (static_of(*param, "weights"), static_of(*param, "biases"));
+                let len = self.len(*param)?;
+                let name = self.name(*out);
+                let val = match self.get(*input)?.clone() {
+                    Val::Ft { listed } => {
+                        let kernel = if listed { quote!(affine_listed) } else { quote!(affine_sparse) };
+                        self.bind_i32(&name, len, quote!(l::#kernel(k, &ft, &#w[bucket], &#b[bucket])))
+                    }
+                    _ => {
+                        let x = self.bytes(*input, (self.net.order)(*param))?;
+                        if len == 1 {
+                            self.body.push(quote!(let #name: i32 = l::affine_one(k, &#x, &#w[bucket], #b[bucket][0]);));
+                            Val::Scalar { expr: quote!(#name), atomic: true }
+                        } else {
+                            self.bind_i32(&name, len, quote!(l::affine_dense(k, &#x, &#w[bucket], &#b[bucket])))
+                        }
+                    }
+                };
+                (*out, val)
+            }
+            Slice { input, start, len: 1, out } => {
+                let Val::I32 { name, len } = self.get(*input)?.clone() else {
+                    return Err(format!("r{out}: a slice of r{input}, which isn't int32 sums"));
+                };
+                if *start >= len {
+                    return Err(format!("r{out}: r{input}[{start}] is past its {len} values"));
+                }
+                let i = lit(*start);
+                (*out, self.scalar_val(*out, quote!(#name[#i]), true))
+            }
+            Slice { out, .. } | ClippedShift { out, .. } | SqrClippedShift { out, .. } | Concat { out, .. } => {
+                (*out, Val::Pending(step.clone()))
+            }
+            Mul { input, k, out } => {
+                let (x, k) = (self.receiver(*input)?, Literal::i32_unsuffixed(*k));
+                (*out, self.scalar_val(*out, quote!(#x.wrapping_mul(#k)), true))
+            }
+            Div { input, k, out } => {
+                let (x, k) = (self.scalar(*input)?, Literal::i32_unsuffixed(*k));
+                (*out, self.scalar_val(*out, quote!(#x / #k), false))
+            }
+            Add { a, b, out } | Sub { a, b, out } => {
+                let (x, y) = (self.receiver(*a)?, self.scalar(*b)?);
+                let op = if matches!(step, Add { .. }) { quote!(wrapping_add) } else { quote!(wrapping_sub) };
+                (*out, self.scalar_val(*out, quote!(#x.#op(#y)), true))
+            }
+            other => return Err(format!("no layer kernel for `{other:?}` yet")),
+        };
+        self.regs.insert(out, val);
+        Ok(())
+    }
+
+    fn bind_i32(&mut self, name: &Ident, len: usize, expr: TokenStream) -> Val {
+        let n = lit(len);
+        self.body.push(quote!(let #name: [i32; #n] = #expr;));
+        Val::I32 { name: name.clone(), len }
+    }
+
+    /// A value read once stays an expression; one read more often (or traced) gets a name.
+    fn scalar_val(&mut self, out: Reg, expr: TokenStream, atomic: bool) -> Val {
+        if self.uses.get(&out).copied().unwrap_or(0) > 1 && out != self.net.layers.positional {
+            let name = self.name(out);
+            self.body.push(quote!(let #name: i32 = #expr;));
+            Val::Scalar { expr: quote!(#name), atomic: true }
+        } else {
+            Val::Scalar { expr, atomic }
+        }
+    }
+
+    fn scalar(&self, reg: Reg) -> Result<TokenStream, String> {
+        match self.get(reg)? {
+            Val::Scalar { expr, .. } => Ok(expr.clone()),
+            _ => Err(format!("r{reg} is not a single int32 value")),
+        }
+    }
+
+    /// The value as a method's receiver: in parentheses unless it binds tighter.
+    fn receiver(&self, reg: Reg) -> Result<TokenStream, String> {
+        match self.get(reg)? {
+            Val::Scalar { expr, atomic: true } => Ok(expr.clone()),
+            Val::Scalar { expr, atomic: false } => Ok(quote!((#expr))),
+            _ => Err(format!("r{reg} is not a single int32 value")),
+        }
+    }
+
+    /// Register `reg` as bound bytes in `order`, emitting the kernels that make them.
+    fn bytes(&mut self, reg: Reg, order: Order) -> Result<Ident, String> {
+        let step = match self.get(reg)?.clone() {
+            Val::Bytes { name, order: o, .. } if o == order => return Ok(name),
+            Val::Bytes { order: o, .. } => return Err(format!("r{reg} is in {o:?} order, a layer wants {order:?}")),
+            Val::Pending(step) => step,
+            _ => return Err(format!("r{reg} is not bytes")),
+        };
+        let name = self.name(reg);
+        let (expr, len) = match (&step, order) {
+            (Step::Concat { inputs, .. }, _) => self.concat(inputs, order)?,
+            (Step::ClippedShift { input, shift, .. }, Order::SfnnFc1Act) => {
+                let (x, len) = self.i32s(*input)?;
+                if (len, *shift) != (32, 6) {
+                    return Err(format!("r{reg}: Stockfish's fc_1 activation is clamp(x >> 6) of 32 sums"));
+                }
+                (quote!(l::SfnnFc1Act::apply(k, &#x)), 32)
+            }
+            (Step::ClippedShift { input, shift, .. }, Order::Canonical) => {
+                let (x, len) = self.i32s(*input)?;
+                let shift = Literal::u32_unsuffixed(*shift);
+                (quote!(l::Clipped::<#shift>::apply(&#x)), len)
+            }
+            _ => return Err(format!("no kernel writes r{reg} ({step:?}) in {order:?} order")),
+        };
+        let n = lit(len);
+        self.body.push(quote!(let #name: [u8; #n] = #expr;));
+        self.regs.insert(reg, Val::Bytes { name: name.clone(), len, order });
+        Ok(name)
+    }
+
+    fn i32s(&self, reg: Reg) -> Result<(Ident, usize), String> {
+        match self.get(reg)? {
+            Val::I32 { name, len } => Ok((name.clone(), *len)),
+            _ => Err(format!("r{reg} is not int32 sums")),
+        }
+    }
+
+    /// A concatenation: each pair `min(127, x² >> a), clamp(x >> b, 0, 127)` of one source is
+    /// one dual activation kernel; other parts are bytes already.
+    fn concat(&mut self, inputs: &[Reg], order: Order) -> Result<(TokenStream, usize), String> {
+        let pending = |e: &Self, r: Reg| match e.regs.get(&r) {
+            Some(Val::Pending(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let mut parts: Vec<(TokenStream, usize)> = Vec::new();
+        let mut i = 0;
+        while i < inputs.len() {
+            let pair = (pending(self, inputs[i]), inputs.get(i + 1).and_then(|&r| pending(self, r)));
+            if let (
+                Some(Step::SqrClippedShift { input: a, shift: sqr, .. }),
+                Some(Step::ClippedShift { input: b, shift, .. }),
+            ) = pair
+            {
+                if a != b {
+                    return Err(format!("r{} and r{} activate different sums", inputs[i], inputs[i + 1]));
+                }
+                parts.push(self.dual(a, sqr, shift, order, parts.is_empty() && inputs.len() == 2)?);
+                i += 2;
+            } else {
+                let x = self.bytes(inputs[i], Order::Canonical)?;
+                let Some(Val::Bytes { len, .. }) = self.regs.get(&inputs[i]) else { unreachable!() };
+                parts.push((quote!(#x), *len));
+                i += 1;
+            }
+        }
+        if order != Order::Canonical && parts.len() != 1 {
+            return Err(format!("{order:?} is one activation kernel's order, not a concatenation's"));
+        }
+        let mut parts = parts.into_iter();
+        let (mut expr, mut len) = parts.next().ok_or("an empty concatenation")?;
+        for (next, n) in parts {
+            expr = quote!(l::concat(&#expr, &#next));
+            len += n;
+        }
+        Ok((expr, len))
+    }
+
+    /// The squared and clipped activations of `src` (`whole`: they are the whole register,
+    /// bound under its name by the caller; otherwise bound here as `<src>_act`).
+    fn dual(
+        &mut self,
+        src: Reg,
+        sqr: u32,
+        shift: u32,
+        order: Order,
+        whole: bool,
+    ) -> Result<(TokenStream, usize), String> {
+        if order == Order::SfnnFc0Act {
+            // Stockfish 15.1–18: fc_0's first 15 outputs; the 16th skips to the output.
+            let Some(Val::Pending(Step::Slice { input, start: 0, len: 15, .. })) = self.regs.get(&src).cloned() else {
+                return Err(format!("Stockfish's fc_0 activation reads fc_0's first 15 sums, not r{src}"));
+            };
+            let (x, len) = self.i32s(input)?;
+            if (len, sqr, shift) != (16, 19, 6) {
+                return Err("Stockfish's fc_0 activation is x² >> 19 and x >> 6 of 16 sums".into());
+            }
+            return Ok((quote!(l::SfnnFc0Act::apply(k, &#x)), 32));
+        }
+        let (x, len) = self.i32s(src)?;
+        let (sqr, shift) = (Literal::u32_unsuffixed(sqr), Literal::u32_unsuffixed(shift));
+        let expr = quote!(l::SqrClippedAndClipped::<#sqr, #shift>::apply(&#x));
+        if whole {
+            return Ok((expr, 2 * len));
+        }
+        let act = format_ident!("{}_act", x);
+        let n = lit(2 * len);
+        self.body.push(quote!(let #act: [u8; #n] = #expr;));
+        Ok((quote!(#act), 2 * len))
+    }
+
+    /// `if let Some(t) = trace { .. }`: the transform's bytes, the traced sums and activations
+    /// (activations back in the description's order).
+    fn trace(&self, traced: &[(Reg, bool)], listed: bool) -> Result<TokenStream, String> {
+        let ft = if listed { quote!(ft.bytes().to_vec()) } else { quote!(ft.concat()) };
+        let (mut dense, mut acts) = (Vec::new(), Vec::new());
+        for &(reg, activation) in traced {
+            let v = match self.get(reg)? {
+                Val::I32 { name, .. } => quote!(#name.to_vec()),
+                Val::Scalar { expr, .. } => quote!(Vec::from([#expr])),
+                Val::Bytes { name, order: Order::Canonical, .. } => quote!(#name.to_vec()),
+                Val::Bytes { name, order: Order::SfnnFc0Act, .. } => quote!(l::unpack_sfnn_fc0_act(&#name)),
+                Val::Bytes { name, order: Order::SfnnFc1Act, .. } => quote!(l::unpack_sfnn_fc1_act(&#name)),
+                _ => return Err(format!("r{reg} is traced but never computed")),
+            };
+            if activation {
+                acts.push(v);
+            } else {
+                dense.push(v);
+            }
+        }
+        Ok(quote! {
+            if let Some(t) = trace {
+                t.ft_out = #ft;
+                t.dense = Vec::from([#(#dense),*]);
+                t.activations = Vec::from([#(#acts),*]);
+            }
+        })
+    }
+}

@@ -1,0 +1,48 @@
+//! The layers after the accumulators, one kernel per layer kind, composed into a forward pass:
+//! by `nnue_net!` for one net (a `Forward` impl in the generated module, read off the
+//! description's [`layers`](nnue_format::Architecture::layers)), and by the families of
+//! [`crate::nets`] for nets loaded at run time. Both call the same functions.
+//!
+//! Every function here is safe: it takes the path's kernel set as an [`On`], which only an
+//! entry point compiled for that path (on a CPU that has it) can make.
+
+mod activation;
+mod affine;
+mod composed;
+mod output;
+mod transform;
+
+use std::marker::PhantomData;
+
+pub use activation::{
+    concat, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Clipped, SfnnFc0Act, SfnnFc1Act, SqrClippedAndClipped,
+};
+pub use affine::{affine_dense, affine_listed, affine_one, affine_sparse};
+pub use composed::{Composed, Forward};
+pub use output::{psqt, stockfish_bucket};
+pub use transform::{clipped_both, Pairwise, PairwiseScratch, Sparse};
+
+use crate::simd::Kernels;
+
+/// The kernel set `K` of a path this CPU runs: what makes the layer functions safe.
+///
+/// Made only by [`On::new`], which the entry points of [`crate::simd::entry_points`] (compiled
+/// under the path's target features, reached only through a [`KernelPath`](crate::KernelPath))
+/// call.
+pub struct On<K>(PhantomData<fn() -> K>);
+
+impl<K> Clone for On<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<K> Copy for On<K> {}
+
+impl<K: Kernels> On<K> {
+    /// # Safety
+    /// This CPU has `K`'s target features (the caller holds its [`KernelPath`](crate::KernelPath)).
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> On<K> {
+        On(PhantomData)
+    }
+}
