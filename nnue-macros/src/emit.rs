@@ -395,16 +395,15 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let layout = &loaded.entry.layout;
     let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)));
     let (network_ty, value, layers) = match composed(layout, &accumulator_ty) {
-        Some(Ok(layers)) => (
+        Ok(layers) => (
             quote!(rt::nets::Composed<#network_ty, Layers>),
             quote!(rt::nets::Composed { net: #value, layers: Layers }),
             layers,
         ),
-        Some(Err(e)) => {
+        Err(e) => {
             let e = format!("nnue_net!: internal error, no forward pass for this net's layers: {e}");
             (network_ty, value, quote!(compile_error!(#e);))
         }
-        None => (network_ty, value, quote!()),
     };
     let prefix = symbol_prefix(&loaded.key);
     let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
@@ -467,9 +466,8 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     }
 }
 
-/// The `Layers` of a net whose forward pass the macro composes from its description (the
-/// Stockfish and HalfKP families; `None` for the others, whose family type has its own).
-fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Option<Result<TokenStream, String>> {
+/// The `Layers` of a net: its forward pass composed from its description.
+fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Result<TokenStream, String> {
     use nnue_format::layers::Param;
     let order: fn(Param) -> Order = match layout {
         // Stockfish 15.1-18's fc_1 and fc_2 read their inputs as the SIMD packs leave them.
@@ -478,14 +476,24 @@ fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Option<
             Param::Fc2 => Order::SfnnFc1Act,
             _ => Order::Canonical,
         },
-        FastLayout::Sf19(..) | FastLayout::Sf19Lite(..) | FastLayout::HalfKp(..) => |_| Order::Canonical,
-        FastLayout::Chess768(..) | FastLayout::Layered(..) => return None,
+        _ => |_| Order::Canonical,
     };
+    // The layouts name the arrays by layer; a single-layer net's output layer is `l1`.
+    let arrays: fn(Param) -> &'static str = |param| match param {
+        Param::Fc0 => "fc0",
+        Param::Fc1 => "fc1",
+        Param::Fc2 => "fc2",
+        Param::L1 | Param::Out => "l1",
+        Param::L2 => "l2",
+        Param::L3 => "l3",
+    };
+    let screlu_in_i16 = matches!(layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
     let layers = layout.arch().layers();
     let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
     let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
-    let net = forward::Net { layers, dims, order, accumulator: accumulator.clone(), l1: layout.arch().l1() };
-    Some(forward::emit(&net).map(|forward| {
+    let (accumulator, l1) = (accumulator.clone(), layout.arch().l1());
+    let net = forward::Net { layers, dims, order, arrays, screlu_in_i16, accumulator, l1 };
+    forward::emit(&net).map(|forward| {
         quote! {
             /// The layers after the accumulators, as the description has them:
             ///
@@ -499,7 +507,7 @@ fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Option<
                 #forward
             }
         }
-    }))
+    })
 }
 
 /// Symbols must be unique in the final link: the crate, a hash of this compilation (a

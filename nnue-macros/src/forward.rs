@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
+use nnue_format::BucketRule;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -33,6 +34,10 @@ pub(crate) struct Net<'a> {
     pub dims: HashMap<&'static str, &'a [usize]>,
     /// The order each layer's weights read their input in.
     pub order: fn(Param) -> Order,
+    /// The layout's name of each layer's arrays (`fc0` for `fc0_weights`, `fc0_biases`).
+    pub arrays: fn(Param) -> &'static str,
+    /// A single-layer SCReLU net whose products `clamp(x, 0, qa) · w` all fit int16.
+    pub screlu_in_i16: bool,
     /// The accumulator type.
     pub accumulator: TokenStream,
     /// Its width per perspective.
@@ -44,6 +49,13 @@ pub(crate) struct Net<'a> {
 enum Val {
     /// `r0`: the transform's output, `ft`.
     Ft { listed: bool },
+    /// `r0` of a single-layer net: the accumulators themselves, clamped to `0..=max` by the
+    /// output layer's kernel.
+    Acc { max: i32 },
+    /// Bound f32 values.
+    F32 { name: Ident, len: usize },
+    /// One bound f32 value.
+    Float { name: Ident },
     /// Bound int32 sums.
     I32 { name: Ident, len: usize },
     /// One int32 value: a variable or an expression (`atomic`: usable as a method's receiver).
@@ -66,14 +78,6 @@ fn lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
 
-fn array_name(param: Param, what: &str) -> String {
-    format!("{param}_{what}")
-}
-
-fn static_of(param: Param, what: &str) -> Ident {
-    format_ident!("{}", array_name(param, what).to_ascii_uppercase())
-}
-
 /// The `forward` of the generated `Layers`, and the doc lines naming each layer.
 pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
     let layers = &net.layers;
@@ -90,7 +94,14 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
     let (bucket, pieces) = match layers.bucket {
         Bucket::Stockfish => (quote!(let bucket = l::stockfish_bucket(pieces);), quote!(pieces)),
         Bucket::Single => (quote!(let bucket = 0;), quote!(_pieces)),
-        Bucket::Rule(..) => return Err("bucket rules other than Stockfish's".into()),
+        Bucket::Rule(rule, buckets) => {
+            let rule = match rule {
+                BucketRule::Material => quote!(Material),
+                BucketRule::Alexandria => quote!(Alexandria),
+            };
+            let buckets = lit(buckets);
+            (quote!(let bucket = rt::format::BucketRule::#rule.bucket(pieces, #buckets);), quote!(pieces))
+        }
     };
     e.body.push(bucket);
     let listed = match layers.transform {
@@ -107,9 +118,13 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
             e.body.push(quote!(let ft = l::clipped_both(k, acc, stm);));
             false
         }
-        Transform::Clipped { .. } => return Err("a transform without bytes".into()),
+        Transform::Clipped { max, bytes: false } => {
+            e.regs.insert(0, Val::Acc { max });
+            false
+        }
+        Transform::Clipped { max, .. } => return Err(format!("a byte transform clamped at {max}")),
     };
-    e.regs.insert(0, Val::Ft { listed });
+    e.regs.entry(0).or_insert(Val::Ft { listed });
 
     let mut traced = Vec::new();
     for step in &layers.steps {
@@ -128,7 +143,7 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
         }
         None => quote!(0),
     };
-    let trace = e.trace(&traced, listed)?;
+    let trace = e.trace(&traced)?;
     let body = &e.body;
     let acc = &net.accumulator;
     Ok(quote! {
@@ -156,11 +171,18 @@ fn names(layers: &Layers) -> HashMap<Reg, String> {
     let mut names = HashMap::new();
     for step in &layers.steps {
         match step {
-            Step::AffineI8 { param, input, out } => {
+            Step::AffineI8 { param, input, out }
+            | Step::AffineF32 { param, input, out }
+            | Step::DotF32 { param, input, out }
+            | Step::AffineI32 { param, input, out }
+            | Step::DotI16 { param, input, out } => {
                 names.insert(*out, param.to_string());
                 if *input != 0 {
                     names.insert(*input, format!("{param}_in"));
                 }
+            }
+            Step::DequantF32 { param, out, .. } | Step::ShiftBias { param, out, .. } => {
+                names.insert(*out, format!("{param}_out"));
             }
             Step::Slice { input, start, len: 1, out } => {
                 // Named once its source is (sources come first).
@@ -182,28 +204,66 @@ impl Emitter<'_> {
         self.regs.get(&reg).ok_or_else(|| format!("r{reg} is read before it is written"))
     }
 
+    /// The static holding `param`'s `what` (`weights`, `biases`).
+    fn array(&self, param: Param, what: &str) -> Ident {
+        format_ident!("{}_{}", (self.net.arrays)(param).to_ascii_uppercase(), what.to_ascii_uppercase())
+    }
+
+    /// The outputs of `param`'s layer: the biases' last dimension (one when the biases are
+    /// one per bucket).
     fn len(&self, param: Param) -> Result<usize, String> {
-        let name = array_name(param, "biases");
+        let name = format!("{}_biases", (self.net.arrays)(param));
         let dims = self.net.dims.get(name.as_str()).ok_or_else(|| format!("no array {name}"))?;
-        Ok(*dims.last().expect("arrays have dimensions"))
+        Ok(if dims.len() == 1 { 1 } else { *dims.last().expect("arrays have dimensions") })
+    }
+
+    /// `param`'s bias of a single output, an expression.
+    fn one_bias(&self, param: Param) -> TokenStream {
+        let b = self.array(param, "biases");
+        let name = format!("{}_biases", (self.net.arrays)(param));
+        match self.net.dims.get(name.as_str()) {
+            Some(dims) if dims.len() == 1 => quote!(#b[bucket]),
+            _ => quote!(#b[bucket][0]),
+        }
+    }
+
+    fn f32s(&self, reg: Reg) -> Result<(Ident, usize), String> {
+        match self.get(reg)? {
+            Val::F32 { name, len } => Ok((name.clone(), *len)),
+            _ => Err(format!("r{reg} is not f32 values")),
+        }
+    }
+
+    fn bind_f32(&mut self, name: &Ident, len: usize, expr: TokenStream) -> Val {
+        let n = lit(len);
+        self.body.push(quote!(let #name: [f32; #n] = #expr;));
+        Val::F32 { name: name.clone(), len }
     }
 
     fn step(&mut self, step: &Step) -> Result<(), String> {
         use Step::*;
         let (out, val) = match step {
             AffineI8 { param, input, out } => {
-                let (w, b) = (static_of(*param, "weights"), static_of(*param, "biases"));
+                let (w, b) = (self.array(*param, "weights"), self.array(*param, "biases"));
                 let len = self.len(*param)?;
                 let name = self.name(*out);
+                // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
+                let biases = if *param == Param::L1 {
+                    let n = lit(len);
+                    quote!(&[0; #n])
+                } else {
+                    quote!(&#b[bucket])
+                };
                 let val = match self.get(*input)?.clone() {
                     Val::Ft { listed } => {
                         let kernel = if listed { quote!(affine_listed) } else { quote!(affine_sparse) };
-                        self.bind_i32(&name, len, quote!(l::#kernel(k, &ft, &#w[bucket], &#b[bucket])))
+                        self.bind_i32(&name, len, quote!(l::#kernel(k, &ft, &#w[bucket], #biases)))
                     }
                     _ => {
                         let x = self.bytes(*input, (self.net.order)(*param))?;
                         if len == 1 {
-                            self.body.push(quote!(let #name: i32 = l::affine_one(k, &#x, &#w[bucket], #b[bucket][0]);));
+                            let b = self.one_bias(*param);
+                            self.body.push(quote!(let #name: i32 = l::affine_one(k, &#x, &#w[bucket], #b);));
                             Val::Scalar { expr: quote!(#name), atomic: true }
                         } else {
                             self.bind_i32(&name, len, quote!(l::affine_dense(k, &#x, &#w[bucket], &#b[bucket])))
@@ -238,7 +298,89 @@ impl Emitter<'_> {
                 let op = if matches!(step, Add { .. }) { quote!(wrapping_add) } else { quote!(wrapping_sub) };
                 (*out, self.scalar_val(*out, quote!(#x.#op(#y)), true))
             }
-            other => return Err(format!("no layer kernel for `{other:?}` yet")),
+            DotI16 { param, input, out } => {
+                let w = self.array(*param, "weights");
+                let name = self.name(*out);
+                let expr = match (self.get(*input)?, self.regs.get(&0)) {
+                    (Val::Acc { max }, _) => {
+                        let qa = Literal::i16_unsuffixed(*max as i16);
+                        quote!(l::crelu_output(k, acc, stm, &#w[bucket], #qa))
+                    }
+                    (Val::Pending(Square { input: 0, .. }), Some(Val::Acc { max })) => {
+                        let (qa, in_i16) = (Literal::i16_unsuffixed(*max as i16), self.net.screlu_in_i16);
+                        quote!(l::screlu_output(k, acc, stm, &#w[bucket], #qa, #in_i16))
+                    }
+                    _ => return Err(format!("r{out}: an int16 output layer reads the accumulators or their squares")),
+                };
+                self.body.push(quote!(let #name: i32 = #expr;));
+                (*out, Val::Scalar { expr: quote!(#name), atomic: true })
+            }
+            Square { out, .. } | Clamp { out, .. } => (*out, Val::Pending(step.clone())),
+            AddBiasI16 { param, input, out } => {
+                let (x, b) = (self.receiver(*input)?, self.one_bias(*param));
+                (*out, self.scalar_val(*out, quote!(#x.wrapping_add(i32::from(#b))), true))
+            }
+            DequantF32 { param, input, num, den, out } => {
+                let ((x, len), b) = (self.i32s(*input)?, self.array(*param, "biases"));
+                let (num, den) = (Literal::u32_unsuffixed(*num), Literal::u32_unsuffixed(*den));
+                let name = self.name(*out);
+                (*out, self.bind_f32(&name, len, quote!(l::dequant(&#x, #num, #den, &#b[bucket]))))
+            }
+            DualF32 { input, out } => {
+                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
+                (*out, self.bind_f32(&name, 2 * len, quote!(l::dual_f32(&#x))))
+            }
+            ScreluF32 { input, out } => {
+                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
+                (*out, self.bind_f32(&name, len, quote!(l::screlu_f32(&#x))))
+            }
+            AffineF32 { param, input, out } => {
+                let (w, b) = (self.array(*param, "weights"), self.array(*param, "biases"));
+                let ((x, _), len, name) = (self.f32s(*input)?, self.len(*param)?, self.name(*out));
+                (*out, self.bind_f32(&name, len, quote!(l::affine_f32(&#x, &#w[bucket], &#b[bucket]))))
+            }
+            DotF32 { param, input, out } => {
+                let ((x, _), w, b, name) =
+                    (self.f32s(*input)?, self.array(*param, "weights"), self.one_bias(*param), self.name(*out));
+                self.body.push(quote!(let #name: f32 = l::dot_f32(&#x, &#w[bucket], #b);));
+                (*out, Val::Float { name })
+            }
+            F32ToInt { input, scale, out } => {
+                let Val::Float { name: x } = self.get(*input)?.clone() else {
+                    return Err(format!("r{input} is not one f32 value"));
+                };
+                let scale = Literal::i32_unsuffixed(*scale);
+                (*out, self.scalar_val(*out, quote!(l::f32_to_int(#x, #scale)), true))
+            }
+            ShiftBias { param, input, shift, out } => {
+                let ((x, len), b, name) = (self.i32s(*input)?, self.array(*param, "biases"), self.name(*out));
+                let shift = Literal::u32_unsuffixed(*shift);
+                (*out, self.bind_i32(&name, len, quote!(l::shift_bias(&#x, #shift, &#b[bucket]))))
+            }
+            DualI32 { input, q_bits, out } => {
+                let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
+                (*out, self.bind_i32(&name, 2 * len, quote!(l::dual_i32(&#x, #q))))
+            }
+            ClampSquare { input, q_bits, out } => {
+                let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
+                (*out, self.bind_i32(&name, len, quote!(l::clamp_square(&#x, #q))))
+            }
+            AffineI32 { param, input, out } => {
+                let (w, len, name) = (self.array(*param, "weights"), self.len(*param)?, self.name(*out));
+                if len == 1 {
+                    // The output layer reads its input clamped: one kernel.
+                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
+                        return Err(format!("r{out}: an int32 output layer reads clamped values"));
+                    };
+                    let ((y, _), b, max) = (self.i32s(y)?, self.one_bias(*param), Literal::i32_unsuffixed(max));
+                    self.body.push(quote!(let #name: i32 = l::clamped_dot_i32(k, &#y, #max, &#w[bucket], #b);));
+                    (*out, Val::Scalar { expr: quote!(#name), atomic: true })
+                } else {
+                    let ((x, _), b) = (self.i32s(*input)?, self.array(*param, "biases"));
+                    (*out, self.bind_i32(&name, len, quote!(l::affine_i32(k, &#x, &#w[bucket], &#b[bucket]))))
+                }
+            }
+            Trace { .. } => return Ok(()),
         };
         self.regs.insert(out, val);
         Ok(())
@@ -390,13 +532,19 @@ impl Emitter<'_> {
 
     /// `if let Some(t) = trace { .. }`: the transform's bytes, the traced sums and activations
     /// (activations back in the description's order).
-    fn trace(&self, traced: &[(Reg, bool)], listed: bool) -> Result<TokenStream, String> {
-        let ft = if listed { quote!(ft.bytes().to_vec()) } else { quote!(ft.concat()) };
+    fn trace(&self, traced: &[(Reg, bool)]) -> Result<TokenStream, String> {
+        let ft = match self.get(0)? {
+            Val::Ft { listed: true } => quote!(t.ft_out = ft.bytes().to_vec();),
+            Val::Ft { listed: false } => quote!(t.ft_out = ft.concat();),
+            _ => quote!(),
+        };
         let (mut dense, mut acts) = (Vec::new(), Vec::new());
         for &(reg, activation) in traced {
             let v = match self.get(reg)? {
                 Val::I32 { name, .. } => quote!(#name.to_vec()),
                 Val::Scalar { expr, .. } => quote!(Vec::from([#expr])),
+                Val::F32 { name, .. } => quote!(l::f32_bits(&#name)),
+                Val::Float { name } => quote!(l::f32_bits(&[#name])),
                 Val::Bytes { name, order: Order::Canonical, .. } => quote!(#name.to_vec()),
                 Val::Bytes { name, order: Order::SfnnFc0Act, .. } => quote!(l::unpack_sfnn_fc0_act(&#name)),
                 Val::Bytes { name, order: Order::SfnnFc1Act, .. } => quote!(l::unpack_sfnn_fc1_act(&#name)),
@@ -408,11 +556,13 @@ impl Emitter<'_> {
                 dense.push(v);
             }
         }
+        let dense = (!dense.is_empty()).then(|| quote!(t.dense = Vec::from([#(#dense),*]);));
+        let acts = (!acts.is_empty()).then(|| quote!(t.activations = Vec::from([#(#acts),*]);));
         Ok(quote! {
             if let Some(t) = trace {
-                t.ft_out = #ft;
-                t.dense = Vec::from([#(#dense),*]);
-                t.activations = Vec::from([#(#acts),*]);
+                #ft
+                #dense
+                #acts
             }
         })
     }

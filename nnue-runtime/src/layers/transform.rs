@@ -12,7 +12,9 @@ use crate::simd::Kernels;
 /// listing the non-zero 4-byte chunks for the next layer as it goes.
 pub struct Pairwise<const MAX: i16, const SHIFT: u32>;
 
-/// What [`Pairwise`] writes: all of `out`, the front of `nnz`. Never cleared.
+/// What [`Pairwise`] writes: all of `out`, the front of `nnz`. Never cleared. Cache-line
+/// aligned, as the kernels' stores are.
+#[repr(C, align(64))]
 pub struct PairwiseScratch<const HALF: usize, const CHUNKS: usize> {
     out: MaybeUninit<[[u8; HALF]; 2]>,
     nnz: MaybeUninit<[u16; CHUNKS]>,

@@ -2,6 +2,7 @@
 
 use super::network_family;
 use crate::features::FeatureSet;
+use crate::layers::{crelu_output, screlu_output, On};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
 use crate::simd::Kernels;
@@ -44,13 +45,14 @@ impl<const N: usize, const INPUTS: usize, const B: usize> Chess768<'_, N, INPUTS
             bad_config(c);
         }
         let bucket = (pieces - 2) / 32usize.div_ceil(B);
-        let (us, them) = (&acc.values[stm.index()], &acc.values[(!stm).index()]);
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let mut sum =
-            unsafe { K::chess768_output(us, them, &self.l1_weights[bucket], c.qa, c.screlu, c.screlu_in_i16) };
-        if c.screlu {
-            sum /= i32::from(c.qa);
-        }
+        // SAFETY: this function's caller holds `K`'s path.
+        let k = unsafe { On::<K>::new() };
+        let w = &self.l1_weights[bucket];
+        let sum = if c.screlu {
+            screlu_output(k, acc, stm, w, c.qa, c.screlu_in_i16) / i32::from(c.qa)
+        } else {
+            crelu_output(k, acc, stm, w, c.qa)
+        };
         if let Some(t) = trace {
             t.dense = vec![vec![sum]];
         }

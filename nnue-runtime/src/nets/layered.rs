@@ -9,9 +9,13 @@
 
 use super::network_family;
 use crate::features::FeatureSet;
+use crate::layers::{
+    affine_f32, affine_i32, affine_listed, clamp_square, clamped_dot_i32, dequant, dot_f32, dual_f32, dual_i32,
+    f32_bits, f32_to_int, screlu_f32, shift_bias, On, Pairwise, PairwiseScratch, Sparse,
+};
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
-use crate::simd::{portable, Kernels};
+use crate::simd::Kernels;
 
 pub use nnue_format::{LayeredArch, Numbers};
 
@@ -51,10 +55,10 @@ pub struct Layered<
     pub arch: LayeredArch,
 }
 
-/// `f32` from its bits.
+/// `x` in an array of the length the arrays have (equal when this is called).
 #[inline(always)]
-fn f(bits: i32) -> f32 {
-    f32::from_bits(bits as u32)
+fn pad<T: Copy + Default, const N: usize, const M: usize>(x: [T; N]) -> [T; M] {
+    std::array::from_fn(|j| if j < N { x[j] } else { T::default() })
 }
 
 impl<
@@ -82,24 +86,21 @@ impl<
     /// The pairwise transform with the shift the description gives (one instantiation per
     /// shift the grammar allows).
     #[inline(always)]
-    unsafe fn transform<'o, K: Kernels>(
+    fn transform<'o, K: Kernels>(
         &self,
-        us: &[i16; L1],
-        them: &[i16; L1],
-        out: &'o mut std::mem::MaybeUninit<[[u8; HALF]; 2]>,
-        nnz: &'o mut std::mem::MaybeUninit<[u16; CHUNKS]>,
-    ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds (every arm).
-        unsafe {
-            match self.arch.ft_shift {
-                9 => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 9>(us, them, out, nnz),
-                10 => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 10>(us, them, out, nnz),
-                11 => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 11>(us, them, out, nnz),
-                12 => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 12>(us, them, out, nnz),
-                13 => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 13>(us, them, out, nnz),
-                14 => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 14>(us, them, out, nnz),
-                _ => K::ft_pairwise_both::<L1, HALF, CHUNKS, 255, 15>(us, them, out, nnz),
-            }
+        k: On<K>,
+        acc: &Accumulator<L1, 0>,
+        stm: Color,
+        scratch: &'o mut PairwiseScratch<HALF, CHUNKS>,
+    ) -> Sparse<'o, HALF, CHUNKS> {
+        match self.arch.ft_shift {
+            9 => Pairwise::<255, 9>::apply(k, acc, stm, scratch),
+            10 => Pairwise::<255, 10>::apply(k, acc, stm, scratch),
+            11 => Pairwise::<255, 11>::apply(k, acc, stm, scratch),
+            12 => Pairwise::<255, 12>::apply(k, acc, stm, scratch),
+            13 => Pairwise::<255, 13>::apply(k, acc, stm, scratch),
+            14 => Pairwise::<255, 14>::apply(k, acc, stm, scratch),
+            _ => Pairwise::<255, 15>::apply(k, acc, stm, scratch),
         }
     }
 
@@ -123,14 +124,12 @@ impl<
         {
             bad_arch(arch);
         }
-        let (us, them) = (stm.index(), (!stm).index());
-        let (mut ft_out, mut nnz) = (std::mem::MaybeUninit::uninit(), std::mem::MaybeUninit::uninit());
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        let (ft_out, nnz) = unsafe { self.transform::<K>(&acc.values[us], &acc.values[them], &mut ft_out, &mut nnz) };
-        let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(ft_out);
-        let mut sums = [0i32; L2];
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { K::affine_sparse_listed(chunks, &self.l1_weights[bucket], &[0; L2], &mut sums, nnz) };
+        // SAFETY: this function's caller holds `K`'s path.
+        let k = unsafe { On::<K>::new() };
+        let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
+        let ft = self.transform(k, acc, stm, &mut scratch);
+        // The bias comes after the rescaling.
+        let l1 = affine_listed(k, &ft, &self.l1_weights[bucket], &[0; L2]);
 
         let (l1b, w2, b2, w3, b3) = (
             &self.l1_biases[bucket],
@@ -141,64 +140,28 @@ impl<
         );
         let (positional, dense) = match arch.numbers {
             Numbers::F32 { num, den } => {
-                let mul = num as f32 / den as f32;
-                let z: [f32; L2] = std::array::from_fn(|j| (sums[j] as f32).mul_add(mul, f(l1b[j])));
-                let mut a = [0f32; L2F];
-                if L2F == 2 * L2 {
-                    for j in 0..L2 {
-                        a[j] = z[j].clamp(0.0, 1.0);
-                        a[L2 + j] = (z[j] * z[j]).min(1.0);
-                    }
-                } else {
-                    for j in 0..L2 {
-                        let c = z[j].clamp(0.0, 1.0);
-                        a[j] = c * c;
-                    }
-                }
-                // Input-major: each input scales a run of outputs, every output summing in input order.
-                let mut y: [f32; L3] = std::array::from_fn(|k| f(b2[k]));
-                for (x, row) in a.iter().zip(w2) {
-                    for (y, &w) in y.iter_mut().zip(row) {
-                        *y = x.mul_add(f(w), *y);
-                    }
-                }
-                let c: [f32; L3] = std::array::from_fn(|k| {
-                    let c = y[k].clamp(0.0, 1.0);
-                    c * c
-                });
-                let w3: &[f32; L3] = bytemuck::cast_ref(w3);
-                let out = portable::dot16_f32(&c, w3, f(b3));
-                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits() as i32).collect::<Vec<i32>>();
-                let dense = trace.is_some().then(|| vec![sums.to_vec(), bits(&z), bits(&y), bits(&[out])]);
-                ((out * arch.scale as f32) as i32, dense)
+                let l1_out = dequant(&l1, num, den, l1b);
+                let l2_in: [f32; L2F] = if L2F == 2 * L2 { dual_f32(&l1_out) } else { pad(screlu_f32(&l1_out)) };
+                let l2 = affine_f32(&l2_in, w2, b2);
+                let l3 = dot_f32(&screlu_f32(&l2), w3, b3);
+                let dense =
+                    trace.is_some().then(|| vec![l1.to_vec(), f32_bits(&l1_out), f32_bits(&l2), f32_bits(&[l3])]);
+                (f32_to_int(l3, arch.scale), dense)
             }
             Numbers::I32 { q_bits, l1_shift } => {
-                let q = 1i32 << q_bits;
-                let o: [i32; L2] = std::array::from_fn(|j| (sums[j] >> l1_shift).wrapping_add(l1b[j]));
-                let mut a = [0i32; L2F];
-                if L2F == 2 * L2 {
-                    for j in 0..L2 {
-                        a[j] = o[j].clamp(0, q) << q_bits;
-                        a[L2 + j] = o[j].wrapping_mul(o[j]).min(q * q);
-                    }
-                } else {
-                    for j in 0..L2 {
-                        let c = o[j].clamp(0, q);
-                        a[j] = c * c;
-                    }
-                }
-                // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-                let y = unsafe { K::dense_i32(&a, w2, b2) };
-                let one = q * q * q;
-                // SAFETY: as above.
-                let out = unsafe { K::clamped_dot_i32(&y, one, w3, b3) };
-                let dense = trace.is_some().then(|| vec![sums.to_vec(), o.to_vec(), y.to_vec(), vec![out]]);
+                let l1_out = shift_bias(&l1, l1_shift, l1b);
+                let l2_in: [i32; L2F] =
+                    if L2F == 2 * L2 { dual_i32(&l1_out, q_bits) } else { pad(clamp_square(&l1_out, q_bits)) };
+                let l2 = affine_i32(k, &l2_in, w2, b2);
+                let (q, one) = (1i32 << q_bits, 1i32 << (3 * q_bits));
+                let l3 = clamped_dot_i32(k, &l2, one, w3, b3);
+                let dense = trace.is_some().then(|| vec![l1.to_vec(), l1_out.to_vec(), l2.to_vec(), vec![l3]]);
                 // Stockfish-style two steps, as Stormphrax: `/ Q`, then `· scale / Q³` (int32, wrapping).
-                (((out / q).wrapping_mul(arch.scale)) / one, dense)
+                (((l3 / q).wrapping_mul(arch.scale)) / one, dense)
             }
         };
         if let Some(t) = trace {
-            t.ft_out = bytemuck::must_cast_ref::<_, [u8; L1]>(ft_out).to_vec();
+            t.ft_out = ft.bytes().to_vec();
             t.dense = dense.unwrap_or_default();
         }
         Evaluation { bucket, psqt: 0, positional }

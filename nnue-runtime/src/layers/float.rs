@@ -1,0 +1,75 @@
+//! The f32 layers of bullet's multi-layer nets, each output's sum in the one order the
+//! description fixes (plain loops, vectorised across outputs under the path's features).
+
+use crate::simd::portable;
+
+/// `f32` from its bits (the layout stores f32 weights as their bits).
+#[inline(always)]
+fn f(bits: i32) -> f32 {
+    f32::from_bits(bits as u32)
+}
+
+/// The sparse layer's int32 sums to f32: `fma(float(s), num / den, bias)` (`num / den` in
+/// f32; `b` the biases' bits).
+#[inline(always)]
+pub fn dequant<const N: usize>(x: &[i32; N], num: u32, den: u32, b: &[i32; N]) -> [f32; N] {
+    let mul = num as f32 / den as f32;
+    std::array::from_fn(|j| (x[j] as f32).mul_add(mul, f(b[j])))
+}
+
+/// `[clamp(z, 0, 1); N] ++ [min(z², 1); N]` (`M` = 2N).
+#[inline(always)]
+pub fn dual_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
+    // Not a const assertion: the run-time families instantiate this in a branch not taken.
+    assert!(M == 2 * N, "a dual activation doubles its input");
+    let mut a = [0f32; M];
+    for j in 0..N {
+        a[j] = z[j].clamp(0.0, 1.0);
+        a[N + j] = (z[j] * z[j]).min(1.0);
+    }
+    a
+}
+
+/// `clamp(z, 0, 1)²`.
+#[inline(always)]
+pub fn screlu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
+    z.map(|z| {
+        let c = z.clamp(0.0, 1.0);
+        c * c
+    })
+}
+
+/// `out[o] = bias[o]`, then `fma(x[i], w[i][o], out[o])` for `i` in order (input-major
+/// weights, as bits).
+#[inline(always)]
+pub fn affine_f32<const IN: usize, const OUT: usize>(
+    x: &[f32; IN],
+    w: &[[i32; OUT]; IN],
+    b: &[i32; OUT],
+) -> [f32; OUT] {
+    let mut y: [f32; OUT] = std::array::from_fn(|o| f(b[o]));
+    for (x, row) in x.iter().zip(w) {
+        for (y, &w) in y.iter_mut().zip(row) {
+            *y = x.mul_add(f(w), *y);
+        }
+    }
+    y
+}
+
+/// One output over 16 lanes (lane `j`: `x[j]·w[j]`, then `fma` of `j + 16`, `j + 32`, ...),
+/// halved four times, plus the bias.
+#[inline(always)]
+pub fn dot_f32<const IN: usize>(x: &[f32; IN], w: &[i32; IN], b: i32) -> f32 {
+    portable::dot16_f32(x, bytemuck::cast_ref(w), f(b))
+}
+
+/// `(x · scale) as i32`, truncating.
+#[inline(always)]
+pub fn f32_to_int(x: f32, scale: i32) -> i32 {
+    (x * scale as f32) as i32
+}
+
+/// The values' bits, as a trace records f32 layers.
+pub fn f32_bits(x: &[f32]) -> Vec<i32> {
+    x.iter().map(|v| v.to_bits() as i32).collect()
+}
