@@ -104,6 +104,12 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ),
         ("CHESS768_64", chess768("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400", 106)),
         ("CHESS768_128", chess768("(768 -> 128)x2 -> 1x8, screlu, qa=255, qb=64, scale=400", 107)),
+        // 40 columns no position makes positive (the macro leaves 32 of them out) and 40 that
+        // some positions do.
+        (
+            "CHESS768_128_DEAD",
+            synth::with_dead_columns(chess768("(768 -> 128)x2 -> 1x8, crelu, qa=255, qb=64, scale=400", 116), 40, 1),
+        ),
         (
             "CHESS768_96",
             chess768(

@@ -81,6 +81,12 @@ fn akimbo() {
         check_loaded("akimbo", &w.chess768::<512, 768, 8>().unwrap(), rows);
     };
     run("akimbo", nnue_testkit::BULLET_AKIMBO, AKIMBO, "bullet-akimbo.tsv", Padding::Zeros, load, generated);
+    // The macro leaves out the columns no position makes positive: 65 of akimbo's 512, of
+    // which 64 keep the width a multiple of 32 (`layout::chess768_dead_columns`).
+    if generated.is_some() {
+        assert_eq!(akimbo::L1, 448, "akimbo's dead columns");
+        assert_eq!(akimbo::NETWORK.new_accumulator().values[0].len(), 448);
+    }
 }
 
 /// pawnocchio's net20: `(768hm -> 1024)x2 -> 1x8`, SCReLU (divided by QA before the bias),

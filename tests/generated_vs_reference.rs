@@ -17,6 +17,7 @@ nnue_runtime::nnue_net!(name = sf19_lite_128, env = "NNUE_SYNTH_SF19_LITE_128");
 nnue_runtime::nnue_net!(name = sf19_lite_64_wrap, env = "NNUE_SYNTH_SF19_LITE_64_WRAP");
 nnue_runtime::nnue_net!(name = chess768_64, env = "NNUE_SYNTH_CHESS768_64");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
+nnue_runtime::nnue_net!(name = chess768_128_dead, env = "NNUE_SYNTH_CHESS768_128_DEAD");
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
 nnue_runtime::nnue_net!(name = chess768_1024, env = "NNUE_SYNTH_CHESS768_1024");
 nnue_runtime::nnue_net!(name = sfnn64_wrap, env = "NNUE_SYNTH_SFNN64_WRAP");
@@ -63,6 +64,19 @@ synthetic_test!(layered_f32_64, layered_f32_64, "NNUE_SYNTH_LAYERED_F32_64");
 synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 synthetic_test!(layered_i32_128_zstd, layered_i32_128_zstd, "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 synthetic_test!(chess768_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
+synthetic_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD");
+
+/// The macro leaves out 32 of the 40 columns no position makes positive (a width of 96, a
+/// multiple of 32) and keeps the 40 that some positions do; `chess768_dead_columns_left_out`
+/// checks the evaluations are the reference's.
+#[test]
+fn dead_columns_are_left_out_and_only_they() {
+    assert_eq!(chess768_128_dead::L1, 96);
+    assert_eq!(chess768_128_dead::ARCHITECTURE, "(768 -> 128)x2 -> 1x8, crelu, qa=255, qb=64, scale=400");
+    let net = nnue_testkit::read_net(env!("NNUE_SYNTH_CHESS768_128_DEAD"), Some(chess768_128_dead::ARCHITECTURE));
+    let nnue_runtime::format::Model::Chess768(_, p) = &net.model else { unreachable!() };
+    assert_eq!(nnue_runtime::format::layout::chess768_dead_columns(p).len(), 40);
+}
 synthetic_test!(chess768_kings4_96x4, chess768_96, "NNUE_SYNTH_CHESS768_96");
 synthetic_test!(chess768_kings16_1024x8, chess768_1024, "NNUE_SYNTH_CHESS768_1024");
 

@@ -15,6 +15,7 @@ nnue_runtime::nnue_net!(name = sf19_lite_128, env = "NNUE_SYNTH_SF19_LITE_128");
 nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
+nnue_runtime::nnue_net!(name = chess768_128_dead, env = "NNUE_SYNTH_CHESS768_128_DEAD");
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -116,6 +117,7 @@ incremental_test!(sf19_lite_128, sf19_lite_128, "NNUE_SYNTH_SF19_LITE_128", 8);
 incremental_test!(halfkp, halfkp64, "NNUE_SYNTH_HALFKP64", 2);
 incremental_test!(chess768_king_buckets_mirrored, chess768_96, "NNUE_SYNTH_CHESS768_96", 3);
 incremental_test!(chess768, chess768_128, "NNUE_SYNTH_CHESS768_128", 4);
+incremental_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD", 5);
 
 /// Threat nets through the generic evaluator: the stack keeps a board per ply and updates by
 /// piece and threat deltas; after every make and unmake it equals a refresh.

@@ -14,7 +14,7 @@
 use crate::arch::{
     Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch,
 };
-use crate::net::{Dense, FeatureTransformer, Model, Net};
+use crate::net::{Chess768Params, Dense, FeatureTransformer, Model, Net};
 
 /// Stored position of accumulator column `j` (and, the map being an involution, the logical
 /// column of stored position `j`).
@@ -683,6 +683,64 @@ fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> Layere
 
 /// Whether a headerless SCReLU net may compute `v * (v * w)` with `v * w` in int16
 /// (`qa * max |output weight| <= 32767`); otherwise the exact int32 form is used.
+/// The most features a perspective has at once: a position's pieces, kings included.
+const MAX_ACTIVE: usize = 32;
+
+/// The accumulator columns of a single-layer net that can never be positive: the bias plus the
+/// `MAX_ACTIVE` largest positive weights of the column is at most 0, and the bias plus its
+/// `MAX_ACTIVE` most negative weights is not below `i16::MIN` (so the int16 sum never wraps
+/// to a positive value). Their CReLU or SCReLU is 0 in every position: dropping them, with
+/// their output weights, changes no integer of the evaluation.
+pub fn chess768_dead_columns(p: &Chess768Params) -> Vec<usize> {
+    let n = p.hidden();
+    let rows = p.l0w.len() / n;
+    let k = MAX_ACTIVE.min(rows);
+    let mut col = vec![0i32; rows];
+    (0..n)
+        .filter(|&j| {
+            for (c, row) in col.iter_mut().zip(p.l0w.chunks_exact(n)) {
+                *c = i32::from(row[j]);
+            }
+            let bias = i32::from(p.l0b[j]);
+            // The k smallest, then (among the rest) the k largest.
+            col.select_nth_unstable(k - 1);
+            let low: i32 = col[..k].iter().filter(|&&w| w < 0).sum();
+            col.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
+            let high: i32 = col[..k].iter().filter(|&&w| w > 0).sum();
+            bias + high <= 0 && bias + low >= i32::from(i16::MIN)
+        })
+        .collect()
+}
+
+/// [`fast_layout`], with a single-layer net's dead columns ([`chess768_dead_columns`])
+/// dropped, as many as leave the width a multiple of 32 (the kernels' step): what `nnue_net!`
+/// compiles in (a net read at run time keeps every column). The layout's arrays then have
+/// fewer columns than the architecture says.
+pub fn fast_layout_pruned(net: &Net) -> FastLayout {
+    let Model::Chess768(arch, p) = &net.model else { return fast_layout(net) };
+    let dead = chess768_dead_columns(p);
+    let drop = dead.len() / 32 * 32;
+    if drop == 0 || drop == p.hidden() {
+        return fast_layout(net);
+    }
+    let n = p.hidden();
+    let gone: std::collections::HashSet<usize> = dead[..drop].iter().copied().collect();
+    let kept: Vec<usize> = (0..n).filter(|j| !gone.contains(j)).collect();
+    let pick = |v: &[i16], width: usize| -> Vec<i16> {
+        v.chunks_exact(width).flat_map(|row| kept.iter().map(move |&j| row[j])).collect()
+    };
+    let l1w: Vec<i16> = p.l1w.chunks_exact(n).flat_map(|half| kept.iter().map(move |&j| half[j])).collect();
+    let (m, buckets) = (kept.len(), p.l1b.len());
+    let layout = Chess768Layout {
+        l0_biases: i16s(vec![m], &pick(&p.l0b, n)),
+        l0_weights: i16s(vec![p.l0w.len() / n, m], &pick(&p.l0w, n)),
+        l1_weights: i16s(vec![buckets, 2, m], &l1w),
+        l1_biases: i16s(vec![buckets], &p.l1b),
+        config: Chess768Config::new(arch, screlu_fits_i16(&l1w, arch.qa)),
+    };
+    FastLayout::Chess768(*arch, layout)
+}
+
 fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
     l1w.iter().all(|&w| i32::from(w).abs() * qa <= i32::from(i16::MAX))
 }
@@ -710,6 +768,34 @@ pub fn check(net: &Net) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A column is dead only if no position lifts it above 0 and no sum can wrap: the bounds
+    /// take a position's 32 features at most.
+    #[test]
+    fn dead_columns_are_the_ones_no_position_makes_positive() {
+        let n = 32;
+        let mut p = crate::Chess768Params {
+            l0w: vec![0; 768 * n],
+            l0b: vec![1; n],
+            l1w: vec![1; 2 * n],
+            l1b: vec![0],
+            padding: crate::Padding::None,
+        };
+        // 0: bias 0, weights 0: dead. 1: bias -10, one weight 10: dead (the sum is at most 0).
+        // 2: bias -10, one weight 11: alive. 3: bias 0, 33 weights of -1100: 32 of them
+        // reach -35200 and would wrap, so not dead. 4: 31 weights of -1000 and a bias of
+        // -1000: -32000, dead. 5 and the rest: bias 1: alive.
+        p.l0b[..5].copy_from_slice(&[0, -10, -10, 0, -1000]);
+        p.l0w[100 * n + 1] = 10;
+        p.l0w[100 * n + 2] = 11;
+        for r in 0..33 {
+            p.l0w[r * n + 3] = -1100;
+        }
+        for r in 0..31 {
+            p.l0w[r * n + 4] = -1000;
+        }
+        assert_eq!(chess768_dead_columns(&p), vec![0, 1, 4]);
+    }
 
     fn every_family() -> Vec<Net> {
         let chess768 = |text: &str| match text.parse::<Architecture>().unwrap() {

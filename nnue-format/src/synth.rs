@@ -284,6 +284,34 @@ pub fn with_wrapping_first_layer(mut net: Net, seed: u64) -> Net {
     net
 }
 
+/// A single-layer `net` with `dead` of its accumulator columns (spread over the width) made
+/// never positive (bias and weights at most 0, no sum below -32768), as trained nets have
+/// some, and as many again that are negative in most positions but not all (one positive
+/// weight lifts the sum above 0): what `layout::fast_layout_pruned` must tell apart.
+///
+/// # Panics
+/// If `net` is not a single-layer net or has fewer than `2 * dead` columns.
+pub fn with_dead_columns(mut net: Net, dead: usize, seed: u64) -> Net {
+    let mut rng = Rng::new(seed ^ 0x4445_4144);
+    let Model::Chess768(_, p) = &mut net.model else { panic!("with_dead_columns: a single-layer net") };
+    let n = p.hidden();
+    assert!(2 * dead <= n, "with_dead_columns: {dead} dead and {dead} nearly dead of {n} columns");
+    let step = n / (2 * dead);
+    for k in 0..2 * dead {
+        let j = k * step;
+        p.l0b[j] = -(rng.range(1, 400) as i16);
+        for row in p.l0w.chunks_exact_mut(n) {
+            row[j] = -(rng.range(0, 60) as i16);
+        }
+        if k % 2 == 1 {
+            // Nearly dead: one feature (a white pawn on some square) lifts it above 0.
+            let row = rng.range(8, 56) as usize;
+            p.l0w[row * n + j] = 500;
+        }
+    }
+    net
+}
+
 /// `net`, a multi-layer net of Stormphrax's layout, as Stormphrax ships its nets: the `CBNF`
 /// header with the zstd flag, then its arrays back to back (no padding) as a zstd stream of
 /// `frames` frames (one is what `zstd` writes; Stormphrax reads any number).

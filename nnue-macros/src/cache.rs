@@ -33,7 +33,7 @@ use nnue_format::layout::{Array, Elem, FastLayout};
 use nnue_format::Architecture;
 
 /// Bump when the fast layout (or the entry format) changes, so stale entries are never used.
-const LAYOUT_VERSION: u32 = 6;
+const LAYOUT_VERSION: u32 = 7;
 
 /// Where one array's bytes are.
 pub enum Source {

@@ -152,7 +152,7 @@ fn stacks_of(ty: TokenStream, stacks: StacksLayout<Ident>) -> TokenStream {
 
 /// The network type, its accumulator and its value, per family: a struct literal whose every
 /// field is the static of the same name.
-fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream) {
+fn network(layout: FastLayout<Ident>, width: usize) -> (TokenStream, TokenStream, TokenStream) {
     let l1 = layout.arch().l1();
     let l1_lit = lit(l1);
     let psqt = lit(SfnnArch::PSQT_BUCKETS);
@@ -226,6 +226,8 @@ fn network(layout: FastLayout<Ident>) -> (TokenStream, TokenStream, TokenStream)
         }
         FastLayout::Chess768(arch, Chess768Layout { l0_biases, l0_weights, l1_weights, l1_biases, config }) => {
             let (inputs, buckets, config) = (lit(arch.inputs()), lit(arch.output_buckets), chess768_config(&config));
+            // The columns compiled in (fewer than the architecture's when dead ones were dropped).
+            let l1_lit = lit(width);
             (
                 quote!(rt::nets::Chess768<'static, #l1_lit, #inputs, #buckets>),
                 quote!(rt::Accumulator<#l1_lit, 0>),
@@ -393,7 +395,8 @@ fn chess768_config(config: &Chess768Config) -> TokenStream {
 pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let module = &input.name;
     let layout = &loaded.entry.layout;
-    let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)));
+    let width = accumulator_width(layout);
+    let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)), width);
     let (network_ty, value, layers) = match composed(layout, &accumulator_ty) {
         Ok(layers) => (
             quote!(rt::nets::Composed<#network_ty, Layers>),
@@ -409,8 +412,18 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
     let net_file = loaded.file.to_string_lossy().into_owned();
     let arch = layout.arch().to_string();
-    let l1 = lit(layout.arch().l1());
+    let l1 = lit(width);
     let mut doc = format!(" The NNUE net `{}`: `{arch}`.", loaded.shown);
+    if width < layout.arch().l1() {
+        doc += &format!(
+            "\n\n Compiled for its weights: {} of its {} accumulator columns are left out, because no \
+             position can make them positive (the bias plus the column's 32 largest weights is at \
+             most 0, and the sum can't wrap), so their activation is always 0 and the evaluation is \
+             the same integers: the accumulators are {width} wide.",
+            layout.arch().l1() - width,
+            layout.arch().l1()
+        );
+    }
     if !loaded.entry.description.is_empty() {
         doc += &format!("\n\n Its description: {}", loaded.entry.description);
     }
@@ -437,7 +450,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             /// The net file compiled in, as the macro resolved it (after `env`/`default`, made
             /// absolute): to read the same net at run time, e.g. for the generic evaluator.
             pub const PATH: &str = #net_file;
-            /// Accumulator width per perspective.
+            /// Accumulator width per perspective (the columns compiled in; see the module's docs).
             pub const L1: usize = #l1;
 
             /// The network type: every dimension of this net is a parameter of it.
@@ -466,6 +479,15 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     }
 }
 
+/// The accumulator columns the layout holds: the architecture's, or fewer for a single-layer
+/// net whose dead columns were dropped.
+fn accumulator_width(layout: &FastLayout<BlobFile>) -> usize {
+    match layout {
+        FastLayout::Chess768(_, l) => l.l0_biases.dims[0],
+        _ => layout.arch().l1(),
+    }
+}
+
 /// The `Layers` of a net: its forward pass composed from its description.
 fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Result<TokenStream, String> {
     use nnue_format::layers::Param;
@@ -491,7 +513,7 @@ fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Result<
     let layers = layout.arch().layers();
     let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
     let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
-    let (accumulator, l1) = (accumulator.clone(), layout.arch().l1());
+    let (accumulator, l1) = (accumulator.clone(), accumulator_width(layout));
     let net = forward::Net { layers, dims, order, arrays, screlu_in_i16, accumulator, l1 };
     forward::emit(&net).map(|forward| {
         quote! {

@@ -103,7 +103,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
             layout::check(&net).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
-            let fast = layout::fast_layout(&net);
+            let fast = layout::fast_layout_pruned(&net);
             let description = std::mem::take(&mut net.description);
             drop(net);
             let pending = match &root {
