@@ -276,6 +276,16 @@ proptest! {
         }, plain::ft_pairwise::<128>(&us, &them, 255, 9));
     }
 
+    /// From `x86::ZMM_MIN_HALF` columns a half, the AVX512-VNNI path's 512-bit transform.
+    #[test]
+    fn ft_pairwise_wide(us in array::<i16, 512>(-300i16..600), them in array::<i16, 512>(-300i16..600)) {
+        each_path!(|K| {
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 255, 9>(&us, &them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
+        }, plain::ft_pairwise::<256>(&us, &them, 255, 9));
+    }
+
     /// bullet-trained multi-layer nets shift the pairwise product by 9 to 15.
     #[test]
     fn ft_pairwise_shifted(us in array::<i16, 128>(-300i16..600), them in array::<i16, 128>(-300i16..600)) {
@@ -332,6 +342,17 @@ proptest! {
         each_path!(|K| {
             let mut out = [0i32; 16];
             K::affine_sparse_listed::<64, 16>(&input, &w, &b, &mut out, &nnz);
+            out
+        }, plain::affine(&input, &w, &b));
+    }
+
+    /// From `x86::ZMM_MIN_CHUNKS` chunks, the AVX512-VNNI path's 512-bit 16-output layer.
+    #[test]
+    fn affine_sparse_listed_wide(input in chunks::<256>(), w in weights::<256, 16>(), b in array::<i32, 16>(bias())) {
+        let nnz: Vec<u16> = (0..256).filter(|&c| input[c] != [0; 4]).map(|c| c as u16).collect();
+        each_path!(|K| {
+            let mut out = [0i32; 16];
+            K::affine_sparse_listed::<256, 16>(&input, &w, &b, &mut out, &nnz);
             out
         }, plain::affine(&input, &w, &b));
     }

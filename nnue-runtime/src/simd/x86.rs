@@ -76,6 +76,53 @@ pub(crate) type Avx2 = X86<Maddubs>;
 pub(crate) type AvxVnni = X86<VnniVex>;
 pub(crate) type Avx512Vnni = X86<VnniEvex>;
 
+/// The single-layer output on the AVX512-VNNI path, 512 bits at a time: its accumulators were
+/// just written by the 512-bit row kernels, and 256-bit loads of their upper halves don't get
+/// the stores forwarded (in a ply, this pass took 2.7 times as long as on AVX2 with ymm loads).
+/// `N` a multiple of 64.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn chess768_output_zmm<const N: usize>(
+    us: &[i16; N],
+    them: &[i16; N],
+    weights: &[[i16; N]; 2],
+    qa: i16,
+    screlu: bool,
+) -> i32 {
+    // SAFETY: AVX-512 F/BW by the caller; every 64-byte load is within an array of N int16
+    // (N a multiple of 32 lanes, the loop's step).
+    unsafe {
+        let (zero, top) = (_mm512_setzero_si512(), _mm512_set1_epi16(qa));
+        let (mut s0, mut s1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        for (side, w) in [us, them].into_iter().zip(weights) {
+            let (s, w) = (side.as_ptr(), w.as_ptr());
+            let term = |k: usize| {
+                let v = _mm512_min_epi16(_mm512_max_epi16(_mm512_loadu_si512(s.add(32 * k) as *const _), zero), top);
+                let w = _mm512_loadu_si512(w.add(32 * k) as *const _);
+                // SCReLU: v * (v * w), with v * w exact in int16 (the caller proved it).
+                let rhs = if screlu { _mm512_mullo_epi16(v, w) } else { w };
+                _mm512_madd_epi16(v, rhs)
+            };
+            for k in (0..N / 32).step_by(2) {
+                s0 = _mm512_add_epi32(s0, term(k));
+                s1 = _mm512_add_epi32(s1, term(k + 1));
+            }
+        }
+        // Wrapping int32 adds: the order doesn't change the sum.
+        _mm512_reduce_add_epi32(_mm512_add_epi32(s0, s1))
+    }
+}
+
+/// The smallest transformer half (columns) the pairwise transform takes in zmm registers, and
+/// the fewest input chunks the 16-output sparse layer does: measured on small nets, 512-bit
+/// kernels slowed the whole forward pass (see `ft_pairwise_both`).
+pub(crate) const ZMM_MIN_HALF: usize = 256;
+/// See [`ZMM_MIN_HALF`].
+pub(crate) const ZMM_MIN_CHUNKS: usize = 256;
+
 #[inline(always)]
 unsafe fn load(p: *const __m256i) -> __m256i {
     // SAFETY: `p` points to 32 readable bytes (every caller passes an offset inside an array it holds); AVX is enabled in every caller.
@@ -506,7 +553,10 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
             const { assert!(HALF.is_multiple_of(32) && 2 * HALF == L1 && 4 * CHUNKS == L1) };
-            if D::ZMM && HALF.is_multiple_of(64) {
+            // In zmm from 256 columns a half: below that (Stockfish's small nets), a forward
+            // pass with 512-bit kernels measured slower than the same path's ymm kernels (17.1
+            // small: 53 against 34 ns with both zmm kernels, 44 with this one off).
+            if D::ZMM && HALF.is_multiple_of(64) && HALF >= ZMM_MIN_HALF {
                 return ft_pairwise_zmm::<L1, HALF, CHUNKS, MAX, SHIFT>(us, them, out, nnz);
             }
             let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(MAX));
@@ -610,7 +660,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
                 return affine_sparse32_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
             }
-            if D::ZMM && OUT == 16 {
+            if D::ZMM && OUT == 16 && CHUNKS >= ZMM_MIN_CHUNKS {
                 let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
                 return affine_sparse16_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
             }
@@ -710,24 +760,34 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     ) -> i32 {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
-            const { assert!(N.is_multiple_of(16)) };
+            const { assert!(N.is_multiple_of(32)) };
             if screlu && !screlu_in_i16 {
                 // v * w may overflow int16 for this net: take the exact portable form.
                 return super::scalar::Scalar::chess768_output(us, them, weights, qa, screlu, screlu_in_i16);
             }
+            if D::ZMM && N.is_multiple_of(64) {
+                return chess768_output_zmm(us, them, weights, qa, screlu);
+            }
             let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
-            let mut sum = _mm256_setzero_si256();
+            // Two sums: with VNNI the compiler fuses each madd + add into one `vpdpwssd`,
+            // whose latency one chain would wait on. (N is a multiple of 32.)
+            let (mut s0, mut s1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
             for (side, w) in [us, them].into_iter().zip(weights) {
                 let (s, w) = (side.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
-                for k in 0..N / 16 {
+                let term = |k: usize| {
                     let v = _mm256_min_epi16(_mm256_max_epi16(load(s.add(k)), zero), top);
                     let w = load(w.add(k));
                     // SCReLU: v * (v * w), with v * w exact in int16 (the caller proved it).
                     let rhs = if screlu { _mm256_mullo_epi16(v, w) } else { w };
-                    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, rhs));
+                    _mm256_madd_epi16(v, rhs)
+                };
+                for k in (0..N / 16).step_by(2) {
+                    s0 = _mm256_add_epi32(s0, term(k));
+                    s1 = _mm256_add_epi32(s1, term(k + 1));
                 }
             }
-            hsum(sum)
+            // Wrapping int32 adds: the order doesn't change the sum.
+            hsum(_mm256_add_epi32(s0, s1))
         }
     }
 }
