@@ -44,13 +44,23 @@ pub(crate) fn best_path<N: Network>(net: &N) -> KernelPath {
     path
 }
 
+/// The path another must beat by more than 3%: the widest 256-bit one (AVX-VNNI, else AVX2)
+/// on x86-64, [`KernelPath::best`] elsewhere. Not the 512-bit path: its costs outside the timed
+/// forward pass (512-bit stores of the accumulators, which 256-bit loads don't get forwarded;
+/// the rest of the ply) made it slower per ply where the forward passes tie (17.1 small on
+/// Sapphire Rapids: 34.4 against 33.9 ns forward, 148 against 133 ns per ply), so it has to
+/// win the forward pass clearly (19 big: 144 against 171 ns).
+fn baseline() -> KernelPath {
+    [Isa::AvxVnni, Isa::Avx2].into_iter().find_map(KernelPath::new).unwrap_or_else(KernelPath::best)
+}
+
 /// Times the forward pass per path, interleaved over 7 rounds (the best of each), about a
-/// millisecond; keeps [`KernelPath::best`] unless another path is more than 3% faster. Only
-/// the forward pass: a search's updates read rows scattered over the weights and wait on
-/// memory the same on every path, while a timing loop's updates, on rows in cache, would
-/// favour the widest registers.
+/// millisecond; keeps [`baseline`] unless another path is more than 3% faster. Only the
+/// forward pass: a search's updates read rows scattered over the weights and wait on memory
+/// the same on every path, while a timing loop's updates, on rows in cache, would favour the
+/// widest registers.
 fn measure<N: Network>(net: &N) -> KernelPath {
-    let default = KernelPath::best();
+    let default = baseline();
     let candidates: Vec<KernelPath> = KernelPath::all().into_iter().filter(|p| p.isa() != Isa::Scalar).collect();
     if candidates.len() < 2 {
         return default;
