@@ -18,6 +18,22 @@ nnue_runtime::nnue_net!(name = sf19_lite_64_wrap, env = "NNUE_SYNTH_SF19_LITE_64
 nnue_runtime::nnue_net!(name = chess768_64, env = "NNUE_SYNTH_CHESS768_64");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
 nnue_runtime::nnue_net!(name = chess768_128_dead, env = "NNUE_SYNTH_CHESS768_128_DEAD");
+// The same net as `halfkp64`, its layers stated (the macro checks the net computes them).
+nnue_runtime::nnue_net! {
+    name = halfkp64_described,
+    env = "NNUE_SYNTH_HALFKP64",
+    layers = "
+        bucket 0
+        r0 = clamp(acc, 0, 127), side to move first (bytes)
+        r1 = fc0 * r0 + b (int8)
+        r2 = clamp(r1 >> 6, 0, 127)
+        r3 = fc1 * r2 + b (int8)
+        r4 = clamp(r3 >> 6, 0, 127)
+        r5 = fc2 * r4 + b (int8)
+        r6 = r5 / 16
+        positional = r6
+    ",
+}
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
 nnue_runtime::nnue_net!(name = chess768_1024, env = "NNUE_SYNTH_CHESS768_1024");
 nnue_runtime::nnue_net!(name = sfnn64_wrap, env = "NNUE_SYNTH_SFNN64_WRAP");
@@ -65,6 +81,14 @@ synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_
 synthetic_test!(layered_i32_128_zstd, layered_i32_128_zstd, "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 synthetic_test!(chess768_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
 synthetic_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD");
+
+#[test]
+fn a_net_with_its_layers_stated_is_the_same_net() {
+    use nnue_runtime::Network;
+    for pos in positions(4) {
+        assert_eq!(halfkp64_described::NETWORK.evaluate(&pos), halfkp64::NETWORK.evaluate(&pos));
+    }
+}
 
 /// The macro leaves out 32 of the 40 columns no position makes positive (a width of 96, a
 /// multiple of 32) and keeps the 40 that some positions do; `chess768_dead_columns_left_out`

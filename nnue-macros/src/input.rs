@@ -20,6 +20,9 @@ pub struct NetInput {
     pub source: Source,
     /// Architecture description, required for headerless nets.
     pub arch: Option<LitStr>,
+    /// The layers after the accumulators as `nnue_format::layers::Layers` prints them: the net
+    /// must compute exactly these.
+    pub layers: Option<LitStr>,
 }
 
 impl NetInput {
@@ -42,9 +45,9 @@ impl Parse for NetInput {
             if !input.is_empty() {
                 return Err(input.error("expected `nnue_net!(\"file.nnue\")` or `nnue_net!(key = value, ...)`"));
             }
-            return Ok(NetInput { name: default_name, source: Source::Path(path), arch: None });
+            return Ok(NetInput { name: default_name, source: Source::Path(path), arch: None, layers: None });
         }
-        let (mut name, mut path, mut env, mut default, mut arch) = (None, None, None, None, None);
+        let (mut name, mut path, mut env, mut default, mut arch, mut layers) = (None, None, None, None, None, None);
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -57,10 +60,11 @@ impl Parse for NetInput {
                 "env" => Some(&mut env),
                 "default" => Some(&mut default),
                 "arch" => Some(&mut arch),
+                "layers" => Some(&mut layers),
                 _ => {
                     return Err(syn::Error::new(
                         key.span(),
-                        format!("unknown key `{key}`: expected name, path, env, default or arch"),
+                        format!("unknown key `{key}`: expected name, path, env, default, arch or layers"),
                     ))
                 }
             };
@@ -80,6 +84,6 @@ impl Parse for NetInput {
             (None, None, _) => return Err(input.error("give the net as `path = \"...\"` or `env = \"VAR\"`")),
             (Some(p), _, _) => return Err(syn::Error::new(p.span(), "`path` and `env`/`default` exclude each other")),
         };
-        Ok(NetInput { name: name.unwrap_or(default_name), source, arch })
+        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers })
     }
 }

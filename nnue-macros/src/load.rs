@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use nnue_format::layers::{Layers, LayersError};
 use nnue_format::{layout, Architecture, FileErrorKind, Net};
 use syn::LitStr;
 
@@ -119,7 +120,41 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             }
         }
     };
+    if let Some(layers) = &input.layers {
+        check_layers(layers, &entry.layout.arch())?;
+    }
     Ok(Loaded { file, shown, env_var, key, entry })
+}
+
+/// `layers = "…"`: the net must compute exactly the layers written there (their trace steps
+/// aside); else an error at the string naming the first line that differs.
+fn check_layers(text: &LitStr, arch: &Architecture) -> syn::Result<()> {
+    let value = text.value();
+    let given: Layers =
+        value.parse().map_err(|e: LayersError| err(text, format!("`layers`, line {}: {}", e.line, e.message)))?;
+    let actual = arch.layers();
+    if given.computes_as(&actual) {
+        return Ok(());
+    }
+    let (given_text, actual_text) = (given.to_string(), actual.to_string());
+    let line = given_text
+        .lines()
+        .zip(actual_text.lines())
+        .position(|(g, a)| g != a)
+        .unwrap_or_else(|| given_text.lines().count().min(actual_text.lines().count()));
+    let show = |t: &str| t.lines().nth(line).map_or("(nothing)".to_string(), |l| format!("`{l}`"));
+    // The line as the string numbers it (the parser skips blank lines).
+    let written: Vec<usize> =
+        value.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, _)| i + 1).collect();
+    let number = written.get(line).copied().unwrap_or_else(|| written.last().map_or(1, |n| n + 1));
+    Err(err(
+        text,
+        format!(
+            "`layers`, line {number}: the net `{arch}` computes {}, `layers` says {}; its layers are:\n{actual_text}",
+            show(&actual_text),
+            show(&given_text)
+        ),
+    ))
 }
 
 /// Relative paths are taken from the manifest directory, then from the working directory.

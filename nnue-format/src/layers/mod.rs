@@ -4,6 +4,26 @@
 //! transform's output); each step reads registers and writes one. Integer steps wrap as the
 //! engines' int32 SIMD adds do; f32 steps fix their order of operations.
 //!
+//! The text `Display` prints is also read back (`str::parse`): one line per stage, as the
+//! README shows for Stockfish 19; `nnue_net!` takes it as `layers = "…"` and checks that the
+//! net computes exactly that. The lines (`·` may be `*`, `²` `^2`; `P` a layer's weights:
+//! `fc0`..`fc2`, `l1`..`l3`, `out`):
+//!
+//! ```text
+//! bucket 0 | bucket (pieces - 1) / 4 | bucket (pieces - 2) / ceil(32 / B)
+//!          | bucket min((63 - pieces)(32 - pieces) / 225, 7)
+//! r0 = clamp(a, 0, M) · clamp(a', 0, M) >> S, per half, side to move first
+//! r0 = clamp(acc, 0, M), side to move first [(bytes)]
+//! rN = P · rI + b (int8)        rN = l1 · rI (int8)        rN = P · rI (int16)
+//! rN = P · rI + b (f32, fma in order)   rN = P · rI + b (f32, 16 lanes)   rN = P · rI + b (int32)
+//! rN = rI[S..E]     rN = rA ++ rB ++ …     rN = rI²     rN = rI + P.b
+//! rN = clamp(rI >> S, 0, 127)     rN = min(127, rI² >> S)     rN = clamp(rI, 0, M)
+//! rN = rI / K     rN = rI · K     rN = rA + rB     rN = rA - rB
+//! rN = fma(f32(rI), NUM/DEN, P.b)     rN = clamp(rI, 0, 1) ++ min(rI², 1)     rN = clamp(rI, 0, 1)²
+//! rN = int(rI · K)     rN = (rI >> S) + P.b     rN = clamp(rI, 0, Q) · Q ++ min(rI², Q²)     rN = clamp(rI, 0, Q)²
+//! positional = rN[; psqt = (us - them) / 2 / D]
+//! ```
+//!
 //! ```
 //! use nnue_format::Architecture;
 //!
@@ -13,6 +33,10 @@
 //! ```
 
 use std::fmt;
+
+mod text;
+
+pub use text::LayersError;
 
 use crate::arch::{Activation, Architecture, Sf19Arch, SfnnArch};
 use crate::layered::{BucketRule, Numbers};
@@ -336,7 +360,10 @@ impl fmt::Display for Layers {
             Transform::Pairwise { max, shift } => {
                 writeln!(f, "r0 = clamp(a, 0, {max}) · clamp(a', 0, {max}) >> {shift}, per half, side to move first")?
             }
-            Transform::Clipped { max, .. } => writeln!(f, "r0 = clamp(acc, 0, {max}), side to move first")?,
+            Transform::Clipped { max, bytes: false } => writeln!(f, "r0 = clamp(acc, 0, {max}), side to move first")?,
+            Transform::Clipped { max, bytes: true } => {
+                writeln!(f, "r0 = clamp(acc, 0, {max}), side to move first (bytes)")?
+            }
         }
         for step in &self.steps {
             use Step::*;
@@ -454,6 +481,11 @@ mod tests {
             }
             assert!(written.contains(&layers.positional), "{text}");
             assert!(layers.to_string().lines().count() > 3, "{text}");
+            // The text form reads back as the same computation and prints the same.
+            let printed = layers.to_string();
+            let read: Layers = printed.parse().unwrap_or_else(|e| panic!("{text}: {e}\n{printed}"));
+            assert!(read.computes_as(&layers), "{text}:\n{printed}\n{read:?}");
+            assert_eq!(read.to_string(), printed);
         }
     }
 }

@@ -1,0 +1,317 @@
+//! The text form of [`Layers`]: what `Display` prints, read back. One line per stage: the
+//! bucket rule, the transform, one step per line, then the output. `·`, `²` and `++` may be
+//! written `*`, `^2` and `++`; runs of spaces count as one. The trace steps (what
+//! `trace_on` records) are not part of the text.
+
+use std::str::FromStr;
+
+use super::{Bucket, Layers, Param, Reg, Step, Transform};
+use crate::layered::BucketRule;
+
+/// A line of the text that is not a stage of a net, with its number (from 1) and what was
+/// expected there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("layers, line {line}: {message}")]
+pub struct LayersError {
+    /// The line, counting from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// `s` against `pattern`, whose `{}` each capture the shortest text before the literal that
+/// follows (or the rest): the captures, if it matches.
+fn captures<'a>(s: &'a str, pattern: &str) -> Option<Vec<&'a str>> {
+    let mut parts = pattern.split("{}");
+    let first = parts.next().unwrap_or("");
+    let mut rest = s.strip_prefix(first)?;
+    let mut out = Vec::new();
+    let parts: Vec<&str> = parts.collect();
+    for (k, lit) in parts.iter().enumerate() {
+        let last = k + 1 == parts.len();
+        let end = if lit.is_empty() {
+            if last {
+                rest.len()
+            } else {
+                return None;
+            }
+        } else if last {
+            // The final literal ends the line.
+            rest.strip_suffix(lit).map(str::len)?
+        } else {
+            rest.find(lit)?
+        };
+        out.push(rest[..end].trim());
+        rest = &rest[end + lit.len()..];
+    }
+    rest.is_empty().then_some(out)
+}
+
+fn reg(s: &str) -> Option<Reg> {
+    s.strip_prefix('r')?.parse().ok()
+}
+
+fn param(s: &str) -> Option<Param> {
+    Some(match s {
+        "fc0" => Param::Fc0,
+        "fc1" => Param::Fc1,
+        "fc2" => Param::Fc2,
+        "l1" => Param::L1,
+        "l2" => Param::L2,
+        "l3" => Param::L3,
+        "out" => Param::Out,
+        _ => return None,
+    })
+}
+
+fn num<T: FromStr>(s: &str) -> Option<T> {
+    s.parse().ok()
+}
+
+/// `2^bits` as written (a power of two), its exponent.
+fn log2(s: &str) -> Option<u32> {
+    let q: u32 = num(s)?;
+    q.is_power_of_two().then(|| q.trailing_zeros())
+}
+
+/// One step line's right-hand side, `out` its register.
+fn step(rhs: &str, out: Reg) -> Option<Step> {
+    use Step::*;
+    let c = |p: &str| captures(rhs, p);
+    // Most specific forms first: several share a prefix.
+    if let Some(v) = c("fma(f32({}), {}/{}, {}.b)") {
+        return Some(DequantF32 { param: param(v[3])?, input: reg(v[0])?, num: num(v[1])?, den: num(v[2])?, out });
+    }
+    if let Some(v) = c("clamp({}, 0, 1) ++ min({}², 1)") {
+        return (v[0] == v[1]).then_some(DualF32 { input: reg(v[0])?, out });
+    }
+    if let Some(v) = c("clamp({}, 0, {}) · {} ++ min({}², {})") {
+        let q_bits = log2(v[1])?;
+        let ok = v[0] == v[3] && v[1] == v[2] && num::<u64>(v[4])? == 1u64 << (2 * q_bits);
+        return ok.then_some(DualI32 { input: reg(v[0])?, q_bits, out });
+    }
+    if let Some(v) = c("clamp({}, 0, 1)²") {
+        return Some(ScreluF32 { input: reg(v[0])?, out });
+    }
+    if let Some(v) = c("clamp({}, 0, {})²") {
+        return Some(ClampSquare { input: reg(v[0])?, q_bits: log2(v[1])?, out });
+    }
+    if let Some(v) = c("clamp({} >> {}, 0, 127)") {
+        return Some(ClippedShift { input: reg(v[0])?, shift: num(v[1])?, out });
+    }
+    if let Some(v) = c("clamp({}, 0, {})") {
+        return Some(Clamp { input: reg(v[0])?, max: num(v[1])?, out });
+    }
+    if let Some(v) = c("min(127, {}² >> {})") {
+        return Some(SqrClippedShift { input: reg(v[0])?, shift: num(v[1])?, out });
+    }
+    if let Some(v) = c("int({} · {})") {
+        return Some(F32ToInt { input: reg(v[0])?, scale: num(v[1])?, out });
+    }
+    if let Some(v) = c("({} >> {}) + {}.b") {
+        return Some(ShiftBias { param: param(v[2])?, input: reg(v[0])?, shift: num(v[1])?, out });
+    }
+    for (suffix, kind) in [
+        (" + b (int8)", 0),
+        (" (int8)", 1),
+        (" (int16)", 2),
+        (" + b (f32, fma in order)", 3),
+        (" + b (f32, 16 lanes)", 4),
+        (" + b (int32)", 5),
+    ] {
+        if let Some(v) = c(&format!("{{}} · {{}}{suffix}")) {
+            let (param, input) = (param(v[0])?, reg(v[1])?);
+            return Some(match kind {
+                0 => AffineI8 { param, input, out },
+                // Only the multi-layer nets' sparse layer adds its bias later.
+                1 if param == Param::L1 => AffineI8 { param, input, out },
+                2 => DotI16 { param, input, out },
+                3 => AffineF32 { param, input, out },
+                4 => DotF32 { param, input, out },
+                5 => AffineI32 { param, input, out },
+                _ => return None,
+            });
+        }
+    }
+    if let Some(v) = c("{}[{}..{}]") {
+        let (start, end): (usize, usize) = (num(v[1])?, num(v[2])?);
+        return (end > start).then_some(Slice { input: reg(v[0])?, start, len: end - start, out });
+    }
+    if rhs.contains(" ++ ") {
+        let inputs: Option<Vec<Reg>> = rhs.split(" ++ ").map(reg).collect();
+        return Some(Concat { inputs: inputs?, out });
+    }
+    if let Some(v) = c("{}²") {
+        return Some(Square { input: reg(v[0])?, out });
+    }
+    if let Some(v) = c("{} + {}.b") {
+        return Some(AddBiasI16 { param: param(v[1])?, input: reg(v[0])?, out });
+    }
+    for (op, kind) in [(" / ", 0), (" · ", 1), (" + ", 2), (" - ", 3)] {
+        if let Some(v) = c(&format!("{{}}{op}{{}}")) {
+            let a = reg(v[0])?;
+            return Some(match kind {
+                0 => Div { input: a, k: num(v[1])?, out },
+                1 => Mul { input: a, k: num(v[1])?, out },
+                2 => Add { a, b: reg(v[1])?, out },
+                _ => Sub { a, b: reg(v[1])?, out },
+            });
+        }
+    }
+    None
+}
+
+/// ASCII forms to the printed ones, runs of spaces to one.
+fn normalise(line: &str) -> String {
+    let line = line.replace('*', "·").replace("^2", "²");
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl FromStr for Layers {
+    type Err = LayersError;
+
+    fn from_str(text: &str) -> Result<Layers, LayersError> {
+        let lines: Vec<(usize, String)> =
+            text.lines().enumerate().map(|(i, l)| (i + 1, normalise(l))).filter(|(_, l)| !l.is_empty()).collect();
+        let err = |line: usize, message: String| LayersError { line, message };
+        let mut it = lines.iter();
+        let (n, first) = it.next().ok_or_else(|| err(1, "empty: expected `bucket …`".into()))?;
+        let bucket = match first.as_str() {
+            "bucket 0" => Bucket::Single,
+            "bucket (pieces - 1) / 4" => Bucket::Stockfish,
+            "bucket min((63 - pieces)(32 - pieces) / 225, 7)" => Bucket::Rule(BucketRule::Alexandria, 8),
+            other => match captures(other, "bucket (pieces - 2) / ceil(32 / {})").and_then(|v| num(v[0])) {
+                Some(b) if (1..=32).contains(&b) => Bucket::Rule(BucketRule::Material, b),
+                _ => {
+                    let expected = "`bucket 0`, `bucket (pieces - 1) / 4`, `bucket (pieces - 2) / ceil(32 / B)` or \
+                                    `bucket min((63 - pieces)(32 - pieces) / 225, 7)`";
+                    return Err(err(*n, format!("expected {expected}, found `{other}`")));
+                }
+            },
+        };
+        let (n, second) = it.next().ok_or_else(|| err(n + 1, "expected the transform `r0 = …`".into()))?;
+        let transform = if let Some(v) =
+            captures(second, "r0 = clamp(a, 0, {}) · clamp(a', 0, {}) >> {}, per half, side to move first")
+        {
+            match (num::<i32>(v[0]), num::<u32>(v[2])) {
+                (Some(max), Some(shift)) if v[0] == v[1] => Transform::Pairwise { max, shift },
+                _ => return Err(err(*n, format!("a pairwise transform clamps both halves alike, found `{second}`"))),
+            }
+        } else if let Some(v) = captures(second, "r0 = clamp(acc, 0, {}), side to move first{}") {
+            let bytes = match v[1] {
+                "" => false,
+                "(bytes)" => true,
+                _ => return Err(err(*n, format!("unexpected `{}` after the transform", v[1]))),
+            };
+            match num(v[0]) {
+                Some(max) => Transform::Clipped { max, bytes },
+                None => return Err(err(*n, format!("expected a number, found `{}`", v[0]))),
+            }
+        } else {
+            return Err(err(
+                *n,
+                format!("expected `r0 = clamp(a, 0, M) · clamp(a', 0, M) >> S, per half, side to move first` or `r0 = clamp(acc, 0, M), side to move first`, found `{second}`"),
+            ));
+        };
+        let mut steps = Vec::new();
+        for (n, line) in it {
+            if let Some(v) = captures(line, "positional = {}") {
+                let (positional, psqt_div) = match captures(v[0], "{}; psqt = (us - them) / 2 / {}") {
+                    Some(w) => (reg(w[0]), num(w[1]).map(Some)),
+                    None => (reg(v[0]), Some(None)),
+                };
+                let (Some(positional), Some(psqt_div)) = (positional, psqt_div) else {
+                    return Err(err(
+                        *n,
+                        format!("expected `positional = rN[; psqt = (us - them) / 2 / D]`, found `{line}`"),
+                    ));
+                };
+                if let Some(extra) = lines.iter().find(|(m, _)| m > n) {
+                    return Err(err(extra.0, format!("nothing follows the output line, found `{}`", extra.1)));
+                }
+                return Ok(Layers { bucket, transform, steps, positional, psqt_div });
+            }
+            let parsed = captures(line, "{} = {}").and_then(|v| step(v[1], reg(v[0])?));
+            match parsed {
+                Some(s) => steps.push(s),
+                None => {
+                    return Err(err(
+                        *n,
+                        format!("not a step: `{line}` (the forms are in `nnue_format::layers`' documentation)"),
+                    ))
+                }
+            }
+        }
+        Err(err(lines.last().map_or(1, |l| l.0 + 1), "expected the output line `positional = rN`".into()))
+    }
+}
+
+impl Layers {
+    /// The steps that compute, without the trace steps.
+    pub fn computing_steps(&self) -> impl Iterator<Item = &Step> {
+        self.steps.iter().filter(|s| !matches!(s, Step::Trace { .. }))
+    }
+
+    /// Whether `self` and `other` compute the same (their trace steps aside).
+    pub fn computes_as(&self, other: &Layers) -> bool {
+        (self.bucket, self.transform, self.positional, self.psqt_div)
+            == (other.bucket, other.transform, other.positional, other.psqt_div)
+            && self.computing_steps().eq(other.computing_steps())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Architecture;
+
+    /// HalfKP's layers written by hand, in ASCII and with spaces of one's own.
+    #[test]
+    fn a_hand_written_text_reads() {
+        let text = "
+            bucket 0
+            r0 = clamp(acc, 0, 127), side to move first (bytes)
+            r1 = fc0 * r0 + b (int8)
+            r2 = clamp(r1 >> 6, 0, 127)
+            r3 = fc1 * r2 + b (int8)
+            r4 = clamp(r3 >> 6, 0, 127)
+            r5 = fc2 * r4 + b (int8)
+            r6 = r5 / 16
+            positional = r6
+        ";
+        let layers: Layers = text.parse().unwrap();
+        let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
+        assert!(layers.computes_as(&arch.layers()));
+        // One shift changed is another net.
+        let other: Layers = text.replace("r3 >> 6", "r3 >> 7").parse().unwrap();
+        assert!(!other.computes_as(&arch.layers()));
+    }
+
+    #[test]
+    fn a_line_that_is_no_stage_is_named() {
+        let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
+        let text = arch.layers().to_string();
+        let cases = [
+            (text.replace("bucket 0", "bucket 1"), 1, "expected `bucket 0`"),
+            (text.replace("clamp(acc, 0, 127)", "clamp(acc, 0, x)"), 2, "expected a number"),
+            (text.replace("r2 = clamp(r1 >> 6, 0, 127)", "r2 = clip(r1)"), 4, "not a step: `r2 = clip(r1)`"),
+            (text.replace("positional = r6", "positional = six"), 9, "expected `positional = rN"),
+            (text.replace("positional = r6", ""), 9, "expected the output line"),
+            (format!("{text}\nr7 = r6 / 2"), 10, "nothing follows the output line"),
+            (String::new(), 1, "empty"),
+        ];
+        for (text, line, message) in cases {
+            let e = text.parse::<Layers>().unwrap_err();
+            assert_eq!(e.line, line, "{e}");
+            assert!(e.to_string().contains(message), "{e}");
+        }
+    }
+
+    #[test]
+    fn captures_take_the_shortest_text_before_each_literal() {
+        assert_eq!(captures("r1[0..15]", "{}[{}..{}]"), Some(vec!["r1", "0", "15"]));
+        assert_eq!(captures("clamp(r2, 0, 1)²", "clamp({}, 0, {})²"), Some(vec!["r2", "1"]));
+        assert_eq!(captures("clamp(r2, 0, 1)", "clamp({}, 0, {})²"), None);
+        assert_eq!(captures("r1 = x", "{} = {}"), Some(vec!["r1", "x"]));
+    }
+}
