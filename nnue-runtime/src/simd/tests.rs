@@ -255,6 +255,17 @@ fn act_input() -> impl Strategy<Value = i32> {
     prop_oneof![any::<i32>(), prop::sample::select(edges.to_vec()), -70000i32..70000, -200i32..9000,]
 }
 
+/// `SKIPPED` once per process for a listing this CPU can't run.
+#[cfg(target_arch = "x86_64")]
+fn skipped_once(way: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if !said.iter().any(|w| w == way) {
+        said.push(way.to_string());
+        eprintln!("SKIPPED the 512-bit transform's {way} listing: this CPU lacks its AVX-512 features");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -284,6 +295,21 @@ proptest! {
             let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 255, 9>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, plain::ft_pairwise::<256>(&us, &them, 255, 9));
+    }
+
+    /// The AVX512-VNNI path's transform lists its non-zero chunks with `vpcompressw` where the
+    /// CPU has VBMI2, with table lookups where not: both ways, whichever this CPU runs.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn ft_pairwise_zmm_lists_alike_both_ways(us in array::<i16, 512>(-300i16..600), them in array::<i16, 512>(-300i16..600)) {
+        let want = plain::ft_pairwise::<256>(&us, &them, 255, 9);
+        let [lookup, compress] = super::x86::ft_pairwise_zmm_both_ways::<512, 256, 128>(&us, &them);
+        for (way, got) in [("lookup", lookup), ("vpcompressw", compress)] {
+            match got {
+                Some(got) => prop_assert_eq!(&got, &want, "{}", way),
+                None => skipped_once(way),
+            }
+        }
     }
 
     /// bullet-trained multi-layer nets shift the pairwise product by 9 to 15.
