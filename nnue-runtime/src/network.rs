@@ -256,7 +256,7 @@ pub trait Network {
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
     /// The path this network runs fastest on, on this CPU: timed once per network and process
-    /// (the forward pass on each path, about a millisecond, on first use), keeping [`KernelPath::best`] unless another path is more than 3% faster. Every
+    /// (the forward pass on each path, a millisecond or two, on first use), keeping the widest 256-bit path unless another is more than 3% faster. Every
     /// path gives the same integers. The plain methods, [`AccumulatorStack::new`] and
     /// [`RefreshCache::new`] use it.
     ///

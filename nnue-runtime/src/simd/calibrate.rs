@@ -55,7 +55,7 @@ fn baseline() -> KernelPath {
 }
 
 /// Times the forward pass per path, interleaved over 7 rounds (the best of each), about a
-/// millisecond; keeps [`baseline`] unless another path is more than 3% faster. Only the
+/// millisecond or two; keeps [`baseline`] unless another path is more than 3% faster. Only the
 /// forward pass: a search's updates read rows scattered over the weights and wait on memory
 /// the same on every path, while a timing loop's updates, on rows in cache, would favour the
 /// widest registers.
