@@ -54,7 +54,7 @@ fn baseline() -> KernelPath {
     [Isa::AvxVnni, Isa::Avx2].into_iter().find_map(KernelPath::new).unwrap_or_else(KernelPath::best)
 }
 
-/// Times the forward pass per path, interleaved over 7 rounds (the best of each), about a
+/// Times the forward pass per path, interleaved over 7 rounds (the best of each), a
 /// millisecond or two; keeps [`baseline`] unless another path is more than 3% faster. Only the
 /// forward pass: a search's updates read rows scattered over the weights and wait on memory
 /// the same on every path, while a timing loop's updates, on rows in cache, would favour the
