@@ -414,6 +414,12 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let arch = layout.arch().to_string();
     let l1 = lit(width);
     let mut doc = format!(" The NNUE net `{}`: `{arch}`.", loaded.shown);
+    if let FastLayout::Chess768(_, l) = layout {
+        if l.config.screlu && l.config.screlu_in_i16 {
+            doc += "\n\n Compiled for its weights: every output weight times QA fits int16, so SCReLU's \
+                    `v · (v · w)` runs in SIMD with `v · w` in int16 (without that, in the exact portable form).";
+        }
+    }
     if width < layout.arch().l1() {
         doc += &format!(
             "\n\n Compiled for its weights: {} of its {} accumulator columns are left out, because no \
