@@ -567,3 +567,55 @@ impl Emitter<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nnue_format::Architecture;
+
+    fn net(text: &str, dims: &[(&'static str, &'static [usize])]) -> Net<'static> {
+        let arch: Architecture = text.parse().unwrap();
+        Net {
+            layers: arch.layers(),
+            dims: dims.iter().copied().collect(),
+            order: |_| Order::Canonical,
+            arrays: |p| match p {
+                Param::Fc0 => "fc0",
+                Param::Fc1 => "fc1",
+                Param::Fc2 => "fc2",
+                _ => "l1",
+            },
+            screlu_in_i16: false,
+            accumulator: quote!(Accumulator),
+            l1: arch.l1(),
+        }
+    }
+
+    /// HalfKP's layers: one kernel call per layer, named for what they hold, and the output
+    /// folded into one expression.
+    #[test]
+    fn a_net_reads_as_its_layers() {
+        let dims: &[(&str, &[usize])] = &[("fc0_biases", &[1, 32]), ("fc1_biases", &[1, 32]), ("fc2_biases", &[1, 1])];
+        let code = emit(&net("HalfKP -> 256x2 -> 32 -> 32 -> 1", dims)).unwrap().to_string();
+        for want in [
+            "let ft = l :: clipped_both (k , acc , stm) ;",
+            "let fc0 : [i32 ; 32] = l :: affine_sparse (k , & ft , & FC0_WEIGHTS [bucket] , & FC0_BIASES [bucket]) ;",
+            "let fc1_in : [u8 ; 32] = l :: Clipped :: < 6 > :: apply (& fc0) ;",
+            "let fc2 : i32 = l :: affine_one (k , & fc2_in , & FC2_WEIGHTS [bucket] , FC2_BIASES [bucket] [0]) ;",
+            "let positional = fc2 / 16 ;",
+        ] {
+            assert!(code.contains(want), "{want}\n{code}");
+        }
+    }
+
+    /// A step no kernel covers is an error naming it, not wrong code.
+    #[test]
+    fn a_step_without_a_kernel_is_an_error() {
+        let dims: &[(&str, &[usize])] = &[("fc0_biases", &[1, 32]), ("fc1_biases", &[1, 32]), ("fc2_biases", &[1, 1])];
+        let mut n = net("HalfKP -> 256x2 -> 32 -> 32 -> 1", dims);
+        // fc_1 reading squared sums: no activation kernel writes those bytes.
+        n.layers.steps[1] = Step::Square { input: 1, out: 2 };
+        let e = emit(&n).unwrap_err();
+        assert!(e.contains("r2"), "{e}");
+    }
+}
