@@ -270,6 +270,42 @@ unsafe fn affine_sparse32_zmm(x: *const i32, w: *const i32, biases: *const i32, 
     }
 }
 
+/// [`Kernels::dense_i32`] in 512-bit registers (`OUT` a multiple of 16, at most 128): half the
+/// 32-bit multiplies of the 256-bit form, as Stormphrax's AVX-512 build does.
+///
+/// # Safety
+/// The CPU has AVX512F.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn dense_i32_zmm<const IN: usize, const OUT: usize>(
+    x: &[i32; IN],
+    w: &[[i32; OUT]; IN],
+    b: &[i32; OUT],
+) -> [i32; OUT] {
+    // SAFETY: AVX512F by the caller; every 64-byte load and store is inside `b`, a row of `w`
+    // or `out` (OUT a multiple of 16 int32).
+    unsafe {
+        const { assert!(OUT.is_multiple_of(16) && OUT <= 128) };
+        let mut acc = [_mm512_setzero_si512(); 8];
+        let bp = b.as_ptr();
+        for (r, a) in acc.iter_mut().enumerate().take(OUT / 16) {
+            *a = _mm512_loadu_si512(bp.add(16 * r) as *const _);
+        }
+        for (&x, row) in x.iter().zip(w) {
+            let (xv, wp) = (_mm512_set1_epi32(x), row.as_ptr());
+            for (r, a) in acc.iter_mut().enumerate().take(OUT / 16) {
+                *a = _mm512_add_epi32(*a, _mm512_mullo_epi32(xv, _mm512_loadu_si512(wp.add(16 * r) as *const _)));
+            }
+        }
+        let mut out = [0i32; OUT];
+        let op = out.as_mut_ptr();
+        for (r, a) in acc.iter().enumerate().take(OUT / 16) {
+            _mm512_storeu_si512(op.add(16 * r) as *mut _, *a);
+        }
+        out
+    }
+}
+
 /// The 16-output sparse layer in 512-bit registers: a chunk's 16 × 4 weights are one zmm, one
 /// `vpdpbusd` per chunk (the 256-bit form takes two), eight chunks in flight.
 ///
@@ -594,6 +630,9 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
             const { assert!(OUT.is_multiple_of(8) && OUT <= 128) };
+            if D::ZMM && OUT.is_multiple_of(16) {
+                return dense_i32_zmm(x, w, b);
+            }
             // One broadcast input times a weight row across the outputs, accumulators in registers.
             let mut acc = [_mm256_setzero_si256(); 16];
             let bp = b.as_ptr() as *const __m256i;
