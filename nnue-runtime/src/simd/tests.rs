@@ -399,6 +399,12 @@ proptest! {
         each_path!(|K| { let mut out = [0i32; 32]; K::affine_dense::<8, 32>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
     }
 
+    /// Stockfish 19's fc_1 (16 chunks): 512-bit on the AVX512-VNNI path.
+    #[test]
+    fn affine_dense_16_chunks(input in chunks::<16>(), w in weights::<16, 32>(), b in array::<i32, 32>(bias())) {
+        each_path!(|K| { let mut out = [0i32; 32]; K::affine_dense::<16, 32>(&input, &w, &b, &mut out); out }, plain::affine(&input, &w, &b));
+    }
+
     /// The multi-layer nets' int32 layers, products and sums wrapping.
     #[test]
     fn dense_i32(x in array::<i32, 32>(any::<i32>()), w in array::<[i32; 32], 32>(array::<i32, 32>(any::<i32>())), b in array::<i32, 32>(any::<i32>())) {

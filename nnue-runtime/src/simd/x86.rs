@@ -306,6 +306,36 @@ unsafe fn dense_i32_zmm<const IN: usize, const OUT: usize>(
     }
 }
 
+/// The 32-output dense int8 layer in 512-bit registers: a chunk's 32 × 4 weights are two zmm,
+/// even and odd chunks in separate accumulators (four chains).
+///
+/// # Safety
+/// The CPU has AVX512F and AVX512-VNNI; `x` holds CHUNKS (even) input chunks, `w` 32 weights
+/// of 4 bytes per chunk, `biases` and `out` 32 values.
+#[target_feature(enable = "avx512f,avx512vnni")]
+#[inline]
+unsafe fn affine_dense32_zmm<const CHUNKS: usize>(x: *const i32, w: *const i32, biases: *const i32, out: *mut i32) {
+    // SAFETY: the caller's contract: every load and store below is inside the arrays it passed,
+    // and the CPU has the features this function enables.
+    unsafe {
+        const { assert!(CHUNKS.is_multiple_of(2)) };
+        let zero = _mm512_setzero_si512();
+        let mut acc =
+            [[_mm512_loadu_si512(biases as *const _), _mm512_loadu_si512(biases.add(16) as *const _)], [zero; 2]];
+        for i in (0..CHUNKS).step_by(2) {
+            for (k, set) in acc.iter_mut().enumerate() {
+                let chunk = _mm512_set1_epi32(x.add(i + k).read_unaligned());
+                let wi = w.add(32 * (i + k));
+                set[0] = _mm512_dpbusd_epi32(set[0], chunk, _mm512_loadu_si512(wi as *const _));
+                set[1] = _mm512_dpbusd_epi32(set[1], chunk, _mm512_loadu_si512(wi.add(16) as *const _));
+            }
+        }
+        // Wrapping int32 sums: the order doesn't change them.
+        _mm512_storeu_si512(out as *mut _, _mm512_add_epi32(acc[0][0], acc[1][0]));
+        _mm512_storeu_si512(out.add(16) as *mut _, _mm512_add_epi32(acc[0][1], acc[1][1]));
+    }
+}
+
 /// The 16-output sparse layer in 512-bit registers: a chunk's 16 × 4 weights are one zmm, one
 /// `vpdpbusd` per chunk (the 256-bit form takes two), eight chunks in flight.
 ///
@@ -859,6 +889,12 @@ unsafe impl<D: Dot> Kernels for X86<D> {
             if D::MADDUBS {
                 let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
                 return affine_dense_maddubs::<CHUNKS, OUT>(x, w, biases, out);
+            }
+            // Stockfish 19's fc_1 (64 inputs, 32 outputs) in zmm; the 15.1-18 nets' (32
+            // inputs) stay 256-bit, as their other small layers.
+            if D::ZMM && OUT == 32 && CHUNKS >= 16 {
+                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
+                return affine_dense32_zmm::<CHUNKS>(x, w, biases.as_ptr(), out.as_mut_ptr());
             }
             // Two accumulator sets (even and odd chunks) halve the dependency chains.
             let mut acc = [[_mm256_setzero_si256(); 4]; 2];
