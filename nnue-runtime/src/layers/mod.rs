@@ -32,9 +32,8 @@ use crate::simd::Kernels;
 
 /// The kernel set `K` of a path this CPU runs: what makes the layer functions safe.
 ///
-/// Made only by [`On::new`], which the entry points of [`crate::simd::entry_points`] (compiled
-/// under the path's target features, reached only through a [`KernelPath`](crate::KernelPath))
-/// call.
+/// Made only by `On::new`, which the entry points of the path table (compiled under the
+/// path's target features, reached only through a [`KernelPath`](crate::KernelPath)) call.
 pub struct On<K>(PhantomData<fn() -> K>);
 
 impl<K> Clone for On<K> {

@@ -271,7 +271,7 @@ pub(crate) use on_path;
 // Each method's requirement is the trait's: the caller holds the path.
 #[allow(clippy::missing_safety_doc)]
 pub unsafe trait Kernels: sealed::Sealed {
-    /// The transformer's row sums on this path, compiled in this crate (see [`rows`]).
+    /// The transformer's row sums on this path, compiled in this crate (see `simd/rows.rs`).
     const ROWS: rows::RowKernels;
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) >> SHIFT` for the two halves a, b (`MAX`:
