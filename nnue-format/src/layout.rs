@@ -625,18 +625,7 @@ pub fn fast_layout(net: &Net) -> FastLayout {
             };
             FastLayout::HalfKp(*arch, layout)
         }
-        Model::Chess768(arch, p) => {
-            let n = p.hidden();
-            let buckets = p.l1b.len();
-            let layout = Chess768Layout {
-                l0_biases: i16s(vec![n], &p.l0b),
-                l0_weights: i16s(vec![p.l0w.len() / n, n], &p.l0w),
-                l1_weights: i16s(vec![buckets, 2, n], &p.l1w),
-                l1_biases: i16s(vec![buckets], &p.l1b),
-                config: Chess768Config::new(arch, screlu_fits_i16(&p.l1w, arch.qa)),
-            };
-            FastLayout::Chess768(*arch, layout)
-        }
+        Model::Chess768(arch, p) => FastLayout::Chess768(*arch, chess768_layout(arch, &p.l0w, &p.l0b, &p.l1w, &p.l1b)),
         Model::Layered(arch, p) => FastLayout::Layered(*arch, layered_layout(arch, p)),
     }
 }
@@ -726,19 +715,24 @@ pub fn fast_layout_pruned(net: &Net) -> FastLayout {
     let n = p.hidden();
     let gone: std::collections::HashSet<usize> = dead[..drop].iter().copied().collect();
     let kept: Vec<usize> = (0..n).filter(|j| !gone.contains(j)).collect();
-    let pick = |v: &[i16], width: usize| -> Vec<i16> {
-        v.chunks_exact(width).flat_map(|row| kept.iter().map(move |&j| row[j])).collect()
-    };
-    let l1w: Vec<i16> = p.l1w.chunks_exact(n).flat_map(|half| kept.iter().map(move |&j| half[j])).collect();
-    let (m, buckets) = (kept.len(), p.l1b.len());
-    let layout = Chess768Layout {
-        l0_biases: i16s(vec![m], &pick(&p.l0b, n)),
-        l0_weights: i16s(vec![p.l0w.len() / n, m], &pick(&p.l0w, n)),
-        l1_weights: i16s(vec![buckets, 2, m], &l1w),
-        l1_biases: i16s(vec![buckets], &p.l1b),
-        config: Chess768Config::new(arch, screlu_fits_i16(&l1w, arch.qa)),
-    };
-    FastLayout::Chess768(*arch, layout)
+    // The kept columns of each row of `n` (input rows, the biases, each output half).
+    let pick =
+        |v: &[i16]| -> Vec<i16> { v.chunks_exact(n).flat_map(|row| kept.iter().map(move |&j| row[j])).collect() };
+    let (l0w, l0b, l1w) = (pick(&p.l0w), pick(&p.l0b), pick(&p.l1w));
+    FastLayout::Chess768(*arch, chess768_layout(arch, &l0w, &l0b, &l1w, &p.l1b))
+}
+
+/// A single-layer net's arrays, as wide as `l0b` (`l0w` `[inputs][width]`, `l1w`
+/// `[bucket][2][width]`).
+fn chess768_layout(arch: &Chess768Arch, l0w: &[i16], l0b: &[i16], l1w: &[i16], l1b: &[i16]) -> Chess768Layout {
+    let (n, buckets) = (l0b.len(), l1b.len());
+    Chess768Layout {
+        l0_biases: i16s(vec![n], l0b),
+        l0_weights: i16s(vec![l0w.len() / n, n], l0w),
+        l1_weights: i16s(vec![buckets, 2, n], l1w),
+        l1_biases: i16s(vec![buckets], l1b),
+        config: Chess768Config::new(arch, screlu_fits_i16(l1w, arch.qa)),
+    }
 }
 
 fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
