@@ -212,17 +212,21 @@ impl Emitter<'_> {
     /// The outputs of `param`'s layer: the biases' last dimension (one when the biases are
     /// one per bucket).
     fn len(&self, param: Param) -> Result<usize, String> {
-        let name = format!("{}_biases", (self.net.arrays)(param));
-        let dims = self.net.dims.get(name.as_str()).ok_or_else(|| format!("no array {name}"))?;
+        let dims = self.bias_dims(param)?;
         Ok(if dims.len() == 1 { 1 } else { *dims.last().expect("arrays have dimensions") })
+    }
+
+    /// The dimensions of `param`'s biases: `[bucket]` (one output each) or `[bucket][outputs]`.
+    fn bias_dims(&self, param: Param) -> Result<&[usize], String> {
+        let name = format!("{}_biases", (self.net.arrays)(param));
+        self.net.dims.get(name.as_str()).copied().ok_or_else(|| format!("no array {name}"))
     }
 
     /// `param`'s bias of a single output, an expression.
     fn one_bias(&self, param: Param) -> TokenStream {
         let b = self.array(param, "biases");
-        let name = format!("{}_biases", (self.net.arrays)(param));
-        match self.net.dims.get(name.as_str()) {
-            Some(dims) if dims.len() == 1 => quote!(#b[bucket]),
+        match self.bias_dims(param) {
+            Ok(dims) if dims.len() == 1 => quote!(#b[bucket]),
             _ => quote!(#b[bucket][0]),
         }
     }
