@@ -103,19 +103,9 @@ root_tests=(--test oracle --test bullet_nets --test engine_oracles)
 if [[ ${WASM_FULL:-0} == 1 ]]; then
     root_tests+=(--test generated_vs_reference --test incremental --test real_nets)
 fi
-# The wasm32 kernels compile only here: lint them as CI lints the host's (Debian's clippy),
-# in both builds (the tests' cfgs differ).
-for build in simd128 scalar; do
-    build_for $build /usr/bin/cargo-clippy clippy -p nnue-runtime --all-targets -- -D warnings
-done
 # Tests run one at a time on wasm32, so a skip is reported after libtest's `test NAME ... `:
 # start `SKIPPED` on a line of its own, where .ci/run counts it.
 split_skips() { sed -u 's/^\(test .* \.\.\. \)SKIPPED /\1\nSKIPPED /'; }
-for build in simd128 scalar; do
-    echo "wasm-test: $build build"
-    build_for $build cargo test "${runtime_tests[@]}" 2>&1 | split_skips
-    build_for $build cargo test "${root_tests[@]}" 2>&1 | split_skips
-done
 
 # The eval example with a Stockfish net compiled in (`nnue_net!`'s `include_bytes!`, which
 # wasm32 gets instead of `.incbin`): `--path simd128` gives the same lines as scalar in the
@@ -126,21 +116,32 @@ fens=("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
     "8/2k5/8/3P4/8/8/5K2/8 b - - 0 60")
 run_eval() { node "${node_flags[@]}" "$tools/runner.mjs" "target/wasm/$1/$triple/release/examples/eval.wasm" "${@:2}"; }
-for build in simd128 scalar; do
+
+# One build after the other, scalar first (its eval lines are what the SIMD128 build must
+# print); with FREE_BUILDS=1 (.ci/run) each build's folder goes once it has run: the disk
+# holds one at a time.
+for build in scalar simd128; do
+    echo "wasm-test: $build build"
+    # The wasm32 kernels compile only here: lint them as CI lints the host's (Debian's
+    # clippy), in both builds (the tests' cfgs differ).
+    build_for $build /usr/bin/cargo-clippy clippy -p nnue-runtime --all-targets -- -D warnings
+    build_for $build cargo test "${runtime_tests[@]}" 2>&1 | split_skips
+    build_for $build cargo test "${root_tests[@]}" 2>&1 | split_skips
     build_for $build cargo build --example eval
+    if [[ $build == scalar ]]; then
+        want=$(run_eval scalar --generated --path scalar "${fens[@]}")
+        if err=$(run_eval scalar --generated --path simd128 "${fens[0]}" 2>&1); then
+            echo "eval --path simd128 ran in the build without SIMD128" >&2
+            exit 1
+        fi
+        grep -q "can't run the simd128 path" <<<"$err" || { echo "unexpected refusal: $err" >&2; exit 1; }
+    else
+        for path in scalar simd128; do
+            got=$(run_eval $build --generated --path $path "${fens[@]}")
+            [[ $got == "$want" ]] ||
+                { echo "eval --path $path ($build build) differs:" >&2; diff <(echo "$want") <(echo "$got") >&2; exit 1; }
+        done
+    fi
+    if [[ ${FREE_BUILDS:-0} == 1 ]]; then rm -rf "target/wasm/$build"; fi
 done
-want=$(run_eval scalar --generated --path scalar "${fens[@]}")
-for build in simd128 scalar; do
-    for path in scalar simd128; do
-        [[ $build == scalar && $path == simd128 ]] && continue
-        got=$(run_eval $build --generated --path $path "${fens[@]}")
-        [[ $got == "$want" ]] ||
-            { echo "eval --path $path ($build build) differs:" >&2; diff <(echo "$want") <(echo "$got") >&2; exit 1; }
-    done
-done
-if err=$(run_eval scalar --generated --path simd128 "${fens[0]}" 2>&1); then
-    echo "eval --path simd128 ran in the build without SIMD128" >&2
-    exit 1
-fi
-grep -q "can't run the simd128 path" <<<"$err" || { echo "unexpected refusal: $err" >&2; exit 1; }
 echo "wasm-test: eval example ${net:+($(basename "$net")) }scalar = simd128 in the SIMD128 build, scalar in the other, which refuses simd128"
