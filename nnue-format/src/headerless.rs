@@ -1,10 +1,7 @@
-//! The parts of a headerless (chess-768) file that bullet's versions write differently: the
-//! padding after the parameters and the order of the output weights. The reader and the writer
-//! both go through here, so the two stay exact inverses.
+//! What follows a headerless (chess-768, bullet) file's parameters: bullet's versions pad
+//! them differently. (The other difference between its versions, the order of the output
+//! weights, is the file plan's: `plan.rs`.)
 
-use std::borrow::Cow;
-
-use crate::arch::{Chess768Arch, OutputOrder};
 use crate::error::{ErrorKind, FormatError};
 use crate::net::Padding;
 
@@ -38,42 +35,10 @@ pub(crate) fn read_padding(data: &[u8], exact: usize) -> Result<Padding, FormatE
     }
 }
 
-/// The output weights as the file stores them (`l1w` is `[bucket][2·hidden]`).
-pub(crate) fn output_weights_to_file<'a>(l1w: &'a [i16], arch: &Chess768Arch) -> Cow<'a, [i16]> {
-    reorder(l1w, arch, true)
-}
-
-/// The output weights in `[bucket][2·hidden]` order, from the file's order.
-pub(crate) fn output_weights_from_file(file: Vec<i16>, arch: &Chess768Arch) -> Vec<i16> {
-    match reorder(&file, arch, false) {
-        Cow::Borrowed(_) => file,
-        Cow::Owned(v) => v,
-    }
-}
-
-fn reorder<'a>(values: &'a [i16], arch: &Chess768Arch, to_file: bool) -> Cow<'a, [i16]> {
-    if arch.output_order == OutputOrder::BucketMajor {
-        return Cow::Borrowed(values);
-    }
-    let (n2, buckets) = (2 * arch.hidden, arch.output_buckets);
-    let mut out = vec![0i16; values.len()];
-    for b in 0..buckets {
-        for i in 0..n2 {
-            let (canonical, file) = (b * n2 + i, arch.output_order.file_index(b, i, arch.hidden, buckets));
-            if to_file {
-                out[file] = values[canonical];
-            } else {
-                out[canonical] = values[file];
-            }
-        }
-    }
-    Cow::Owned(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::Architecture;
+    use crate::arch::{Architecture, Chess768Arch};
     use crate::net::Model;
     use crate::{synth, Net};
 

@@ -21,6 +21,7 @@ pub mod layers;
 pub mod layout;
 mod leb128;
 mod net;
+mod plan;
 mod read;
 pub mod synth;
 mod write;

@@ -4,10 +4,8 @@ use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, Sf19Inputs, 
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
 use crate::leb128::{self, Element};
-use crate::net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, Model, Net, Sf19Params, SfnnParams, Stack,
-    ThreatsParams,
-};
+use crate::net::{Encoding, Net, Padding};
+use crate::plan::{self, ArrayPart, Elem, Part, Storage, Stored, Values};
 use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
 
 struct Reader<'a> {
@@ -102,50 +100,55 @@ impl<'a> Reader<'a> {
         Ok((values, Encoding::Leb128))
     }
 
-    fn dense(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, FormatError> {
-        let mut layer = Dense::zeroed(inputs, outputs);
-        self.section = format!("{} {name}", self.section.split(' ').next().unwrap_or_default());
-        layer.biases = self.raw(outputs, &format!("{name} biases"))?;
-        layer.weights = self.raw(outputs * layer.padded_inputs, &format!("{name} weights"))?;
-        Ok(layer)
-    }
-
-    fn feature_transformer(
-        &mut self,
-        inputs: usize,
-        l1: usize,
-        psqt_buckets: usize,
-    ) -> Result<FeatureTransformer, FormatError> {
-        let (biases, e0) = self.array(l1, "feature-transformer biases")?;
-        let (weights, e1) = self.array(inputs * l1, "feature-transformer weights")?;
-        let (psqt, e2) = if psqt_buckets > 0 {
-            self.array(inputs * psqt_buckets, "PSQT weights")?
-        } else {
-            (Vec::new(), Encoding::Raw)
-        };
-        Ok(FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] })
-    }
-
-    /// The 8 layer stacks, each behind its hash: fc_0 `l1 -> fc0_out`, fc_1 `fc1_in -> fc1_out`,
-    /// fc_2 `fc2_in -> 1`.
-    fn stacks(
-        &mut self,
-        l1: usize,
-        stack_hash: u32,
-        [fc0_out, fc1_in, fc1_out, fc2_in]: [usize; 4],
-    ) -> Result<Vec<Stack>, FormatError> {
-        let mut stacks = Vec::with_capacity(SfnnArch::STACKS);
-        for i in 0..SfnnArch::STACKS {
-            self.section = format!("stack[{i}]");
-            self.hash(stack_hash)?;
-            stacks.push(Stack {
-                fc0: self.dense("fc_0", l1, fc0_out)?,
-                fc1: self.dense("fc_1", fc1_in, fc1_out)?,
-                fc2: self.dense("fc_2", fc2_in, 1)?,
-            });
-            self.section = format!("stack[{i}]");
+    /// The arrays (and section hashes) `parts` lists, in order.
+    fn parts(&mut self, parts: &[Part]) -> Result<Vec<Stored<Values>>, FormatError> {
+        let mut arrays = Vec::new();
+        for part in parts {
+            match part {
+                Part::Hash { section, value } => {
+                    self.section.clone_from(section);
+                    self.hash(*value)?;
+                }
+                Part::Array(a) => {
+                    self.section.clone_from(&a.section);
+                    arrays.push(self.array_part(a)?);
+                }
+            }
         }
-        Ok(stacks)
+        Ok(arrays)
+    }
+
+    fn array_part(&mut self, a: &ArrayPart) -> Result<Stored<Values>, FormatError> {
+        let at = self.pos;
+        let (values, encoding) = match (a.elem, a.storage) {
+            (Elem::I8, Storage::Raw) => (Values::I8(self.raw(a.len, &a.what)?), Encoding::Raw),
+            (Elem::I16, Storage::Raw) => (Values::I16(self.raw(a.len, &a.what)?), Encoding::Raw),
+            (Elem::I32, Storage::Raw) => (Values::I32(self.raw(a.len, &a.what)?), Encoding::Raw),
+            (Elem::I8, Storage::RawOrLeb128) => self.array(a.len, &a.what).map(|(v, e)| (Values::I8(v), e))?,
+            (Elem::I16, Storage::RawOrLeb128) => self.array(a.len, &a.what).map(|(v, e)| (Values::I16(v), e))?,
+            (Elem::I32, Storage::RawOrLeb128) => self.array(a.len, &a.what).map(|(v, e)| (Values::I32(v), e))?,
+        };
+        if let (true, Values::I32(words)) = (a.finite, &values) {
+            // A NaN or an infinity would evaluate to garbage (0 on every path): refused.
+            if let Some(i) = words.iter().position(|&v| !f32::from_bits(v as u32).is_finite()) {
+                let kind = ErrorKind::Invalid(format!(
+                    "{} {i} is {}: expected a finite float",
+                    a.what,
+                    f32::from_bits(words[i] as u32)
+                ));
+                return Err(FormatError::new(at + 4 * i, &self.section, kind));
+            }
+        }
+        if a.align > 1 {
+            self.zero_padding(a.align)?;
+        }
+        let values = match (values, &a.order) {
+            (Values::I8(v), Some(order)) => Values::I8(order.canonical(&v)),
+            (Values::I16(v), Some(order)) => Values::I16(order.canonical(&v)),
+            (Values::I32(v), Some(order)) => Values::I32(order.canonical(&v)),
+            (values, None) => values,
+        };
+        Ok((values, encoding))
     }
 
     fn end(&self) -> Result<(), FormatError> {
@@ -207,74 +210,11 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             ));
         }
     }
-    let model = match headered {
-        Headered::Sfnn(a) => {
-            r.section = "feature transformer".into();
-            r.hash(a.ft_hash())?;
-            let ft = r.feature_transformer(SfnnArch::INPUTS, a.l1, SfnnArch::PSQT_BUCKETS)?;
-            let stacks = r.stacks(a.l1, a.stack_hash(), SFNN_STACK)?;
-            Model::Sfnn(a, SfnnParams { ft, stacks })
-        }
-        Headered::Threats(a) => {
-            // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one
-            // PSQT block for both tables (threat rows first).
-            r.section = "feature transformer".into();
-            r.hash(a.ft_hash())?;
-            let (biases, e0) = r.array(a.l1, "feature-transformer biases")?;
-            let threat_weights = r.raw(ThreatsArch::THREAT_INPUTS * a.l1, "threat weights")?;
-            let (weights, e1) = r.array(ThreatsArch::PIECE_INPUTS * a.l1, "HalfKAv2_hm weights")?;
-            let (psqt, e2) = r.array(
-                ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS,
-                "PSQT weights (threat rows, then HalfKAv2_hm rows)",
-            )?;
-            let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            let stacks = r.stacks(a.l1, a.stack_hash(), SFNN_STACK)?;
-            Model::Threats(a, ThreatsParams { ft, threat_weights, stacks })
-        }
-        Headered::Sf19(a) => {
-            // Stockfish 19: biases, then per feature set its weights and its PSQT block: threats
-            // (int8, raw), pawn pairs (int8, raw), then the int16 set.
-            r.section = "feature transformer".into();
-            r.hash(a.ft_hash())?;
-            let (biases, e0) = r.array(a.l1, "feature-transformer biases")?;
-            let (mut int8_weights, mut psqt) = (Vec::new(), Vec::new());
-            let mut int8_psqt_encoding = [Encoding::Leb128; 2];
-            if a.inputs == Sf19Inputs::Full {
-                for (i, (rows, what)) in
-                    [(Sf19Arch::THREAT_INPUTS, "threat"), (Sf19Arch::PAIR_INPUTS, "pawn-pair")].into_iter().enumerate()
-                {
-                    int8_weights.extend(r.raw::<i8>(rows * a.l1, &format!("{what} weights"))?);
-                    let (block, e) = r.array::<i32>(rows * Sf19Arch::PSQT_BUCKETS, &format!("{what} PSQT weights"))?;
-                    psqt.extend(block);
-                    int8_psqt_encoding[i] = e;
-                }
-            }
-            let (weights, e1) = r.array(a.int16_inputs() * a.l1, "piece-square weights")?;
-            let (block, e2) = r.array::<i32>(a.int16_inputs() * Sf19Arch::PSQT_BUCKETS, "piece-square PSQT weights")?;
-            psqt.extend(block);
-            let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            let dims = [Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, Sf19Arch::FC2_IN];
-            let stacks = r.stacks(a.l1, a.stack_hash(), dims)?;
-            Model::Sf19(a, Sf19Params { ft, int8_weights, int8_psqt_encoding, stacks })
-        }
-        Headered::HalfKp(a) => {
-            r.section = "feature transformer".into();
-            r.hash(a.ft_hash())?;
-            let ft = r.feature_transformer(HalfKpArch::INPUTS, a.l1, 0)?;
-            r.section = "network".into();
-            r.hash(a.network_hash())?;
-            let fc0 = r.dense("fc_0", 2 * a.l1, HalfKpArch::L2)?;
-            let fc1 = r.dense("fc_1", HalfKpArch::L2, HalfKpArch::L3)?;
-            let fc2 = r.dense("fc_2", HalfKpArch::L3, 1)?;
-            Model::HalfKp(a, HalfKpParams { ft, fc0, fc1, fc2 })
-        }
-    };
+    let arrays = r.parts(&plan::parts(&arch))?;
+    let model = plan::assemble(&arch, arrays, Padding::None);
     r.end()?;
     Ok(Net { description, model })
 }
-
-/// The layer stacks of Stockfish 15.1 to 18: fc_0 `L1 -> 15+1`, fc_1 `30 -> 32`, fc_2 `32 -> 1`.
-const SFNN_STACK: [usize; 4] = [SfnnArch::FC0_OUT, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, SfnnArch::FC1_OUT];
 
 /// The families a Stockfish header names (headerless nets have none).
 #[derive(Clone, Copy)]
@@ -360,23 +300,16 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
         return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
     }
     let padding = crate::headerless::read_padding(data, exact)?;
-    let (n, b) = (arch.hidden, arch.output_buckets);
-    let mut r = Reader { data, pos: 0, section: "l0 weights".into() };
-    let l0w = r.raw(arch.inputs() * n, "l0 weights")?;
-    r.section = "l0 biases".into();
-    let l0b = r.raw(n, "l0 biases")?;
-    r.section = "l1 weights".into();
-    let l1w = crate::headerless::output_weights_from_file(r.raw(b * 2 * n, "l1 weights")?, arch);
-    r.section = "l1 biases".into();
-    let l1b = r.raw(b, "l1 biases")?;
-    let params = Chess768Params { l0w, l0b, l1w, l1b, padding };
-    Ok(Net { description: String::new(), model: Model::Chess768(*arch, params) })
+    let mut r = Reader { data: &data[..exact], pos: 0, section: String::new() };
+    let arrays = r.parts(&plan::parts(full))?;
+    let model = plan::assemble(full, arrays, padding);
+    Ok(Net { description: String::new(), model })
 }
 
 /// A multi-layer net: the engine's header, if its layout has one, then its arrays in the
 /// engine's order (see `layered::file`).
 fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
-    use crate::layered::file::{self, FileElem};
+    use crate::layered::file;
     use crate::layered::header::{self, CBNF_ALIGN};
     use crate::net::Padding;
     let cbnf = arch.file == crate::FileLayout::Cbnf;
@@ -402,52 +335,18 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
         };
         (data, head.start, padding, cbnf)
     };
-    let description = head.name;
-    let mut r = Reader { data: body, pos: start, section: String::new() };
-    let mut words: Vec<Vec<i32>> = Vec::new();
-    let (mut ft_weights, mut ft_biases, mut l1_weights) = (Vec::new(), Vec::new(), Vec::new());
-    for a in file::arrays(arch) {
-        r.section = a.name.into();
-        match (a.name, a.elem) {
-            ("ft weights", FileElem::I16) => ft_weights = a.canonical(&r.raw::<i16>(a.len(), a.name)?),
-            ("ft biases", FileElem::I16) => ft_biases = a.canonical(&r.raw::<i16>(a.len(), a.name)?),
-            ("l1 weights", FileElem::I8) => l1_weights = a.canonical(&r.raw::<i8>(a.len(), a.name)?),
-            (_, FileElem::Word) => {
-                let at = r.pos;
-                let values = r.raw::<i32>(a.len(), a.name)?;
-                // A NaN or an infinity would evaluate to garbage (0 on every path): refused.
-                if let (crate::Numbers::F32 { .. }, Some(i)) =
-                    (arch.numbers, values.iter().position(|&v| !f32::from_bits(v as u32).is_finite()))
-                {
-                    let kind = ErrorKind::Invalid(format!(
-                        "{} {i} is {}: expected a finite float",
-                        a.name,
-                        f32::from_bits(values[i] as u32)
-                    ));
-                    return Err(FormatError::new(at + 4 * i, a.name, kind));
-                }
-                words.push(a.canonical(&values));
+    let full = Architecture::Layered(*arch);
+    let mut parts = plan::parts(&full);
+    if !aligned {
+        for part in &mut parts {
+            if let Part::Array(a) = part {
+                a.align = 1;
             }
-            _ => unreachable!("the file table's element types"),
-        }
-        if aligned {
-            r.zero_padding(CBNF_ALIGN)?;
         }
     }
-    let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases]: [Vec<i32>; 5] =
-        words.try_into().expect("five word arrays");
-    let params = crate::LayeredParams {
-        ft_weights,
-        ft_biases,
-        l1_weights,
-        l1_biases,
-        l2_weights,
-        l2_biases,
-        l3_weights,
-        l3_biases,
-        padding,
-    };
-    Ok(Net { description, model: Model::Layered(*arch, params) })
+    let mut r = Reader { data: body, pos: start, section: String::new() };
+    let arrays = r.parts(&parts)?;
+    Ok(Net { description: head.name, model: plan::assemble(&full, arrays, padding) })
 }
 
 impl Net {

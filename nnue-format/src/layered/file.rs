@@ -24,7 +24,7 @@ pub(crate) struct FileArray {
 }
 
 impl FileArray {
-    fn new(name: &'static str, elem: FileElem, dims: &[usize], order: &[usize]) -> FileArray {
+    pub(crate) fn new(name: &'static str, elem: FileElem, dims: &[usize], order: &[usize]) -> FileArray {
         FileArray { name, elem, dims: dims.to_vec(), order: order.to_vec() }
     }
 
@@ -62,7 +62,7 @@ impl FileArray {
     }
 
     /// Whether the file keeps the canonical order (no permutation to compute).
-    fn is_canonical(&self) -> bool {
+    pub(crate) fn is_canonical(&self) -> bool {
         self.order.iter().enumerate().all(|(k, &a)| k == a)
     }
 
