@@ -85,6 +85,35 @@ fn bases() -> &'static [Base] {
             // Output weights `[2N][B]`, reordered by the reader.
             synthetic("chess768:(768 -> 32)x2 -> 1x4, crelu, qa=255, qb=64, scale=400, out=[2N][B]:seed=8", CHESS768),
         ];
+        // The other file plans: Stockfish 18's and 19's (int8 rows, PSQT blocks per feature
+        // set), and the multi-layer layouts (transposed arrays, `CBNF`'s header and padding).
+        let made = |net: nnue_runtime::Net, other: &str| base(net.to_bytes(), net.arch(), other);
+        bases.push(made(nnue_runtime::format::synth::threats(64, 9, nnue_runtime::format::Encoding::Leb128), SFNN64));
+        bases.push(made(
+            nnue_runtime::format::synth::sf19(
+                64,
+                nnue_runtime::format::Sf19Inputs::Full,
+                10,
+                nnue_runtime::format::Encoding::Leb128,
+            ),
+            SFNN64,
+        ));
+        bases.push(made(
+            nnue_runtime::format::synth::sf19(
+                64,
+                nnue_runtime::format::Sf19Inputs::Lite,
+                11,
+                nnue_runtime::format::Encoding::Raw,
+            ),
+            SFNN64,
+        ));
+        for (i, layout) in ["alexandria", "cbnf", "bullet"].into_iter().enumerate() {
+            let shape = format!(
+                "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, {}, scale=400, file={layout}",
+                if layout == "cbnf" { "i32, q=64, l1shift=8" } else { "f32, dual, l1mul=1024/4161600" }
+            );
+            bases.push(synthetic(&format!("layered:{shape}:seed={}", 12 + i), CHESS768));
+        }
         if let Some(path) = nnue_testkit::net_or_skip(nnue_testkit::SF17_SMALL, "mutations of the real small net") {
             let bytes = std::fs::read(path).unwrap();
             let arch = Net::from_bytes(&bytes, None).unwrap().arch();
