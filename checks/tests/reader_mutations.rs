@@ -87,26 +87,11 @@ fn bases() -> &'static [Base] {
         ];
         // The other file plans: Stockfish 18's and 19's (int8 rows, PSQT blocks per feature
         // set), and the multi-layer layouts (transposed arrays, `CBNF`'s header and padding).
-        let made = |net: nnue_runtime::Net, other: &str| base(net.to_bytes(), net.arch(), other);
-        bases.push(made(nnue_runtime::format::synth::threats(64, 9, nnue_runtime::format::Encoding::Leb128), SFNN64));
-        bases.push(made(
-            nnue_runtime::format::synth::sf19(
-                64,
-                nnue_runtime::format::Sf19Inputs::Full,
-                10,
-                nnue_runtime::format::Encoding::Leb128,
-            ),
-            SFNN64,
-        ));
-        bases.push(made(
-            nnue_runtime::format::synth::sf19(
-                64,
-                nnue_runtime::format::Sf19Inputs::Lite,
-                11,
-                nnue_runtime::format::Encoding::Raw,
-            ),
-            SFNN64,
-        ));
+        use nnue_runtime::format::{synth, Encoding, Sf19Inputs};
+        let made = |net: Net, other: &str| base(net.to_bytes(), net.arch(), other);
+        bases.push(made(synth::threats(64, 9, Encoding::Leb128), SFNN64));
+        bases.push(made(synth::sf19(64, Sf19Inputs::Full, 10, Encoding::Leb128), SFNN64));
+        bases.push(made(synth::sf19(64, Sf19Inputs::Lite, 11, Encoding::Raw), SFNN64));
         for (i, layout) in ["alexandria", "cbnf", "bullet"].into_iter().enumerate() {
             let shape = format!(
                 "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, {}, scale=400, file={layout}",
