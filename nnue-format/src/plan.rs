@@ -7,7 +7,7 @@
 //! the list: `read.rs`, `write.rs`, `headerless.rs` and `layered/header.rs`.)
 
 use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
-use crate::layered::file::{FileArray, FileElem};
+use crate::layered::file::FileArray;
 use crate::layered::{FileLayout, Numbers};
 use crate::net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Padding, Sf19Params,
@@ -21,6 +21,17 @@ pub(crate) enum Elem {
     I16,
     /// int32, or float32 bits.
     I32,
+}
+
+impl Elem {
+    /// Bytes per value.
+    pub(crate) fn bytes(self) -> usize {
+        match self {
+            Elem::I8 => 1,
+            Elem::I16 => 2,
+            Elem::I32 => 4,
+        }
+    }
 }
 
 /// How an array is stored.
@@ -135,7 +146,7 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
             p.named("l0 biases", Elem::I16, n, None);
             // `[bucket][2N]` in the parameters; bullet's 2024 default stores `[2N][bucket]`.
             let order = (a.output_order == OutputOrder::NeuronMajor)
-                .then(|| FileArray::new("l1 weights", FileElem::I16, &[b, 2 * n], &[1, 0]));
+                .then(|| FileArray::new("l1 weights", Elem::I16, &[b, 2 * n], &[1, 0]));
             p.named("l1 weights", Elem::I16, b * 2 * n, order);
             p.named("l1 biases", Elem::I16, b, None);
         }
@@ -145,12 +156,8 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
             let align = if a.file == FileLayout::Cbnf { crate::layered::header::CBNF_ALIGN } else { 1 };
             let float = matches!(a.numbers, Numbers::F32 { .. });
             for f in crate::layered::file::arrays(&a) {
-                let elem = match f.elem {
-                    FileElem::I8 => Elem::I8,
-                    FileElem::I16 => Elem::I16,
-                    FileElem::Word => Elem::I32,
-                };
-                let finite = float && f.elem == FileElem::Word;
+                let elem = f.elem;
+                let finite = float && elem == Elem::I32;
                 let order = (!f.is_canonical()).then(|| f.clone());
                 p.0.push(Part::Array(ArrayPart {
                     section: f.name.into(),

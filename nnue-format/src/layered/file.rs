@@ -2,15 +2,7 @@
 //! writer both follow.
 
 use super::{FileLayout, LayeredArch};
-
-/// Element type of a file array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FileElem {
-    I8,
-    I16,
-    /// i32, or f32 bits: the same four little-endian bytes.
-    Word,
-}
+use crate::plan::Elem;
 
 /// One array as the file stores it: the canonical shape (outermost first, as
 /// [`crate::LayeredParams`] documents it) and the file's axis order (`order[k]`: the canonical
@@ -18,13 +10,13 @@ pub(crate) enum FileElem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FileArray {
     pub name: &'static str,
-    pub elem: FileElem,
+    pub elem: Elem,
     pub dims: Vec<usize>,
     pub order: Vec<usize>,
 }
 
 impl FileArray {
-    pub(crate) fn new(name: &'static str, elem: FileElem, dims: &[usize], order: &[usize]) -> FileArray {
+    pub(crate) fn new(name: &'static str, elem: Elem, dims: &[usize], order: &[usize]) -> FileArray {
         FileArray { name, elem, dims: dims.to_vec(), order: order.to_vec() }
     }
 
@@ -91,7 +83,7 @@ impl FileArray {
 /// The arrays of a net of `arch`, in file order.
 pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     let (inputs, l1, l2, l3, l2f, b) = (arch.inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
-    use FileElem::{Word, I16, I8};
+    use Elem::{I16, I32, I8};
     match arch.file {
         // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
         // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
@@ -100,11 +92,11 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
             FileArray::new("ft biases", I16, &[l1], &[0]),
             FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
-            FileArray::new("l1 biases", Word, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", Word, &[b, l3, l2f], &[2, 0, 1]),
-            FileArray::new("l2 biases", Word, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", Word, &[b, l3], &[1, 0]),
-            FileArray::new("l3 biases", Word, &[b], &[0]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3], &[1, 0]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
         // Stormphrax's: FT weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`
         // (blocked for `dpbusd`), L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major),
@@ -114,21 +106,21 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
             FileArray::new("ft biases", I16, &[l1], &[0]),
             FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 1, 2]),
-            FileArray::new("l1 biases", Word, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", Word, &[b, l3, l2f], &[0, 1, 2]),
-            FileArray::new("l2 biases", Word, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", Word, &[b, l3], &[0, 1]),
-            FileArray::new("l3 biases", Word, &[b], &[0]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 1, 2]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
         FileLayout::Cbnf => vec![
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
             FileArray::new("ft biases", I16, &[l1], &[0]),
             FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
-            FileArray::new("l1 biases", Word, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", Word, &[b, l3, l2f], &[0, 2, 1]),
-            FileArray::new("l2 biases", Word, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", Word, &[b, l3], &[0, 1]),
-            FileArray::new("l3 biases", Word, &[b], &[0]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
     }
 }
@@ -136,12 +128,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
 impl FileArray {
     /// Its size in the file, in bytes.
     pub(crate) fn bytes(&self) -> usize {
-        self.len()
-            * match self.elem {
-                FileElem::I8 => 1,
-                FileElem::I16 => 2,
-                FileElem::Word => 4,
-            }
+        self.len() * self.elem.bytes()
     }
 }
 
@@ -161,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_transposed_array_round_trips() {
-        let a = FileArray::new("t", FileElem::I8, &[2, 3, 4], &[2, 0, 1]);
+        let a = FileArray::new("t", Elem::I8, &[2, 3, 4], &[2, 0, 1]);
         let canonical: Vec<u32> = (0..24).collect();
         let file = a.file_order(&canonical);
         // File [4][2][3]: canonical (b=1, o=2, i=3) = 1*12 + 2*4 + 3 = 23 sits at 3*6 + 1*3 + 2 = 23.
