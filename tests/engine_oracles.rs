@@ -8,10 +8,12 @@
 
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
-use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, STORMPHRAX};
+use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, STORMPHRAX};
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax, env = "NNUE_SYNTH_STORMPHRAX_SYNTH");
+nnue_runtime::nnue_net!(name = integral, env = "NNUE_SYNTH_INTEGRAL_SYNTH");
+nnue_runtime::nnue_net!(name = obsidian, env = "NNUE_SYNTH_OBSIDIAN_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -72,25 +74,29 @@ fn setup(engine: &EngineNet, compiled: &str) -> (Net, Vec<Row>, Vec<Row>) {
     (net, positions, games)
 }
 
+/// The engine's values on the reference (by refresh), and on every path of the run-time loaded
+/// and the generated network (by refresh, and along the games through the accumulator stack).
+fn compare<L: Network, G: Network>(name: &str, net: &Net, positions: &[Row], games: &[Row], loaded: &L, generated: &G) {
+    let reference = Evaluator::new(net);
+    check(&format!("{name}, reference"), positions, |pos| reference.evaluate(pos).positional);
+    check(&format!("{name}, reference, games by refresh"), games, |pos| reference.evaluate(pos).positional);
+    for path in KernelPath::all() {
+        check(&format!("{name}, loaded, {path}"), positions, |pos| loaded.evaluate_on(path, pos).positional);
+        check(&format!("{name}, generated, {path}"), positions, |pos| generated.evaluate_on(path, pos).positional);
+        check_games(&format!("{name}, generated, games"), generated, path, games);
+    }
+    check_games(&format!("{name}, reference, games"), &reference, KernelPath::SCALAR, games);
+}
+
 /// Alexandria: `(768x16hm -> 1536)x2`, pairwise `>> 10`, sparse int8 16, dual activation, f32
 /// 32, f32 1, Alexandria's output buckets; file `nn.net`.
 #[test]
 fn alexandria() {
     let (net, positions, games) = setup(&ALEXANDRIA, env!("NNUE_SYNTH_ALEXANDRIA_SYNTH"));
     assert_eq!(net.arch().to_string(), alexandria::ARCHITECTURE);
-    let reference = Evaluator::new(&net);
-    check("alexandria, reference", &positions, |pos| reference.evaluate(pos).positional);
-    check("alexandria, reference, games by refresh", &games, |pos| reference.evaluate(pos).positional);
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered::<1536, 768, 384, 12288, 16, 32, 32, 8>().unwrap();
-    for path in KernelPath::all() {
-        check(&format!("alexandria, loaded, {path}"), &positions, |pos| loaded.evaluate_on(path, pos).positional);
-        check(&format!("alexandria, generated, {path}"), &positions, |pos| {
-            alexandria::NETWORK.evaluate_on(path, pos).positional
-        });
-        check_games("alexandria, generated, games", &alexandria::NETWORK, path, &games);
-    }
-    check_games("alexandria, reference, games", &reference, KernelPath::SCALAR, &games);
+    compare("alexandria", &net, &positions, &games, &loaded, &alexandria::NETWORK);
 }
 
 /// Stormphrax: `(704x16hm -> 1792)x2` (merged kings), pairwise `>> 9`, sparse int8 16 `>> 8`,
@@ -100,17 +106,29 @@ fn stormphrax() {
     let (net, positions, games) = setup(&STORMPHRAX, env!("NNUE_SYNTH_STORMPHRAX_SYNTH"));
     assert_eq!(net.arch().to_string(), stormphrax::ARCHITECTURE);
     assert_eq!(net.description, "synthetic 2027", "the CBNF header's name");
-    let reference = Evaluator::new(&net);
-    check("stormphrax, reference", &positions, |pos| reference.evaluate(pos).positional);
-    check("stormphrax, reference, games by refresh", &games, |pos| reference.evaluate(pos).positional);
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered::<1792, 896, 448, 11264, 16, 32, 32, 8>().unwrap();
-    for path in KernelPath::all() {
-        check(&format!("stormphrax, loaded, {path}"), &positions, |pos| loaded.evaluate_on(path, pos).positional);
-        check(&format!("stormphrax, generated, {path}"), &positions, |pos| {
-            stormphrax::NETWORK.evaluate_on(path, pos).positional
-        });
-        check_games("stormphrax, generated, games", &stormphrax::NETWORK, path, &games);
-    }
-    check_games("stormphrax, reference, games", &reference, KernelPath::SCALAR, &games);
+    compare("stormphrax", &net, &positions, &games, &loaded, &stormphrax::NETWORK);
+}
+
+/// Integral: `(768x12hm -> 1536)x2`, pairwise `>> 9`, sparse int8 16, clipped, f32 32,
+/// clipped, f32 1; bullet's order.
+#[test]
+fn integral() {
+    let (net, positions, games) = setup(&INTEGRAL, env!("NNUE_SYNTH_INTEGRAL_SYNTH"));
+    assert_eq!(net.arch().to_string(), integral::ARCHITECTURE);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered::<1536, 768, 384, 9216, 16, 16, 32, 8>().unwrap();
+    compare("integral", &net, &positions, &games, &loaded, &integral::NETWORK);
+}
+
+/// Obsidian: `(768x13hm -> 1536)x2`, pairwise `>> 9`, sparse int8 16, dual activation, f32
+/// 32, clipped, f32 1; Obsidian's order, arrays 64-byte aligned.
+#[test]
+fn obsidian() {
+    let (net, positions, games) = setup(&OBSIDIAN, env!("NNUE_SYNTH_OBSIDIAN_SYNTH"));
+    assert_eq!(net.arch().to_string(), obsidian::ARCHITECTURE);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered::<1536, 768, 384, 9984, 16, 32, 32, 8>().unwrap();
+    compare("obsidian", &net, &positions, &games, &loaded, &obsidian::NETWORK);
 }

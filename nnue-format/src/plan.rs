@@ -8,7 +8,7 @@
 
 use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
 use crate::layered::file::FileArray;
-use crate::layered::{FileLayout, Numbers};
+use crate::layered::Numbers;
 use crate::net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams,
@@ -151,9 +151,9 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
             p.named("l1 biases", Elem::I16, b, None);
         }
         Architecture::Layered(a) => {
-            // Each engine's own order (`layered::file`); Stormphrax pads each array (the
-            // frame checks the last one's padding, which the file may leave out).
-            let align = if a.file == FileLayout::Cbnf { crate::layered::header::CBNF_ALIGN } else { 1 };
+            // Each engine's own order (`layered::file`); Stormphrax and Obsidian align each
+            // array (the frame checks the last one's padding, which the file may leave out).
+            let align = a.file.array_align();
             let float = matches!(a.numbers, Numbers::F32 { .. });
             for f in crate::layered::file::arrays(&a) {
                 let elem = f.elem;

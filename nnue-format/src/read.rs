@@ -310,9 +310,9 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
 /// engine's order (see `layered::file`).
 fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
     use crate::layered::file;
-    use crate::layered::header::{self, CBNF_ALIGN};
+    use crate::layered::header;
     use crate::net::Padding;
-    let cbnf = arch.file == crate::FileLayout::Cbnf;
+    let align = arch.file.array_align();
     // A CBNF header says how the arrays are stored; the other layouts have none.
     let head = header::read(data, arch)?;
     let decompressed;
@@ -322,18 +322,20 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     } else {
         // The size first, as for the other headerless nets: a truncated file is one error.
         let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-        // Stormphrax pads each array; the last one's padding may be missing.
+        // Stormphrax and Obsidian align each array; the last one's padding may be missing.
         let last = file::arrays(arch).last().map_or(0, |a| a.bytes());
-        let short = if cbnf { padded - (last.next_multiple_of(CBNF_ALIGN) - last) } else { exact };
+        let short = if align > 1 { padded - (last.next_multiple_of(align) - last) } else { exact };
         if data.len() != short && data.len() != padded {
             return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
         }
         let padding = match arch.file {
             crate::FileLayout::Bullet => crate::headerless::read_padding(data, exact)?,
-            crate::FileLayout::Cbnf if data.len() == padded && padded != short => Padding::Zeros,
-            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => Padding::None,
+            crate::FileLayout::Cbnf | crate::FileLayout::Obsidian if data.len() == padded && padded != short => {
+                Padding::Zeros
+            }
+            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf | crate::FileLayout::Obsidian => Padding::None,
         };
-        (data, head.start, padding, cbnf)
+        (data, head.start, padding, align > 1)
     };
     let full = Architecture::Layered(*arch);
     let mut parts = plan::parts(&full);

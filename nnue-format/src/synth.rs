@@ -233,13 +233,18 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         l2_biases,
         l3_weights,
         l3_biases,
-        padding: if arch.file == crate::FileLayout::Bullet { Padding::Bullet } else { Padding::None },
+        // As each engine's own files are: bullet pads, Obsidian's `struct Net` ends aligned.
+        padding: match arch.file {
+            crate::FileLayout::Bullet => Padding::Bullet,
+            crate::FileLayout::Obsidian => Padding::Zeros,
+            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => Padding::None,
+        },
     };
     // Headerless layouts have no description; CBNF names the net in its header.
     let description = match arch.file {
         crate::FileLayout::Alexandria => String::new(),
         crate::FileLayout::Cbnf => format!("synthetic {seed}"),
-        crate::FileLayout::Bullet => String::new(),
+        crate::FileLayout::Bullet | crate::FileLayout::Obsidian => String::new(),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }

@@ -41,12 +41,12 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
         _ => Padding::None,
     };
     match &arch {
-        Architecture::Layered(a) if a.file == crate::FileLayout::Cbnf && padding == Padding::None => {
+        Architecture::Layered(a) if a.file.array_align() > 1 && padding == Padding::None => {
             // Written without the last array's padding.
             let last = crate::layered::file::arrays(a).last().map_or(0, |l| l.bytes());
-            out.truncate(out.len() - (last.next_multiple_of(crate::layered::header::CBNF_ALIGN) - last));
+            out.truncate(out.len() - (last.next_multiple_of(a.file.array_align()) - last));
         }
-        Architecture::Layered(a) if a.file == crate::FileLayout::Cbnf => {}
+        Architecture::Layered(a) if a.file.array_align() > 1 => {}
         _ if padding != Padding::None => {
             let len = out.len();
             out.extend((0..len.next_multiple_of(64) - len).map(|i| padding.byte(i)));

@@ -29,7 +29,7 @@ fn set_encodings(net: &mut Net, encoding: [Encoding; 3]) {
     }
 }
 
-/// Multi-layer nets in both engines' layouts: the arrays in the file's order and back, the
+/// Multi-layer nets in the engines' layouts: the arrays in the file's order and back, the
 /// `CBNF` header's name, and the sizes the engines' loaders expect.
 #[test]
 fn layered_layouts_round_trip() {
@@ -48,6 +48,20 @@ fn layered_layouts_round_trip() {
         (
             format!("(768x16hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=512/4161600, scale=400, file=bullet, {kings}"),
             (2usize * (16 * 768 * 64 + 64) + 8 * 16 * 64 + 4 * (8 * 16 + 8 * 32 * 16 + 8 * 32 + 8 * 32 + 8)).next_multiple_of(64),
+        ),
+        // Obsidian's `struct Net` at its shipped shape: 30,905,920 bytes, the size of the
+        // struct its engine copies (every array aligned to 64, 32 zeros at the end).
+        (
+            "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, l1mul=1/16256, scale=400, file=obsidian, kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]".to_string(),
+            30_905_920,
+        ),
+        // An odd shape: arrays that end off a 64-byte boundary are padded in the file.
+        ("(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x3, f32, l1act=crelu, l2act=crelu, l1mul=1/16256, scale=400, file=obsidian".to_string(), 0),
+        // Integral's `RawNetwork` at its shipped shape: bullet's order, 28,530,208 bytes
+        // unpadded (its loader reads those and ignores the rest; ours writes bullet's padding).
+        (
+            "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/8323200, scale=200, file=bullet, kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]".to_string(),
+            28_530_208usize.next_multiple_of(64),
         ),
     ] {
         let Ok(Architecture::Layered(arch)) = text.parse() else { panic!("{text}") };

@@ -280,7 +280,7 @@ fn network(layout: FastLayout<Ident>, width: usize) -> (TokenStream, TokenStream
 
 /// `rt::format::LayeredArch { .. }`: the description as a constant.
 fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
-    use nnue_format::{BucketRule, FileLayout, Numbers};
+    use nnue_format::{Act, BucketRule, FileLayout, Numbers};
     let nnue_format::LayeredArch {
         kings,
         merged_kings,
@@ -290,7 +290,8 @@ fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
         buckets,
         bucket_rule,
         ft_shift,
-        dual,
+        l1_act,
+        l2_act,
         numbers,
         scale,
         file,
@@ -311,10 +312,17 @@ fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
             quote!(rt::format::Numbers::I32 { q_bits: #q_bits, l1_shift: #l1_shift })
         }
     };
+    let act = |a: Act| match a {
+        Act::Crelu => quote!(rt::format::Act::Crelu),
+        Act::Screlu => quote!(rt::format::Act::Screlu),
+        Act::Dual => quote!(rt::format::Act::Dual),
+    };
+    let (l1_act, l2_act) = (act(l1_act), act(l2_act));
     let file = match file {
         FileLayout::Alexandria => quote!(rt::format::FileLayout::Alexandria),
         FileLayout::Cbnf => quote!(rt::format::FileLayout::Cbnf),
         FileLayout::Bullet => quote!(rt::format::FileLayout::Bullet),
+        FileLayout::Obsidian => quote!(rt::format::FileLayout::Obsidian),
     };
     let kings = king_buckets(&kings);
     quote! {
@@ -327,7 +335,8 @@ fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
             buckets: #buckets,
             bucket_rule: #bucket_rule,
             ft_shift: #ft_shift,
-            dual: #dual,
+            l1_act: #l1_act,
+            l2_act: #l2_act,
             numbers: #numbers,
             scale: #scale,
             file: #file,

@@ -338,6 +338,10 @@ impl Emitter<'_> {
                 let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
                 (*out, self.bind_f32(&name, len, quote!(l::screlu_f32(&#x))))
             }
+            ClampF32 { input, out } => {
+                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
+                (*out, self.bind_f32(&name, len, quote!(l::crelu_f32(&#x))))
+            }
             AffineF32 { param, input, out } => {
                 let (w, b) = (self.array(*param, "weights"), self.array(*param, "biases"));
                 let ((x, _), len, name) = (self.f32s(*input)?, self.len(*param)?, self.name(*out));

@@ -168,7 +168,7 @@ mod properties {
     }
 }
 
-/// Multi-layer nets: f32 and int32 stacks, dual and plain activations, both file layouts, two
+/// Multi-layer nets: f32 and int32 stacks, dual, squared and clipped activations, both file layouts, two
 /// bucket rules and several pairwise shifts.
 #[test]
 fn layered_every_path_matches_reference() {
@@ -180,6 +180,7 @@ fn layered_every_path_matches_reference() {
         format!("(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=10, scale=400, file=cbnf, {kings}"),
         "(768hm -> 128)x2 -> pairwise>>11 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".to_string(),
         "(704 -> 128)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x4, f32, dual, l1mul=512/4161600, scale=400, file=bullet".to_string(),
+        "(768hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=200, file=bullet".to_string(),
     ];
     for (i, (text, wraps)) in cases.iter().flat_map(|c| [(c, false), (c, true)]).enumerate() {
         let Architecture::Layered(arch) = text.parse::<Architecture>().unwrap() else { unreachable!() };
@@ -198,6 +199,6 @@ fn layered_every_path_matches_reference() {
             }
             shape => panic!("no view for {shape:?}"),
         }
-        assert!(w.layered::<64, 32, 16, 1536, 16, 16, 32, 8>().is_err() || !arch.dual);
+        assert!(w.layered::<64, 32, 16, 1536, 16, 16, 32, 8>().is_err() || !arch.dual());
     }
 }

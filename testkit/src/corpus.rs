@@ -269,14 +269,26 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
                 w.push("cbnf", "CBNF header", 64, RegionKind::Raw);
             }
             let (l1, l2, l3, l2f, nb) = (a.l1, a.l2, a.l3, a.l2_full(), a.buckets);
-            w.push("ft.weights", "ft weights", 2 * a.inputs() * l1, RegionKind::Raw);
-            w.push("ft.biases", "ft biases", 2 * l1, RegionKind::Raw);
-            w.push("l1.weights", "l1 weights", nb * l2 * l1, RegionKind::Raw);
-            w.push("l1.biases", "l1 biases", 4 * nb * l2, RegionKind::Raw);
-            w.push("l2.weights", "l2 weights", 4 * nb * l3 * l2f, RegionKind::Raw);
-            w.push("l2.biases", "l2 biases", 4 * nb * l3, RegionKind::Raw);
-            w.push("l3.weights", "l3 weights", 4 * nb * l3, RegionKind::Raw);
-            w.push("l3.biases", "l3 biases", 4 * nb, RegionKind::Raw);
+            let arrays = [
+                ("ft.weights", "ft weights", 2 * a.inputs() * l1),
+                ("ft.biases", "ft biases", 2 * l1),
+                ("l1.weights", "l1 weights", nb * l2 * l1),
+                ("l1.biases", "l1 biases", 4 * nb * l2),
+                ("l2.weights", "l2 weights", 4 * nb * l3 * l2f),
+                ("l2.biases", "l2 biases", 4 * nb * l3),
+                ("l3.weights", "l3 weights", 4 * nb * l3),
+                ("l3.biases", "l3 biases", 4 * nb),
+            ];
+            // Stormphrax and Obsidian align each array; the file may end without the last
+            // one's padding.
+            let align = a.file.array_align();
+            for (k, (name, section, len)) in arrays.into_iter().enumerate() {
+                w.push(name, section, len, RegionKind::Raw);
+                let pad = w.pos.next_multiple_of(align) - w.pos;
+                if pad > 0 && (k + 1 < arrays.len() || w.pos + pad <= b.len()) {
+                    w.push(&format!("{name}.padding"), section, pad, RegionKind::Padding);
+                }
+            }
             if a.file == nnue_runtime::format::FileLayout::Bullet {
                 w.push("padding", "padding", b.len().saturating_sub(a.param_bytes()), RegionKind::Padding);
             }

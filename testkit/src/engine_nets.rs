@@ -28,7 +28,7 @@ pub struct EngineNet {
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 2] = [ALEXANDRIA, STORMPHRAX];
+pub const ALL: [EngineNet; 4] = [ALEXANDRIA, STORMPHRAX, INTEGRAL, OBSIDIAN];
 
 impl EngineNet {
     /// The architecture.

@@ -27,3 +27,31 @@ pub const STORMPHRAX: EngineNet = EngineNet {
     seed: 2027,
     oracle: "stormphrax-synth.tsv",
 };
+
+/// Integral (aronpetko/integral 3f15ba6, 2026-04-02): f32 later layers, clipped (not squared)
+/// activations after the sparse and the dense layer, bullet's order unpadded.
+pub const INTEGRAL: EngineNet = EngineNet {
+    name: "integral",
+    engine: "Integral 3f15ba6bcd29f94f13ffb11e9ff0d99cb15c03ba, make avx2 (GCC 12.2)",
+    arch: concat!(
+        "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, ",
+        "l1mul=512/8323200, scale=200, file=bullet, ",
+        "kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]"
+    ),
+    seed: 2028,
+    oracle: "integral-synth.tsv",
+};
+
+/// Obsidian (gab8192/Obsidian 44239cc, 2025-06-28): f32 later layers, dual activation, a
+/// clipped (not squared) dense layer, its own array order, every array 64-byte aligned.
+pub const OBSIDIAN: EngineNet = EngineNet {
+    name: "obsidian",
+    engine: "Obsidian 44239cc3fcf271bc8341ba45c06ac45bf75cf244, make nopgo build=avx2 (GCC 12.2)",
+    arch: concat!(
+        "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, ",
+        "l1mul=1/16256, scale=400, file=obsidian, ",
+        "kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]"
+    ),
+    seed: 2029,
+    oracle: "obsidian-synth.tsv",
+};

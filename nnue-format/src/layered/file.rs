@@ -109,6 +109,18 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
+        // Obsidian's `struct Net`: bullet's order, the sparse and dense weights input-major
+        // per bucket; each array `alignas(64)` (the plan's alignment).
+        FileLayout::Obsidian => vec![
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 2, 1]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
+        ],
         // Stormphrax's: FT weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`
         // (blocked for `dpbusd`), L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major),
         // L2 biases[B][L3], L3 weights[B][L3], L3 biases[B]; after the 64-byte header.

@@ -19,7 +19,7 @@ const PAIRWISE: u16 = 8;
 /// The header's size.
 pub(crate) fn bytes(arch: &LayeredArch) -> usize {
     match arch.file {
-        FileLayout::Alexandria | FileLayout::Bullet => 0,
+        FileLayout::Alexandria | FileLayout::Bullet | FileLayout::Obsidian => 0,
         FileLayout::Cbnf => CBNF_BYTES,
     }
 }
@@ -30,7 +30,7 @@ fn cbnf_fields(arch: &LayeredArch) -> [(usize, usize, u32, &'static str); 8] {
     [
         (4, 2, 1, "the version"),
         (6, 2, u32::from(flags), "the flags (mirrored 2, merged kings 4, pairwise 8)"),
-        (9, 1, if arch.dual { 3 } else { 2 }, "the arch id (3: dual activation, 2: single)"),
+        (9, 1, if arch.dual() { 3 } else { 2 }, "the arch id (3: dual activation, 2: single)"),
         (10, 1, 0, "the activation id (0: clipped ReLU)"),
         (11, 2, arch.l1 as u32, "the hidden size"),
         (13, 1, arch.kings.count as u32, "the input buckets"),

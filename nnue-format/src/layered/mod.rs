@@ -18,15 +18,18 @@
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
 //!    all.
 //! 4. **Sparse int8 layer** L1 → L2 per output bucket: `s[j] = Σ x[i] · w[j][i]` in int32.
-//! 5. **Its activation**, in the stack's numbers:
+//! 5. **Its activation** `l1act=` (`dual` is short for `l1act=dual`; `screlu` unless said), in
+//!    the stack's numbers:
 //!    - `f32`: `z = fma(s, l1mul, bias)` (one rounding, `l1mul` the f32 quotient of the two
-//!      integers); `dual` gives `[clamp(z, 0, 1); L2] ++ [min(z², 1); L2]`, else
-//!      `clamp(z, 0, 1)²`;
+//!      integers); `dual` gives `[clamp(z, 0, 1); L2] ++ [min(z², 1); L2]`, `screlu`
+//!      `clamp(z, 0, 1)²`, `crelu` `clamp(z, 0, 1)`;
 //!    - `i32`: `o = (s >> l1shift) + bias`; `dual` gives `[clamp(o, 0, Q) · Q; L2] ++
-//!      [min(o·o, Q²); L2]` (wrapping product), else `clamp(o, 0, Q)²`.
+//!      [min(o·o, Q²); L2]` (wrapping product), `screlu` `clamp(o, 0, Q)²`.
 //! 6. **Dense layer** L2 (·2 when dual) → L3: `f32`: each output starts at its bias and adds
-//!    `fma(x[i], w[k][i], ·)` for `i` in order, then `clamp(y, 0, 1)²`; `i32`: `y = bias + Σ
-//!    x[i] · w[k][i]` wrapping, then `clamp(y, 0, Q³)`.
+//!    `fma(x[i], w[k][i], ·)` for `i` in order, then `l2act=`: `clamp(y, 0, 1)²` (`screlu`,
+//!    unless said) or `clamp(y, 0, 1)` (`crelu`); `i32`: `y = bias + Σ x[i] · w[k][i]`
+//!    wrapping, then `clamp(y, 0, Q³)` (`crelu`, the only one). No engine computes the other
+//!    i32 activations, so they are refused rather than guessed.
 //! 7. **Output** L3 → 1: `f32`: 16 lane sums, lane `j` taking inputs `j, j + 16, ...` in order
 //!    (`x·w`, then `fma`), the lanes halved four times (`p[j] + p[j + half]`), the bias added
 //!    last, then `(out · scale) as i32` (truncating; Alexandria's AVX2 order); `i32`:
@@ -63,8 +66,10 @@ pub struct LayeredArch {
     pub bucket_rule: BucketRule,
     /// The pairwise product's right shift.
     pub ft_shift: u32,
-    /// The sparse layer's activation is dual (linear ⊕ squared), doubling the dense layer's inputs.
-    pub dual: bool,
+    /// The sparse layer's activation (`l1act=`; `dual` doubles the dense layer's inputs).
+    pub l1_act: Act,
+    /// The dense layer's activation (`l2act=`).
+    pub l2_act: Act,
     /// The numbers of the layers after the sparse one.
     pub numbers: Numbers,
     /// The final multiplier.
@@ -91,6 +96,37 @@ pub enum Numbers {
         /// The sparse layer's sums are shifted right by this before the bias.
         l1_shift: u32,
     },
+}
+
+/// An activation after the sparse (`l1act=`) or the dense layer (`l2act=`), in the stack's
+/// numbers (one = 1.0 in f32, Q² after the sparse layer and Q³ after the dense one in i32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Act {
+    /// `clamp(x, 0, one)`.
+    Crelu,
+    /// `clamp(x, 0, one)²`.
+    Screlu,
+    /// Both: `[clamp(x, 0, one)] ++ [min(x², one)]` (only after the sparse layer).
+    Dual,
+}
+
+impl Act {
+    fn name(self) -> &'static str {
+        match self {
+            Act::Crelu => "crelu",
+            Act::Screlu => "screlu",
+            Act::Dual => "dual",
+        }
+    }
+
+    /// What the dense layer's activation is unless the description says: f32 stacks square
+    /// it (Alexandria's), i32 stacks clip it (Stormphrax's).
+    pub fn l2_default(numbers: Numbers) -> Act {
+        match numbers {
+            Numbers::F32 { .. } => Act::Screlu,
+            Numbers::I32 { .. } => Act::Crelu,
+        }
+    }
 }
 
 /// How the output bucket follows from the piece count (kings included).
@@ -121,7 +157,31 @@ pub enum FileLayout {
     Cbnf,
     /// bullet's own save of its multi-layer example (`examples/progression/4_multi_layer.rs`):
     /// every array in the canonical order, padded to 64 bytes (zeros or `bulletbullet…`).
+    /// Integral's `RawNetwork` is this order unpadded (its loader reads the arrays and
+    /// ignores what follows).
     Bullet,
+    /// Obsidian's `struct Net`: bullet's order but the sparse and dense layers' weights
+    /// input-major (`[B][L1][L2]`, `[B][L2 (x2)][L3]`), every array aligned to 64 bytes.
+    Obsidian,
+}
+
+impl FileLayout {
+    /// Each array starts at a multiple of this (1: packed).
+    pub fn array_align(self) -> usize {
+        match self {
+            FileLayout::Cbnf | FileLayout::Obsidian => 64,
+            FileLayout::Alexandria | FileLayout::Bullet => 1,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            FileLayout::Alexandria => "alexandria",
+            FileLayout::Cbnf => "cbnf",
+            FileLayout::Bullet => "bullet",
+            FileLayout::Obsidian => "obsidian",
+        }
+    }
 }
 
 impl Numbers {
@@ -156,7 +216,12 @@ impl LayeredArch {
 
     /// The dense layer's inputs: L2, doubled by a dual activation.
     pub fn l2_full(&self) -> usize {
-        self.l2 * if self.dual { 2 } else { 1 }
+        self.l2 * if self.dual() { 2 } else { 1 }
+    }
+
+    /// The sparse layer's activation is dual (linear ⊕ squared).
+    pub fn dual(&self) -> bool {
+        self.l1_act == Act::Dual
     }
 
     /// The file's size: the header (if the layout has one) and the arrays, padded to 64 bytes
@@ -170,6 +235,8 @@ impl LayeredArch {
             FileLayout::Alexandria => exact,
             // Stormphrax's writer pads every array, the last one included.
             FileLayout::Cbnf => header::bytes(self) + file::padded_bytes(self, header::CBNF_ALIGN),
+            // `sizeof(struct Net)`: every array aligned, the last one's padding included.
+            FileLayout::Obsidian => file::padded_bytes(self, 64),
         }
     }
 
@@ -181,6 +248,17 @@ impl LayeredArch {
     /// The output bucket of a position with `pieces` pieces.
     pub fn bucket(&self, pieces: usize) -> usize {
         self.bucket_rule.bucket(pieces, self.buckets)
+    }
+
+    /// Whether the activations are ones the stack's numbers take.
+    pub fn acts_valid(&self) -> Result<(), &'static str> {
+        match (self.numbers, self.l1_act, self.l2_act) {
+            (_, _, Act::Dual) => Err("l2act=dual: a dual activation only follows the sparse layer"),
+            // No engine computes these; their integer scales would be a guess.
+            (Numbers::I32 { .. }, Act::Crelu, _) => Err("l1act=crelu: i32 stacks take screlu or dual"),
+            (Numbers::I32 { .. }, _, Act::Screlu) => Err("l2act=screlu: i32 stacks clip the dense layer (crelu)"),
+            _ => Ok(()),
+        }
     }
 
     /// Shape checks the kernels rely on.
@@ -214,6 +292,7 @@ impl LayeredArch {
         if self.scale <= 0 {
             return Err("scale must be positive".into());
         }
+        self.acts_valid()?;
         self.kings.validate()
     }
 }
@@ -231,27 +310,29 @@ impl fmt::Display for LayeredArch {
         if self.buckets > 1 {
             write!(f, "x{}", self.buckets)?;
         }
+        // `dual` as it always read; the defaults (screlu; the numbers' own after the dense
+        // layer) unsaid.
+        let act = match self.l1_act {
+            Act::Screlu => String::new(),
+            Act::Dual => ", dual".into(),
+            a => format!(", l1act={}", a.name()),
+        };
+        let act2 = if self.l2_act == Act::l2_default(self.numbers) {
+            String::new()
+        } else {
+            format!(", l2act={}", self.l2_act.name())
+        };
         match self.numbers {
-            Numbers::F32 { num, den } => {
-                write!(f, ", f32{}, l1mul={num}/{den}", if self.dual { ", dual" } else { "" })?
-            }
+            Numbers::F32 { num, den } => write!(f, ", f32{act}{act2}, l1mul={num}/{den}")?,
             Numbers::I32 { q_bits, l1_shift } => {
-                write!(f, ", i32{}, q={}, l1shift={l1_shift}", if self.dual { ", dual" } else { "" }, 1u32 << q_bits)?
+                write!(f, ", i32{act}{act2}, q={}, l1shift={l1_shift}", 1u32 << q_bits)?
             }
         }
         write!(f, ", scale={}", self.scale)?;
         if self.bucket_rule == BucketRule::Alexandria {
             write!(f, ", buckets=(63-p)(32-p)/225")?;
         }
-        write!(
-            f,
-            ", file={}",
-            match self.file {
-                FileLayout::Alexandria => "alexandria",
-                FileLayout::Cbnf => "cbnf",
-                FileLayout::Bullet => "bullet",
-            }
-        )?;
+        write!(f, ", file={}", self.file.name())?;
         if let Some(map) = self.kings.map() {
             let list: Vec<String> = map.iter().map(u8::to_string).collect();
             write!(f, ", kings=[{}]", list.join(","))?;
@@ -292,13 +373,15 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         b => parse_num(b.strip_prefix('x').ok_or_else(shape_err)?)?,
     };
 
-    let (mut numbers, mut dual, mut l1mul, mut q, mut l1shift, mut scale, mut file, mut map) =
-        (None, false, None, None, None, None, None, None);
+    let (mut numbers, mut l1_act, mut l2_act, mut l1mul, mut q, mut l1shift, mut scale, mut file, mut map) =
+        (None, Act::Screlu, None, None, None, None, None, None, None);
     let mut bucket_rule = BucketRule::Material;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
-            None if opt == "dual" => dual = true,
+            None if opt == "dual" => l1_act = Act::Dual,
+            Some(("l1act", v)) => l1_act = parse_act("l1act", v)?,
+            Some(("l2act", v)) => l2_act = Some(parse_act("l2act", v)?),
             Some(("l1mul", v)) => {
                 let (n, d) = v.split_once('/').ok_or("l1mul takes a fraction: l1mul=1024/4161600")?;
                 l1mul = Some((parse_u32("l1mul", n)?, parse_u32("l1mul", d)?));
@@ -310,9 +393,12 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             }
             Some(("buckets", "material")) => bucket_rule = BucketRule::Material,
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
-            Some(("file", "alexandria")) => file = Some(FileLayout::Alexandria),
-            Some(("file", "cbnf")) => file = Some(FileLayout::Cbnf),
-            Some(("file", "bullet")) => file = Some(FileLayout::Bullet),
+            Some(("file", v)) => {
+                let layouts = [FileLayout::Alexandria, FileLayout::Cbnf, FileLayout::Bullet, FileLayout::Obsidian];
+                file = Some(layouts.into_iter().find(|l| l.name() == v).ok_or_else(|| {
+                    format!("file={v}: expected file=alexandria, file=bullet, file=cbnf or file=obsidian")
+                })?)
+            }
             Some(("kings", v)) => map = Some(crate::arch::parse_king_map(v)?),
             _ => return Err(format!("unknown option `{opt}`")),
         }
@@ -348,14 +434,74 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         buckets,
         bucket_rule,
         ft_shift: parse_u32("pairwise", shift)?,
-        dual,
+        l1_act,
+        l2_act: l2_act.unwrap_or(Act::l2_default(numbers)),
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
-        file: file.ok_or_else(|| missing("its file layout (file=alexandria, file=cbnf or file=bullet)"))?,
+        file: file
+            .ok_or_else(|| missing("its file layout (file=alexandria, file=bullet, file=cbnf or file=obsidian)"))?,
     })
+}
+
+fn parse_act(name: &str, v: &str) -> Result<Act, String> {
+    [Act::Crelu, Act::Screlu, Act::Dual]
+        .into_iter()
+        .find(|a| a.name() == v)
+        .ok_or_else(|| format!("{name}={v}: expected crelu, screlu or dual"))
 }
 
 fn parse_u32(name: &str, s: &str) -> Result<u32, String> {
     let n = parse_num(s)?;
     u32::try_from(n).map_err(|_| format!("{name}={n} is out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Architecture;
+
+    fn layered(text: &str) -> LayeredArch {
+        match text.parse::<Architecture>() {
+            Ok(Architecture::Layered(a)) => a,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    /// `dual` reads as it always did; the activations print only where they differ from the
+    /// defaults, and read back.
+    #[test]
+    fn activations_read_and_print() {
+        let base = "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8";
+        for (options, l1, l2, printed) in [
+            ("f32, dual, l1mul=1/64", Act::Dual, Act::Screlu, "f32, dual, l1mul=1/64"),
+            ("f32, l1act=dual, l1mul=1/64", Act::Dual, Act::Screlu, "f32, dual, l1mul=1/64"),
+            ("f32, l1mul=1/64", Act::Screlu, Act::Screlu, "f32, l1mul=1/64"),
+            (
+                "f32, l1act=crelu, l2act=crelu, l1mul=1/64",
+                Act::Crelu,
+                Act::Crelu,
+                "f32, l1act=crelu, l2act=crelu, l1mul=1/64",
+            ),
+            ("f32, dual, l2act=crelu, l1mul=1/64", Act::Dual, Act::Crelu, "f32, dual, l2act=crelu, l1mul=1/64"),
+            ("i32, dual, q=64, l1shift=8", Act::Dual, Act::Crelu, "i32, dual, q=64, l1shift=8"),
+            ("i32, l2act=crelu, q=64, l1shift=8", Act::Screlu, Act::Crelu, "i32, q=64, l1shift=8"),
+        ] {
+            let text = format!("{base}, {options}, scale=200, file=bullet");
+            let a = layered(&text);
+            assert_eq!((a.l1_act, a.l2_act), (l1, l2), "{text}");
+            assert_eq!(a.to_string(), format!("{base}, {printed}, scale=200, file=bullet"));
+            assert_eq!(layered(&a.to_string()), a);
+            assert_eq!(a.l2_full(), if l1 == Act::Dual { 32 } else { 16 });
+        }
+        for (options, why) in [
+            ("f32, l2act=dual, l1mul=1/64", "only follows the sparse layer"),
+            ("i32, l1act=crelu, q=64, l1shift=8", "i32 stacks take screlu or dual"),
+            ("i32, l2act=screlu, q=64, l1shift=8", "i32 stacks clip"),
+            ("f32, l1act=relu, l1mul=1/64", "expected crelu, screlu or dual"),
+        ] {
+            let text = format!("{base}, {options}, scale=200, file=bullet");
+            let e = text.parse::<Architecture>().unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+    }
 }

@@ -19,7 +19,8 @@
 //! rN = rI[S..E]     rN = rA ++ rB ++ …     rN = rI²     rN = rI + P.b
 //! rN = clamp(rI >> S, 0, 127)     rN = min(127, rI² >> S)     rN = clamp(rI, 0, M)
 //! rN = rI / K     rN = rI · K     rN = rA + rB     rN = rA - rB
-//! rN = fma(f32(rI), NUM/DEN, P.b)     rN = clamp(rI, 0, 1) ++ min(rI², 1)     rN = clamp(rI, 0, 1)²
+//! rN = fma(f32(rI), NUM/DEN, P.b)     rN = clamp(rI, 0.0, 1.0) ++ min(rI², 1.0)
+//! rN = clamp(rI, 0.0, 1.0)²     rN = clamp(rI, 0.0, 1.0)
 //! rN = int(rI · K)     rN = (rI >> S) + P.b     rN = clamp(rI, 0, Q) · Q ++ min(rI², Q²)     rN = clamp(rI, 0, Q)²
 //! positional = rN[; psqt = (us - them) / 2 / D]
 //! ```
@@ -39,7 +40,7 @@ mod text;
 pub use text::LayersError;
 
 use crate::arch::{Activation, Architecture, Sf19Arch, SfnnArch};
-use crate::layered::{BucketRule, Numbers};
+use crate::layered::{Act, BucketRule, Numbers};
 
 /// A register.
 pub type Reg = u8;
@@ -142,6 +143,8 @@ pub enum Step {
     DualF32 { input: Reg, out: Reg },
     /// `clamp(x, 0, 1)²`.
     ScreluF32 { input: Reg, out: Reg },
+    /// `clamp(x, 0, 1)`.
+    ClampF32 { input: Reg, out: Reg },
     /// `out[o] = bias[o]`, then `fma(x[i], w[o][i], out[o])` for `i` in order.
     AffineF32 { param: Param, input: Reg, out: Reg },
     /// One f32 output: 16 lanes (lane `j`: `x[j]·w[j]`, then `fma` of `j + 16`, `j + 32`, ...),
@@ -297,15 +300,15 @@ impl Architecture {
                 match a.numbers {
                     Numbers::F32 { num, den } => steps.extend([
                         DequantF32 { param: L1, input: 1, num, den, out: 2 },
-                        if a.dual { DualF32 { input: 2, out: 3 } } else { ScreluF32 { input: 2, out: 3 } },
+                        f32_act(a.l1_act, 2, 3),
                         AffineF32 { param: L2, input: 3, out: 4 },
-                        ScreluF32 { input: 4, out: 5 },
+                        f32_act(a.l2_act, 4, 5),
                         DotF32 { param: L3, input: 5, out: 6 },
                         F32ToInt { input: 6, scale: a.scale, out: 7 },
                     ]),
                     Numbers::I32 { q_bits, l1_shift } => steps.extend([
                         ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
-                        if a.dual {
+                        if a.dual() {
                             DualI32 { input: 2, q_bits, out: 3 }
                         } else {
                             ClampSquare { input: 2, q_bits, out: 3 }
@@ -329,6 +332,15 @@ impl Architecture {
                 }
             }
         }
+    }
+}
+
+/// An f32 activation step.
+fn f32_act(act: Act, input: Reg, out: Reg) -> Step {
+    match act {
+        Act::Crelu => Step::ClampF32 { input, out },
+        Act::Screlu => Step::ScreluF32 { input, out },
+        Act::Dual => Step::DualF32 { input, out },
     }
 }
 
@@ -388,8 +400,10 @@ impl fmt::Display for Layers {
                 DequantF32 { param, input, num, den, out } => {
                     writeln!(f, "r{out} = fma(f32(r{input}), {num}/{den}, {param}.b)")?
                 }
-                DualF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0, 1) ++ min(r{input}², 1)")?,
-                ScreluF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0, 1)²")?,
+                // f32 bounds as such: `clamp(r, 0, 1)` is the int32 clamp.
+                DualF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0.0, 1.0) ++ min(r{input}², 1.0)")?,
+                ScreluF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0.0, 1.0)²")?,
+                ClampF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0.0, 1.0)")?,
                 AffineF32 { param, input, out } => {
                     writeln!(f, "r{out} = {param} · r{input} + b   (f32, fma in order)")?
                 }
@@ -431,6 +445,7 @@ impl Step {
             | DequantF32 { input, out, .. }
             | DualF32 { input, out }
             | ScreluF32 { input, out }
+            | ClampF32 { input, out }
             | AffineF32 { input, out, .. }
             | DotF32 { input, out, .. }
             | F32ToInt { input, out, .. }
@@ -465,6 +480,7 @@ mod tests {
             "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".into(),
             format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria, {kings}"),
             "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".into(),
+            "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=1/64, scale=200, file=bullet".into(),
         ] {
             let arch: Architecture = text.parse().unwrap();
             let layers = arch.layers();

@@ -82,16 +82,24 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
     if let Some(v) = c("fma(f32({}), {}/{}, {}.b)") {
         return Some(DequantF32 { param: param(v[3])?, input: reg(v[0])?, num: num(v[1])?, den: num(v[2])?, out });
     }
-    if let Some(v) = c("clamp({}, 0, 1) ++ min({}², 1)") {
-        return (v[0] == v[1]).then_some(DualF32 { input: reg(v[0])?, out });
+    // The f32 forms; the first two also as they printed before they said `0.0, 1.0`.
+    for p in ["clamp({}, 0.0, 1.0) ++ min({}², 1.0)", "clamp({}, 0, 1) ++ min({}², 1)"] {
+        if let Some(v) = c(p) {
+            return (v[0] == v[1]).then_some(DualF32 { input: reg(v[0])?, out });
+        }
+    }
+    for p in ["clamp({}, 0.0, 1.0)²", "clamp({}, 0, 1)²"] {
+        if let Some(v) = c(p) {
+            return Some(ScreluF32 { input: reg(v[0])?, out });
+        }
+    }
+    if let Some(v) = c("clamp({}, 0.0, 1.0)") {
+        return Some(ClampF32 { input: reg(v[0])?, out });
     }
     if let Some(v) = c("clamp({}, 0, {}) · {} ++ min({}², {})") {
         let q_bits = log2(v[1])?;
         let ok = v[0] == v[3] && v[1] == v[2] && num::<u64>(v[4])? == 1u64 << (2 * q_bits);
         return ok.then_some(DualI32 { input: reg(v[0])?, q_bits, out });
-    }
-    if let Some(v) = c("clamp({}, 0, 1)²") {
-        return Some(ScreluF32 { input: reg(v[0])?, out });
     }
     if let Some(v) = c("clamp({}, 0, {})²") {
         return Some(ClampSquare { input: reg(v[0])?, q_bits: log2(v[1])?, out });

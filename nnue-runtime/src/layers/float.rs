@@ -39,6 +39,12 @@ pub fn screlu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
     })
 }
 
+/// `clamp(z, 0, 1)`.
+#[inline(always)]
+pub fn crelu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
+    z.map(|z| z.clamp(0.0, 1.0))
+}
+
 /// `out[o] = bias[o]`, then `fma(x[i], w[i][o], out[o])` for `i` in order (input-major
 /// weights, as bits).
 #[inline(always)]

@@ -10,14 +10,14 @@
 use super::network_family;
 use crate::features::FeatureSet;
 use crate::layers::{
-    affine_f32, affine_i32, affine_listed, clamp_square, clamped_dot_i32, dequant, dot_f32, dual_f32, dual_i32,
-    f32_bits, f32_to_int, screlu_f32, shift_bias, On, Pairwise, PairwiseScratch, Sparse,
+    affine_f32, affine_i32, affine_listed, clamp_square, clamped_dot_i32, crelu_f32, dequant, dot_f32, dual_f32,
+    dual_i32, f32_bits, f32_to_int, screlu_f32, shift_bias, On, Pairwise, PairwiseScratch, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
 use crate::simd::Kernels;
 
-pub use nnue_format::{LayeredArch, Numbers};
+pub use nnue_format::{Act, LayeredArch, Numbers};
 
 /// A multi-layer net of width `L1` (`HALF` = L1 / 2, `CHUNKS` = L1 / 4) with `INPUTS`
 /// features, `L2` sparse-layer outputs (`L2F`: doubled when the activation is dual), `L3`
@@ -120,7 +120,8 @@ impl<
         if !LayeredArch::FT_SHIFTS.contains(&arch.ft_shift)
             || !arch.numbers.in_range()
             || bucket >= B
-            || arch.dual != (L2F == 2 * L2)
+            || arch.dual() != (L2F == 2 * L2)
+            || arch.acts_valid().is_err()
         {
             bad_arch(arch);
         }
@@ -141,9 +142,14 @@ impl<
         let (positional, dense) = match arch.numbers {
             Numbers::F32 { num, den } => {
                 let l1_out = dequant(&l1, num, den, l1b);
-                let l2_in: [f32; L2F] = if L2F == 2 * L2 { dual_f32(&l1_out) } else { pad(screlu_f32(&l1_out)) };
+                let l2_in: [f32; L2F] = match arch.l1_act {
+                    Act::Dual => dual_f32(&l1_out),
+                    Act::Screlu => pad(screlu_f32(&l1_out)),
+                    Act::Crelu => pad(crelu_f32(&l1_out)),
+                };
                 let l2 = affine_f32(&l2_in, w2, b2);
-                let l3 = dot_f32(&screlu_f32(&l2), w3, b3);
+                let l2_out = if arch.l2_act == Act::Crelu { crelu_f32(&l2) } else { screlu_f32(&l2) };
+                let l3 = dot_f32(&l2_out, w3, b3);
                 let dense =
                     trace.is_some().then(|| vec![l1.to_vec(), f32_bits(&l1_out), f32_bits(&l2), f32_bits(&[l3])]);
                 (f32_to_int(l3, arch.scale), dense)

@@ -283,7 +283,8 @@ pub(crate) mod tests {
             |a: &mut nnue_format::LayeredArch| a.ft_shift = 8,
             |a: &mut nnue_format::LayeredArch| a.numbers = nnue_format::Numbers::I32 { q_bits: 31, l1_shift: 8 },
             |a: &mut nnue_format::LayeredArch| a.numbers = nnue_format::Numbers::I32 { q_bits: 6, l1_shift: 40 },
-            |a: &mut nnue_format::LayeredArch| a.dual = false,
+            |a: &mut nnue_format::LayeredArch| a.l1_act = nnue_format::Act::Screlu,
+            |a: &mut nnue_format::LayeredArch| a.l2_act = nnue_format::Act::Screlu,
         ] {
             fast.arch = good;
             forge(&mut fast.arch);

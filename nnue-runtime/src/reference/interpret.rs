@@ -183,6 +183,9 @@ pub(super) fn forward(
                 let v = get(&regs, *input).floats().iter().map(|&x| x.clamp(0.0, 1.0) * x.clamp(0.0, 1.0)).collect();
                 (out, Value::Float(v))
             }
+            ClampF32 { input, out } => {
+                (out, Value::Float(get(&regs, *input).floats().iter().map(|&x| x.clamp(0.0, 1.0)).collect()))
+            }
             AffineF32 { param, input, out } => {
                 let (w, b) = word_layer(model, *param, bucket);
                 let (x, w, b) = (get(&regs, *input), floats(w), floats(b));
