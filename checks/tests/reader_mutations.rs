@@ -86,16 +86,23 @@ fn bases() -> &'static [Base] {
             synthetic("chess768:(768 -> 32)x2 -> 1x4, crelu, qa=255, qb=64, scale=400, out=[2N][B]:seed=8", CHESS768),
         ];
         // The other file plans: Stockfish 18's and 19's (int8 rows, PSQT blocks per feature
-        // set), and the multi-layer layouts (transposed arrays, `CBNF`'s header and padding).
+        // set), and the multi-layer layouts (transposed arrays, `CBNF`'s header and padding,
+        // Obsidian's aligned arrays; 3 output buckets so that arrays end off 64-byte lines).
         use nnue_runtime::format::{synth, Encoding, Sf19Inputs};
         let made = |net: Net, other: &str| base(net.to_bytes(), net.arch(), other);
         bases.push(made(synth::threats(64, 9, Encoding::Leb128), SFNN64));
         bases.push(made(synth::sf19(64, Sf19Inputs::Full, 10, Encoding::Leb128), SFNN64));
         bases.push(made(synth::sf19(64, Sf19Inputs::Lite, 11, Encoding::Raw), SFNN64));
-        for (i, layout) in ["alexandria", "cbnf", "bullet"].into_iter().enumerate() {
+        for (i, layout) in ["alexandria", "cbnf", "bullet", "obsidian", "integral"].into_iter().enumerate() {
             let shape = format!(
-                "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, {}, scale=400, file={layout}",
-                if layout == "cbnf" { "i32, q=64, l1shift=8" } else { "f32, dual, l1mul=1024/4161600" }
+                "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x3, {}, scale=400, file={}",
+                match layout {
+                    "cbnf" => "i32, q=64, l1shift=8",
+                    // Integral's: clipped activations, the int16 pair-sum bound checked on read.
+                    "integral" => "f32, l1act=crelu, l2act=crelu, l1mul=512/8323200, l1sums=i16pairs",
+                    _ => "f32, dual, l1mul=1024/4161600",
+                },
+                if layout == "integral" { "bullet" } else { layout }
             );
             bases.push(synthetic(&format!("layered:{shape}:seed={}", 12 + i), CHESS768));
         }

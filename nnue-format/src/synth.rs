@@ -196,7 +196,13 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     let ft_weights = fill(&mut rng, arch.inputs() * l1, |r| r.weight(40, 255) as i16);
     let ft_biases = fill(&mut rng, l1, |r| r.range(0, 140) as i16);
     let l1_weights = fill(&mut rng, b * l2 * l1, |r| {
-        let extreme = if r.next_u64().is_multiple_of(2) { 127 } else { -128 };
+        // Within `l1sums=i16pairs`' bound when the description has it: two groups' lanes of
+        // ±64 pairs reach 127 · 256 = 32512 at most.
+        let extreme = match (arch.i16_pairs, r.next_u64().is_multiple_of(2)) {
+            (true, _) => 64,
+            (false, true) => 127,
+            (false, false) => -128,
+        };
         r.weight(12, extreme) as i8
     });
     let (l1_biases, l2_weights, l2_biases, l3_weights, l3_biases) = match arch.numbers {

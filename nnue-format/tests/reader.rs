@@ -118,3 +118,43 @@ fn a_hostile_description_is_shown_escaped_and_cut() {
     assert!(text.contains("[22528->1024x2]\\u{1b}]2;title\\u{7}\\nyyy"), "{text}");
     assert!(text.contains(&format!("… ({} bytes), but the hash is that of", net.description.len())), "{text}");
 }
+
+/// `l1sums=i16pairs` (Integral's int16 sums of two groups): a net whose weights keep those
+/// sums in range reads; one weight more and the file is refused at that weight's offset, in
+/// each layout's own order.
+#[test]
+fn nets_whose_int16_pair_sums_could_wrap_are_refused() {
+    use nnue_format::Model;
+    for file in ["bullet", "obsidian"] {
+        let text = format!(
+            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x2, f32, l1act=crelu, l2act=crelu, l1mul=512/8323200, \
+             scale=200, l1sums=i16pairs, file={file}"
+        );
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Layered(a) = arch else { unreachable!() };
+        let mut net = synth::layered(&a, 3);
+        assert!(Net::from_bytes(&net.to_bytes(), Some(&arch)).is_ok(), "{file}: the synthetic net fits");
+        let Model::Layered(_, p) = &mut net.model else { unreachable!() };
+        // Bucket 1, output 2, bytes 0-1 of groups 5 and 9: 127 · (129 + 129) = 32766 fits
+        // (the synthetic net's other lanes are smaller); 127 · (129 + 130) does not.
+        let row = (16 + 2) * 64;
+        for (i, w) in [(row + 20, 127), (row + 21, 2), (row + 36, 127), (row + 37, 2)] {
+            p.l1_weights[i] = w;
+        }
+        let fits = Net::from_bytes(&net.to_bytes(), Some(&arch));
+        assert!(fits.is_ok(), "{file}: {:?}", fits.err());
+        let Model::Layered(_, p) = &mut net.model else { unreachable!() };
+        p.l1_weights[row + 37] = 3;
+        let e = Net::from_bytes(&net.to_bytes(), Some(&arch)).unwrap_err();
+        assert_eq!(e.section, "l1 weights", "{e}");
+        assert!(e.to_string().contains("bucket 1, output 2") && e.to_string().contains("32893"), "{e}");
+        // The offset is group 5's first weight (canonical index row + 20) in the file's order.
+        let l1_start = 2 * (768 * 64 + 64);
+        let expected = match file {
+            "bullet" => l1_start + row + 20,
+            // `[B][L1][L2]`: bucket 1, input 20, output 2.
+            _ => l1_start + 64 * 16 + 20 * 16 + 2,
+        };
+        assert_eq!(e.offset, expected, "{file}: {e}");
+    }
+}

@@ -35,7 +35,7 @@ pub const INTEGRAL: EngineNet = EngineNet {
     engine: "Integral 3f15ba6bcd29f94f13ffb11e9ff0d99cb15c03ba, make avx2 (GCC 12.2)",
     arch: concat!(
         "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, ",
-        "l1mul=512/8323200, scale=200, file=bullet, ",
+        "l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet, ",
         "kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]"
     ),
     seed: 2028,

@@ -18,6 +18,9 @@
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
 //!    all.
 //! 4. **Sparse int8 layer** L1 → L2 per output bucket: `s[j] = Σ x[i] · w[j][i]` in int32.
+//!    `l1sums=i16pairs` says the engine sums two non-zero 4-byte groups' products in int16
+//!    first (Integral): the net is then refused unless no input can make those wrap, so that
+//!    the exact sums are the engine's.
 //! 5. **Its activation** `l1act=` (`dual` is short for `l1act=dual`; `screlu` unless said), in
 //!    the stack's numbers:
 //!    - `f32`: `z = fma(s, l1mul, bias)` (one rounding, `l1mul` the f32 quotient of the two
@@ -42,6 +45,7 @@
 
 pub(crate) mod file;
 pub(crate) mod header;
+pub(crate) mod pairs;
 
 use std::fmt;
 
@@ -70,6 +74,10 @@ pub struct LayeredArch {
     pub l1_act: Act,
     /// The dense layer's activation (`l2act=`).
     pub l2_act: Act,
+    /// The engine adds two listed groups' products in int16 before widening (`l1sums=i16pairs`,
+    /// Integral's): nets whose weights could make those sums wrap are refused (see
+    /// `layered::pairs`).
+    pub i16_pairs: bool,
     /// The numbers of the layers after the sparse one.
     pub numbers: Numbers,
     /// The final multiplier.
@@ -329,6 +337,9 @@ impl fmt::Display for LayeredArch {
             }
         }
         write!(f, ", scale={}", self.scale)?;
+        if self.i16_pairs {
+            write!(f, ", l1sums=i16pairs")?;
+        }
         if self.bucket_rule == BucketRule::Alexandria {
             write!(f, ", buckets=(63-p)(32-p)/225")?;
         }
@@ -376,6 +387,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let (mut numbers, mut l1_act, mut l2_act, mut l1mul, mut q, mut l1shift, mut scale, mut file, mut map) =
         (None, Act::Screlu, None, None, None, None, None, None, None);
     let mut bucket_rule = BucketRule::Material;
+    let mut i16_pairs = false;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
@@ -391,6 +403,8 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("scale", v)) => {
                 scale = Some(i32::try_from(parse_u32("scale", v)?).map_err(|_| "scale is too large")?)
             }
+            Some(("l1sums", "i16pairs")) => i16_pairs = true,
+            Some(("l1sums", "exact")) => i16_pairs = false,
             Some(("buckets", "material")) => bucket_rule = BucketRule::Material,
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
             Some(("file", v)) => {
@@ -436,6 +450,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         ft_shift: parse_u32("pairwise", shift)?,
         l1_act,
         l2_act: l2_act.unwrap_or(Act::l2_default(numbers)),
+        i16_pairs,
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
         file: file
