@@ -348,34 +348,7 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     }
     let mut r = Reader { data: body, pos: start, section: String::new() };
     let arrays = r.parts(&parts)?;
-    let model = plan::assemble(&full, arrays, padding);
-    if let (true, crate::Model::Layered(_, p)) = (arch.i16_pairs, &model) {
-        if let Some(w) = crate::layered::pairs::first_wrap(arch, &p.l1_weights) {
-            let at = if head.zstd { head.start } else { start + l1_weight_offset(&parts, arch, w.index) };
-            let kind = ErrorKind::Invalid(format!(
-                "bucket {}, output {}: two groups' int16 sums can reach {}, past the int16 range \
-                 `l1sums=i16pairs` says the engine sums in; it would wrap where the exact sums don't",
-                w.bucket, w.output, w.sum
-            ));
-            return Err(FormatError::new(at, "l1 weights", kind));
-        }
-    }
-    Ok(Net { description: head.name, model })
-}
-
-/// The offset (from the first array) of the l1 weight at canonical `index`.
-fn l1_weight_offset(parts: &[Part], arch: &crate::LayeredArch, index: usize) -> usize {
-    let mut at = 0;
-    for part in parts {
-        if let Part::Array(a) = part {
-            if a.what == "l1 weights" {
-                let order = a.order.clone().unwrap_or_else(|| crate::layered::file::l1_weights(arch));
-                return at + order.file_position(index);
-            }
-            at = (at + a.len * a.elem.bytes()).next_multiple_of(a.align);
-        }
-    }
-    at
+    Ok(Net { description: head.name, model: plan::assemble(&full, arrays, padding) })
 }
 
 impl Net {

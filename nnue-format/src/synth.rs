@@ -187,6 +187,8 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
 /// A multi-layer net of `arch`, with magnitudes as trained nets have (most evaluations within a
 /// few thousand, activations spread over both clamps and the middle).
 pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
+    const I16_PAIRS_BIAS: i64 = 300;
+    const I16_PAIRS_SPREAD: i64 = 127;
     let mut rng = Rng::new(seed);
     let (l1, l2, l3, l2f, b) = (arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
     // Bell-shaped real in -spread..spread.
@@ -194,16 +196,13 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         (r.range(-1 << 20, 1 << 20) + r.range(-1 << 20, 1 << 20)) as f32 / (1 << 21) as f32 * spread
     };
     let ft_weights = fill(&mut rng, arch.inputs() * l1, |r| r.weight(40, 255) as i16);
-    let ft_biases = fill(&mut rng, l1, |r| r.range(0, 140) as i16);
+    // Integral-style sums (`l1sums=i16pairs`): activations and weights large enough that two
+    // groups' int16 lanes do wrap on ordinary positions, as they can on a trained net.
+    let (bias_hi, l1_spread) = if arch.i16_pairs { (I16_PAIRS_BIAS, I16_PAIRS_SPREAD) } else { (140, 12) };
+    let ft_biases = fill(&mut rng, l1, |r| r.range(0, bias_hi) as i16);
     let l1_weights = fill(&mut rng, b * l2 * l1, |r| {
-        // Within `l1sums=i16pairs`' bound when the description has it: two groups' lanes of
-        // ±64 pairs reach 127 · 256 = 32512 at most.
-        let extreme = match (arch.i16_pairs, r.next_u64().is_multiple_of(2)) {
-            (true, _) => 64,
-            (false, true) => 127,
-            (false, false) => -128,
-        };
-        r.weight(12, extreme) as i8
+        let extreme = if r.next_u64().is_multiple_of(2) { 127 } else { -128 };
+        r.weight(l1_spread, extreme) as i8
     });
     let (l1_biases, l2_weights, l2_biases, l3_weights, l3_biases) = match arch.numbers {
         crate::Numbers::F32 { .. } => {

@@ -172,6 +172,7 @@ fn names(layers: &Layers) -> HashMap<Reg, String> {
     for step in &layers.steps {
         match step {
             Step::AffineI8 { param, input, out }
+            | Step::AffineI8Pairs { param, input, out }
             | Step::AffineF32 { param, input, out }
             | Step::DotF32 { param, input, out }
             | Step::AffineI32 { param, input, out }
@@ -275,6 +276,14 @@ impl Emitter<'_> {
                     }
                 };
                 (*out, val)
+            }
+            AffineI8Pairs { param, input, out } => {
+                let (w, len, name) = (self.array(*param, "weights"), self.len(*param)?, self.name(*out));
+                let Val::Ft { listed: true } = self.get(*input)? else {
+                    return Err(format!("r{out}: int16 pair sums read the pairwise transform's listed bytes"));
+                };
+                let n = lit(len);
+                (*out, self.bind_i32(&name, len, quote!(l::affine_listed_pairs(k, &ft, &#w[bucket], &[0; #n]))))
             }
             Slice { input, start, len: 1, out } => {
                 let Val::I32 { name, len } = self.get(*input)?.clone() else {

@@ -181,6 +181,8 @@ fn layered_every_path_matches_reference() {
         "(768hm -> 128)x2 -> pairwise>>11 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".to_string(),
         "(704 -> 128)x2 -> pairwise>>9 -> (32 -> 16 -> 1)x4, f32, dual, l1mul=512/4161600, scale=400, file=bullet".to_string(),
         "(768hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=200, file=bullet".to_string(),
+        // Integral's int16 pair sums (the synthetic weights make them wrap).
+        "(768hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet".to_string(),
     ];
     for (i, (text, wraps)) in cases.iter().flat_map(|c| [(c, false), (c, true)]).enumerate() {
         let Architecture::Layered(arch) = text.parse::<Architecture>().unwrap() else { unreachable!() };

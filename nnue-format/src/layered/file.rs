@@ -53,15 +53,6 @@ impl FileArray {
         out
     }
 
-    /// The file position of canonical element `index`.
-    pub(crate) fn file_position(&self, index: usize) -> usize {
-        if self.is_canonical() {
-            index
-        } else {
-            self.file_index()[index]
-        }
-    }
-
     /// Whether the file keeps the canonical order (no permutation to compute).
     pub(crate) fn is_canonical(&self) -> bool {
         self.order.iter().enumerate().all(|(k, &a)| k == a)
@@ -87,11 +78,6 @@ impl FileArray {
         }
         self.file_index().into_iter().map(|f| file[f]).collect()
     }
-}
-
-/// The l1 weights as `arch`'s file stores them.
-pub(crate) fn l1_weights(arch: &LayeredArch) -> FileArray {
-    arrays(arch).into_iter().find(|a| a.name == "l1 weights").expect("every layout has l1 weights")
 }
 
 /// The arrays of a net of `arch`, in file order.

@@ -18,9 +18,12 @@
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
 //!    all.
 //! 4. **Sparse int8 layer** L1 → L2 per output bucket: `s[j] = Σ x[i] · w[j][i]` in int32.
-//!    `l1sums=i16pairs` says the engine sums two non-zero 4-byte groups' products in int16
-//!    first (Integral): the net is then refused unless no input can make those wrap, so that
-//!    the exact sums are the engine's.
+//!    `l1sums=i16pairs` (Integral's): the non-zero 4-byte groups of `x` are listed in order
+//!    and taken two at a time; for each pair and output, bytes 0–1 of each group give one
+//!    int16 `maddubs` lane (two products, saturated), the two groups' lanes are added in
+//!    int16, wrapping, and so for bytes 2–3; the two sums are widened and added to `s[j]`. A
+//!    last unpaired group adds its two lanes. With small weights this is the exact sum; with
+//!    large ones it wraps where the exact sum does not, as the engine does.
 //! 5. **Its activation** `l1act=` (`dual` is short for `l1act=dual`; `screlu` unless said), in
 //!    the stack's numbers:
 //!    - `f32`: `z = fma(s, l1mul, bias)` (one rounding, `l1mul` the f32 quotient of the two
@@ -45,7 +48,6 @@
 
 pub(crate) mod file;
 pub(crate) mod header;
-pub(crate) mod pairs;
 
 use std::fmt;
 
@@ -74,9 +76,8 @@ pub struct LayeredArch {
     pub l1_act: Act,
     /// The dense layer's activation (`l2act=`).
     pub l2_act: Act,
-    /// The engine adds two listed groups' products in int16 before widening (`l1sums=i16pairs`,
-    /// Integral's): nets whose weights could make those sums wrap are refused (see
-    /// `layered::pairs`).
+    /// The sparse layer sums as Integral does (`l1sums=i16pairs`): two listed 4-byte groups'
+    /// products added in int16, wrapping, before widening.
     pub i16_pairs: bool,
     /// The numbers of the layers after the sparse one.
     pub numbers: Numbers,
@@ -503,11 +504,21 @@ mod tests {
         ] {
             let text = format!("{base}, {options}, scale=200, file=bullet");
             let a = layered(&text);
+            assert!(!a.i16_pairs);
             assert_eq!((a.l1_act, a.l2_act), (l1, l2), "{text}");
             assert_eq!(a.to_string(), format!("{base}, {printed}, scale=200, file=bullet"));
             assert_eq!(layered(&a.to_string()), a);
             assert_eq!(a.l2_full(), if l1 == Act::Dual { 32 } else { 16 });
         }
+        // Integral's sums print after the scale, and read back.
+        let integral =
+            layered(&format!("{base}, f32, l1act=crelu, l1mul=1/64, l1sums=i16pairs, scale=200, file=bullet"));
+        assert!(integral.i16_pairs);
+        assert_eq!(
+            integral.to_string(),
+            format!("{base}, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=bullet")
+        );
+        assert_eq!(layered(&integral.to_string()), integral);
         for (options, why) in [
             ("f32, l2act=dual, l1mul=1/64", "only follows the sparse layer"),
             ("i32, l1act=crelu, q=64, l1shift=8", "i32 stacks take screlu or dual"),

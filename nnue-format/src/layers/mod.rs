@@ -115,6 +115,11 @@ pub enum Transform {
 pub enum Step {
     /// `out[o] = bias[o] + Σ w[o][i] · x[i]`: int8 weights, int32 biases and sums.
     AffineI8 { param: Param, input: Reg, out: Reg },
+    /// The multi-layer nets' sparse layer as Integral sums it (`l1sums=i16pairs`, no bias):
+    /// the non-zero 4-byte groups of `x` in order, two at a time; per output, each group's
+    /// two int16 `maddubs` lanes (two products, saturated), the pair's lanes added in int16
+    /// (wrapping), then widened and added; a last unpaired group alone.
+    AffineI8Pairs { param: Param, input: Reg, out: Reg },
     /// `out = [Σ w[i] · x[i]]`: int16 weights, no bias (a chess-768 output layer).
     DotI16 { param: Param, input: Reg, out: Reg },
     /// `x · x` per element.
@@ -296,7 +301,12 @@ impl Architecture {
                 }
             }
             Architecture::Layered(a) => {
-                let mut steps = vec![AffineI8 { param: L1, input: 0, out: 1 }, trace(1, false)];
+                let sparse = if a.i16_pairs {
+                    AffineI8Pairs { param: L1, input: 0, out: 1 }
+                } else {
+                    AffineI8 { param: L1, input: 0, out: 1 }
+                };
+                let mut steps = vec![sparse, trace(1, false)];
                 match a.numbers {
                     Numbers::F32 { num, den } => steps.extend([
                         DequantF32 { param: L1, input: 1, num, den, out: 2 },
@@ -383,6 +393,9 @@ impl fmt::Display for Layers {
                 // The multi-layer nets' sparse layer adds its bias after the sums.
                 AffineI8 { param: Param::L1, input, out } => writeln!(f, "r{out} = l1 · r{input}   (int8)")?,
                 AffineI8 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (int8)")?,
+                AffineI8Pairs { param, input, out } => {
+                    writeln!(f, "r{out} = {param} · r{input}   (int8, int16 pairs)")?
+                }
                 DotI16 { param, input, out } => writeln!(f, "r{out} = {param} · r{input}   (int16)")?,
                 Square { input, out } => writeln!(f, "r{out} = r{input}²")?,
                 Slice { input, start, len, out } => writeln!(f, "r{out} = r{input}[{start}..{}]", start + len)?,
@@ -434,6 +447,7 @@ impl Step {
         use Step::*;
         match self {
             AffineI8 { input, out, .. }
+            | AffineI8Pairs { input, out, .. }
             | DotI16 { input, out, .. }
             | Square { input, out }
             | Slice { input, out, .. }
@@ -481,6 +495,7 @@ mod tests {
             format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria, {kings}"),
             "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".into(),
             "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=1/64, scale=200, file=bullet".into(),
+            "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=obsidian".into(),
         ] {
             let arch: Architecture = text.parse().unwrap();
             let layers = arch.layers();

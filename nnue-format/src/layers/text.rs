@@ -126,6 +126,7 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
         (" + b (f32, fma in order)", 3),
         (" + b (f32, 16 lanes)", 4),
         (" + b (int32)", 5),
+        (" (int8, int16 pairs)", 6),
     ] {
         if let Some(v) = c(&format!("{{}} · {{}}{suffix}")) {
             let (param, input) = (param(v[0])?, reg(v[1])?);
@@ -137,6 +138,7 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
                 3 => AffineF32 { param, input, out },
                 4 => DotF32 { param, input, out },
                 5 => AffineI32 { param, input, out },
+                6 if param == Param::L1 => AffineI8Pairs { param, input, out },
                 _ => return None,
             });
         }

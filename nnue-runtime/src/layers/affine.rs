@@ -20,6 +20,23 @@ pub fn affine_listed<K: Kernels, const HALF: usize, const CHUNKS: usize, const O
     out
 }
 
+/// [`affine_listed`] as Integral sums (`l1sums=i16pairs`): the listed chunks two at a time,
+/// each pair's products added in int16 (wrapping) before widening.
+#[inline(always)]
+pub fn affine_listed_pairs<K: Kernels, const HALF: usize, const CHUNKS: usize, const OUT: usize>(
+    _: On<K>,
+    x: &Sparse<'_, HALF, CHUNKS>,
+    w: &[[[i8; 4]; OUT]; CHUNKS],
+    b: &[i32; OUT],
+) -> [i32; OUT] {
+    let mut out = [0; OUT];
+    // SAFETY: an `On<K>` exists only where this CPU has `K`'s features; `Sparse` lists only
+    // chunks below CHUNKS. The kernel broadcasts two listed chunks at a time, adds their
+    // `maddubs` products in int16 and widens them with `madd`.
+    unsafe { K::affine_sparse_listed_pairs(x.chunks(), w, b, &mut out, x.nnz()) };
+    out
+}
+
 /// The first layer over bytes that are mostly zero (HalfKP's), skipping all-zero chunks.
 #[inline(always)]
 pub fn affine_sparse<K: Kernels, const L1: usize, const CHUNKS: usize, const OUT: usize>(

@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 pub use activation::{
     concat, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Clipped, SfnnFc0Act, SfnnFc1Act, SqrClippedAndClipped,
 };
-pub use affine::{affine_dense, affine_listed, affine_one, affine_sparse};
+pub use affine::{affine_dense, affine_listed, affine_listed_pairs, affine_one, affine_sparse};
 pub use chess768::{crelu_output, screlu_output};
 pub use composed::{Composed, Forward};
 pub use float::{affine_f32, crelu_f32, dequant, dot_f32, dual_f32, f32_bits, f32_to_int, screlu_f32};

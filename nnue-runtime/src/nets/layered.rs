@@ -10,8 +10,8 @@
 use super::network_family;
 use crate::features::FeatureSet;
 use crate::layers::{
-    affine_f32, affine_i32, affine_listed, clamp_square, clamped_dot_i32, crelu_f32, dequant, dot_f32, dual_f32,
-    dual_i32, f32_bits, f32_to_int, screlu_f32, shift_bias, On, Pairwise, PairwiseScratch, Sparse,
+    affine_f32, affine_i32, affine_listed, affine_listed_pairs, clamp_square, clamped_dot_i32, crelu_f32, dequant,
+    dot_f32, dual_f32, dual_i32, f32_bits, f32_to_int, screlu_f32, shift_bias, On, Pairwise, PairwiseScratch, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::{Color, Position};
@@ -130,7 +130,11 @@ impl<
         let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
         let ft = self.transform(k, acc, stm, &mut scratch);
         // The bias comes after the rescaling.
-        let l1 = affine_listed(k, &ft, &self.l1_weights[bucket], &[0; L2]);
+        let l1 = if arch.i16_pairs {
+            affine_listed_pairs(k, &ft, &self.l1_weights[bucket], &[0; L2])
+        } else {
+            affine_listed(k, &ft, &self.l1_weights[bucket], &[0; L2])
+        };
 
         let (l1b, w2, b2, w3, b3) = (
             &self.l1_biases[bucket],

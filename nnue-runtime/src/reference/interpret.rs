@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use nnue_format::{Dense, Layers, Model, Param, Step, Transform};
 
-use super::layers::{affine, clipped_relu_shift, sqr_clipped_relu_shift};
+use super::layers::{affine, affine_i16_pairs, clipped_relu_shift, sqr_clipped_relu_shift};
 use crate::network::{Evaluation, Trace};
 
 /// A register's value.
@@ -127,6 +127,10 @@ pub(super) fn forward(
             AffineI8 { param, input, out } => {
                 let x: Vec<u8> = get(&regs, *input).ints().iter().map(|&v| v as u8).collect();
                 (out, Value::Int(affine(&int8_layer(model, *param, bucket), &x)))
+            }
+            AffineI8Pairs { param, input, out } => {
+                let x: Vec<u8> = get(&regs, *input).ints().iter().map(|&v| v as u8).collect();
+                (out, Value::Int(affine_i16_pairs(&int8_layer(model, *param, bucket), &x)))
             }
             DotI16 { input, out, .. } => {
                 let Model::Chess768(_, p) = model else { unreachable!("int16 output layers are chess-768's") };

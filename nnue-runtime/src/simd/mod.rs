@@ -318,6 +318,20 @@ pub unsafe trait Kernels: sealed::Sealed {
         out: &mut [i32; OUT],
         nnz: &[u16],
     );
+    /// Like [`Kernels::affine_sparse_listed`], but as Integral sums (`l1sums=i16pairs`): the
+    /// listed chunks two at a time, each pair's `maddubs` lanes (two products, saturated to
+    /// int16) added in int16, wrapping, before widening; a last unpaired chunk alone. The
+    /// portable loop here is every path's unless the path has `maddubs`.
+    #[inline(always)]
+    unsafe fn affine_sparse_listed_pairs<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        portable::affine_listed_pairs(input, weights, biases, out, nnz)
+    }
     /// int8 affine layer over `[chunk][output][4]` weights, every chunk.
     unsafe fn affine_dense<const CHUNKS: usize, const OUT: usize>(
         input: &[[u8; 4]; CHUNKS],

@@ -54,6 +54,44 @@ pub(crate) fn dense_i32<const IN: usize, const OUT: usize>(
     y
 }
 
+/// One `maddubs` lane: bytes `2h`, `2h + 1` of a chunk times their weights, saturated to int16.
+#[inline(always)]
+fn maddubs_lane(x: &[u8; 4], w: &[i8; 4], h: usize) -> i16 {
+    let s = i32::from(x[2 * h]) * i32::from(w[2 * h]) + i32::from(x[2 * h + 1]) * i32::from(w[2 * h + 1]);
+    s.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+}
+
+/// See [`super::Kernels::affine_sparse_listed_pairs`].
+#[inline(always)]
+pub(crate) fn affine_listed_pairs<const CHUNKS: usize, const OUT: usize>(
+    input: &[[u8; 4]; CHUNKS],
+    weights: &[[[i8; 4]; OUT]; CHUNKS],
+    biases: &[i32; OUT],
+    out: &mut [i32; OUT],
+    nnz: &[u16],
+) {
+    *out = *biases;
+    let mut pairs = nnz.chunks_exact(2);
+    for p in &mut pairs {
+        let (a, b) = (p[0] as usize, p[1] as usize);
+        for (o, y) in out.iter_mut().enumerate() {
+            for h in 0..2 {
+                let lane =
+                    maddubs_lane(&input[a], &weights[a][o], h).wrapping_add(maddubs_lane(&input[b], &weights[b][o], h));
+                *y = y.wrapping_add(lane.into());
+            }
+        }
+    }
+    for &a in pairs.remainder() {
+        let a = a as usize;
+        for (o, y) in out.iter_mut().enumerate() {
+            for h in 0..2 {
+                *y = y.wrapping_add(maddubs_lane(&input[a], &weights[a][o], h).into());
+            }
+        }
+    }
+}
+
 /// `b + Σ clamp(x[i], 0, max) · w[i]`, int32 wrapping.
 #[inline(always)]
 pub(crate) fn clamped_dot_i32<const IN: usize>(x: &[i32; IN], max: i32, w: &[i32; IN], b: i32) -> i32 {

@@ -163,6 +163,30 @@ mod plain {
     }
 
     /// `out[o] = bias[o] + sum over chunks c and bytes k of input[c][k] * w[c][o][k]`.
+    /// Integral's sums: listed chunks in pairs, each pair's `maddubs` lanes (saturated) added
+    /// in int16 before widening.
+    pub fn affine_pairs<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        nnz: &[u16],
+    ) -> [i32; OUT] {
+        let lane = |c: usize, o: usize, h: usize| -> i16 {
+            let p = |k: usize| i64::from(input[c][k]) * i64::from(weights[c][o][k]);
+            (p(2 * h) + p(2 * h + 1)).clamp(-32768, 32767) as i16
+        };
+        std::array::from_fn(|o| {
+            let mut sum = i64::from(biases[o]);
+            for pair in nnz.chunks(2) {
+                for h in 0..2 {
+                    let l = pair.iter().map(|&c| lane(c as usize, o, h)).fold(0i16, i16::wrapping_add);
+                    sum += i64::from(l);
+                }
+            }
+            wrap(sum)
+        })
+    }
+
     pub fn affine<const CHUNKS: usize, const OUT: usize>(
         input: &[[u8; 4]; CHUNKS],
         weights: &[[[i8; 4]; OUT]; CHUNKS],
@@ -370,6 +394,30 @@ proptest! {
             K::affine_sparse_listed::<64, 16>(&input, &w, &b, &mut out, &nnz);
             out
         }, plain::affine(&input, &w, &b));
+    }
+
+    /// Integral's int16 pair sums, with any bytes (so that `maddubs` saturates too) and every
+    /// weight: equal on every path, wrapping included.
+    #[test]
+    fn affine_sparse_listed_pairs(input in prop::collection::vec(array::<u8, 4>(any::<u8>()), 64),
+                                  zeros in prop::collection::vec(any::<bool>(), 64),
+                                  w in weights::<64, 16>(), w32 in weights::<64, 32>(), b in array::<i32, 32>(bias())) {
+        let mut x = [[0u8; 4]; 64];
+        for (c, (v, z)) in input.iter().zip(&zeros).enumerate() {
+            x[c] = if *z { [0; 4] } else { *v };
+        }
+        let nnz: Vec<u16> = (0..64).filter(|&c| x[c] != [0; 4]).map(|c| c as u16).collect();
+        let b16: [i32; 16] = std::array::from_fn(|o| b[o]);
+        each_path!(|K| {
+            let mut out = [0i32; 16];
+            K::affine_sparse_listed_pairs::<64, 16>(&x, &w, &b16, &mut out, &nnz);
+            out
+        }, plain::affine_pairs(&x, &w, &b16, &nnz));
+        each_path!(|K| {
+            let mut out = [0i32; 32];
+            K::affine_sparse_listed_pairs::<64, 32>(&x, &w32, &b, &mut out, &nnz);
+            out
+        }, plain::affine_pairs(&x, &w32, &b, &nnz));
     }
 
     /// From `x86::ZMM_MIN_CHUNKS` chunks, the AVX512-VNNI path's 512-bit 16-output layer.

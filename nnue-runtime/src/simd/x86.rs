@@ -815,6 +815,56 @@ unsafe impl<D: Dot> Kernels for X86<D> {
     }
 
     #[inline(always)]
+    unsafe fn affine_sparse_listed_pairs<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract; every x86 path has AVX2's `maddubs`); every index in `nnz` is below CHUNKS (the contract), so each chunk's OUT / 8 weight registers and its 4 input bytes lie inside the arrays.
+        unsafe {
+            const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
+            let (ones, x, w, b) = (
+                _mm256_set1_epi16(1),
+                input.as_ptr() as *const i32,
+                weights.as_ptr() as *const __m256i,
+                biases.as_ptr() as *const __m256i,
+            );
+            let regs = OUT / 8;
+            let mut acc = [_mm256_setzero_si256(); 4];
+            for r in 0..regs {
+                acc[r] = load(b.add(r));
+            }
+            let mut pairs = nnz.chunks_exact(2);
+            for p in &mut pairs {
+                let (i, j) = (p[0] as usize, p[1] as usize);
+                let (xi, xj) =
+                    (_mm256_set1_epi32(x.add(i).read_unaligned()), _mm256_set1_epi32(x.add(j).read_unaligned()));
+                for r in 0..regs {
+                    // The two chunks' lanes meet in int16 (`vpaddw`, wrapping), then widen.
+                    let lanes = _mm256_add_epi16(
+                        _mm256_maddubs_epi16(xi, load(w.add(i * regs + r))),
+                        _mm256_maddubs_epi16(xj, load(w.add(j * regs + r))),
+                    );
+                    acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(lanes, ones));
+                }
+            }
+            for &i in pairs.remainder() {
+                let xi = _mm256_set1_epi32(x.add(i as usize).read_unaligned());
+                for r in 0..regs {
+                    let lanes = _mm256_maddubs_epi16(xi, load(w.add(i as usize * regs + r)));
+                    acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(lanes, ones));
+                }
+            }
+            let o = out.as_mut_ptr() as *mut __m256i;
+            for r in 0..regs {
+                _mm256_storeu_si256(o.add(r), acc[r]);
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn affine_sparse_listed<const CHUNKS: usize, const OUT: usize>(
         input: &[[u8; 4]; CHUNKS],
         weights: &[[[i8; 4]; OUT]; CHUNKS],
