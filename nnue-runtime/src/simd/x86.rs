@@ -384,6 +384,53 @@ unsafe fn affine_sparse16_zmm(x: *const i32, w: *const i32, biases: *const i32, 
     }
 }
 
+/// Integral's 16-output sparse layer (`l1sums=i16pairs`) in zmm registers: one register a
+/// chunk, two listed chunks' `maddubs` lanes added in int16 (`vpaddw`, wrapping) before `madd`
+/// widens them; four accumulators, so that the adds don't chain.
+///
+/// # Safety
+/// The CPU has AVX512F and AVX512BW; `x` holds the input chunks, `w` 16 weights of 4 bytes per
+/// chunk, `biases` and `out` 16 values, and every index in `nnz` is a chunk.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn affine_pairs16_zmm(x: *const i32, w: *const i32, biases: *const i32, out: *mut i32, nnz: &[u16]) {
+    // SAFETY: the caller's contract: every load below is inside the arrays it passed, and the CPU has the features this function enables.
+    unsafe {
+        let (ones, zero) = (_mm512_set1_epi16(1), _mm512_setzero_si512());
+        let mut acc = [_mm512_loadu_si512(biases as *const _), zero, zero, zero];
+        // Macros, not closures: closures don't inherit the function's target features.
+        macro_rules! lanes {
+            ($i:expr) => {{
+                let i = $i as usize;
+                let chunk = _mm512_set1_epi32(x.add(i).read_unaligned());
+                _mm512_maddubs_epi16(chunk, _mm512_loadu_si512(w.add(16 * i) as *const _))
+            }};
+        }
+        macro_rules! pair {
+            ($set:literal, $a:expr, $b:expr) => {{
+                let s = _mm512_add_epi16(lanes!($a), lanes!($b));
+                acc[$set] = _mm512_add_epi32(acc[$set], _mm512_madd_epi16(s, ones));
+            }};
+        }
+        let mut groups = nnz.chunks_exact(8);
+        for g in &mut groups {
+            pair!(0, g[0], g[1]);
+            pair!(1, g[2], g[3]);
+            pair!(2, g[4], g[5]);
+            pair!(3, g[6], g[7]);
+        }
+        let mut rest = groups.remainder().chunks_exact(2);
+        for g in &mut rest {
+            pair!(0, g[0], g[1]);
+        }
+        for &i in rest.remainder() {
+            acc[1] = _mm512_add_epi32(acc[1], _mm512_madd_epi16(lanes!(i), ones));
+        }
+        let sum = _mm512_add_epi32(_mm512_add_epi32(acc[0], acc[1]), _mm512_add_epi32(acc[2], acc[3]));
+        _mm512_storeu_si512(out as *mut _, sum);
+    }
+}
+
 /// The 16-output sparse layer on AVX2, with one multiply less per chunk: outputs 0..8 take
 /// `maddubs` + `madd` as [`Dot::dpbusd`] does; for outputs 8..16 the int16 pair sums `p` of
 /// `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
@@ -822,44 +869,55 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         out: &mut [i32; OUT],
         nnz: &[u16],
     ) {
-        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract; every x86 path has AVX2's `maddubs`); every index in `nnz` is below CHUNKS (the contract), so each chunk's OUT / 8 weight registers and its 4 input bytes lie inside the arrays.
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract; every x86 path has AVX2's `maddubs`, the 512-bit one AVX512BW's); every index in `nnz` is below CHUNKS (the contract), so each chunk's OUT / 8 weight registers and its 4 input bytes lie inside the arrays.
         unsafe {
             const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
-            let (ones, x, w, b) = (
-                _mm256_set1_epi16(1),
-                input.as_ptr() as *const i32,
-                weights.as_ptr() as *const __m256i,
-                biases.as_ptr() as *const __m256i,
-            );
+            let x = input.as_ptr() as *const i32;
+            if D::ZMM && OUT == 16 {
+                let w = weights.as_ptr() as *const i32;
+                return affine_pairs16_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
+            }
+            let (ones, w, b) = (_mm256_set1_epi16(1), weights.as_ptr() as *const __m256i, biases.as_ptr() as *const __m256i);
             let regs = OUT / 8;
-            let mut acc = [_mm256_setzero_si256(); 4];
+            // Two accumulator sets, alternate pairs, so that the adds don't chain.
+            let mut acc = [[_mm256_setzero_si256(); 4]; 2];
             for r in 0..regs {
-                acc[r] = load(b.add(r));
+                acc[0][r] = load(b.add(r));
             }
-            let mut pairs = nnz.chunks_exact(2);
-            for p in &mut pairs {
-                let (i, j) = (p[0] as usize, p[1] as usize);
-                let (xi, xj) =
-                    (_mm256_set1_epi32(x.add(i).read_unaligned()), _mm256_set1_epi32(x.add(j).read_unaligned()));
-                for r in 0..regs {
-                    // The two chunks' lanes meet in int16 (`vpaddw`, wrapping), then widen.
-                    let lanes = _mm256_add_epi16(
-                        _mm256_maddubs_epi16(xi, load(w.add(i * regs + r))),
-                        _mm256_maddubs_epi16(xj, load(w.add(j * regs + r))),
-                    );
-                    acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(lanes, ones));
-                }
+            // A macro, not a closure: closures don't inherit the caller's target features.
+            macro_rules! lanes {
+                ($i:expr, $r:expr) => {{
+                    let i = $i as usize;
+                    _mm256_maddubs_epi16(_mm256_set1_epi32(x.add(i).read_unaligned()), load(w.add(i * regs + $r)))
+                }};
             }
-            for &i in pairs.remainder() {
-                let xi = _mm256_set1_epi32(x.add(i as usize).read_unaligned());
+            macro_rules! pair {
+                ($set:literal, $a:expr, $b:expr) => {{
+                    for r in 0..regs {
+                        // The two chunks' lanes meet in int16 (`vpaddw`, wrapping), then widen.
+                        let s = _mm256_add_epi16(lanes!($a, r), lanes!($b, r));
+                        acc[$set][r] = _mm256_add_epi32(acc[$set][r], _mm256_madd_epi16(s, ones));
+                    }
+                }};
+            }
+            let mut quads = nnz.chunks_exact(4);
+            for g in &mut quads {
+                pair!(0, g[0], g[1]);
+                pair!(1, g[2], g[3]);
+            }
+            let rest = quads.remainder();
+            if rest.len() >= 2 {
+                pair!(0, rest[0], rest[1]);
+            }
+            if rest.len() % 2 == 1 {
                 for r in 0..regs {
-                    let lanes = _mm256_maddubs_epi16(xi, load(w.add(i as usize * regs + r)));
-                    acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(lanes, ones));
+                    let s = lanes!(rest[rest.len() - 1], r);
+                    acc[1][r] = _mm256_add_epi32(acc[1][r], _mm256_madd_epi16(s, ones));
                 }
             }
             let o = out.as_mut_ptr() as *mut __m256i;
             for r in 0..regs {
-                _mm256_storeu_si256(o.add(r), acc[r]);
+                _mm256_storeu_si256(o.add(r), _mm256_add_epi32(acc[0][r], acc[1][r]));
             }
         }
     }
