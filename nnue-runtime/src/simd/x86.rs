@@ -877,7 +877,8 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 let w = weights.as_ptr() as *const i32;
                 return affine_pairs16_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
             }
-            let (ones, w, b) = (_mm256_set1_epi16(1), weights.as_ptr() as *const __m256i, biases.as_ptr() as *const __m256i);
+            let (ones, w, b) =
+                (_mm256_set1_epi16(1), weights.as_ptr() as *const __m256i, biases.as_ptr() as *const __m256i);
             let regs = OUT / 8;
             // Two accumulator sets, alternate pairs, so that the adds don't chain.
             let mut acc = [[_mm256_setzero_si256(); 4]; 2];
