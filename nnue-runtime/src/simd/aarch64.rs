@@ -126,6 +126,20 @@ unsafe fn accumulate<D: Dot4, const OUT: usize>(acc: &mut [int32x4_t; 8], x: *co
     }
 }
 
+/// x86's `maddubs` on 16 bytes (4 outputs × 4): unsigned `x` times signed `w`, adjacent
+/// products summed exactly and saturated to int16, 8 lanes (output 0 bytes 0-1, bytes 2-3,
+/// output 1 …). A product fits int16 (255 · 128), so one `mul` in int16, then a widening
+/// pairwise add and a saturating narrow.
+#[inline(always)]
+unsafe fn maddubs_lanes(x: uint8x16_t, w: int8x16_t) -> int16x8_t {
+    // SAFETY: register-only NEON operations under the caller's NEON.
+    unsafe {
+        let lo = vmulq_s16(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(x))), vmovl_s8(vget_low_s8(w)));
+        let hi = vmulq_s16(vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(x))), vmovl_s8(vget_high_s8(w)));
+        vcombine_s16(vqmovn_s32(vpaddlq_s16(lo)), vqmovn_s32(vpaddlq_s16(hi)))
+    }
+}
+
 /// Bytes of `clamp(x, 0, 127)` for 16 int16 lanes given as two halves (saturating narrow,
 /// then the lower clamp in int8).
 #[inline(always)]
@@ -280,6 +294,48 @@ unsafe impl<D: Dot4> Kernels for Arm<D> {
             let o = out.as_mut_ptr();
             for r in 0..OUT / 4 {
                 vst1q_s32(o.add(4 * r), vaddq_s32(acc[0][r], acc[1][r]));
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse_listed_pairs<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every index in `nnz` is below CHUNKS (the contract), so each chunk's OUT / 4 weight registers and its 4 input bytes lie inside the arrays.
+        unsafe {
+            const { assert!(OUT.is_multiple_of(4) && OUT <= 32) };
+            let mut acc = [vdupq_n_s32(0); 8];
+            let b = biases.as_ptr();
+            for r in 0..OUT / 4 {
+                acc[r] = vld1q_s32(b.add(4 * r));
+            }
+            let (w, x) = (weights.as_ptr() as *const i8, input.as_ptr() as *const i32);
+            let chunk = |i: u16| vreinterpretq_u8_s32(vdupq_n_s32(x.add(i as usize).read_unaligned()));
+            let row = |i: u16, r: usize| vld1q_s8(w.add((i as usize * OUT / 4 + r) * 16));
+            let mut pairs = nnz.chunks_exact(2);
+            for g in &mut pairs {
+                let (xi, xj) = (chunk(g[0]), chunk(g[1]));
+                for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+                    // The two chunks' lanes meet in int16 (wrapping), then widen, as Integral's
+                    // `maddubs` + `vpaddw` + `madd`.
+                    let lanes = vaddq_s16(maddubs_lanes(xi, row(g[0], r)), maddubs_lanes(xj, row(g[1], r)));
+                    *a = vaddq_s32(*a, vpaddlq_s16(lanes));
+                }
+            }
+            for &i in pairs.remainder() {
+                let xi = chunk(i);
+                for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+                    *a = vaddq_s32(*a, vpaddlq_s16(maddubs_lanes(xi, row(i, r))));
+                }
+            }
+            let o = out.as_mut_ptr();
+            for (r, a) in acc.iter().enumerate().take(OUT / 4) {
+                vst1q_s32(o.add(4 * r), *a);
             }
         }
     }
