@@ -95,6 +95,15 @@ impl<'a, const N: usize> NonZero<'a, N> {
 /// 0, 0, 1, 1 (bytes 0..4 and 4..8 of the weights, two pairs each), `[1]` outputs 2, 2, 3, 3.
 type Pairs = [[v128; 2]; 8];
 
+/// x86's `maddubs` on 16 bytes (4 outputs × 4): unsigned `x` times signed `w`, adjacent
+/// products summed exactly and saturated to int16, 8 lanes. A product fits int16 (255 · 128).
+#[inline(always)]
+fn maddubs_lanes(x: v128, w: v128) -> v128 {
+    let lo = i16x8_mul(u16x8_extend_low_u8x16(x), i16x8_extend_low_i8x16(w));
+    let hi = i16x8_mul(u16x8_extend_high_u8x16(x), i16x8_extend_high_i8x16(w));
+    i16x8_narrow_i32x4(i32x4_extadd_pairwise_i16x8(lo), i32x4_extadd_pairwise_i16x8(hi))
+}
+
 /// `acc += chunk i of the input times its `OUT` weight columns`, in pair sums, for the
 /// registers (of four outputs) `regs`.
 #[inline(always)]
@@ -285,6 +294,48 @@ unsafe impl Kernels for Simd128 {
                 }
             }
             store_pairs(&acc, biases, out);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse_listed_pairs<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        // SAFETY: every pointer below comes from a reference to an array whose const dimensions bound the offsets used; every index in `nnz` is below CHUNKS (the trait's contract).
+        unsafe {
+            const { assert!(OUT.is_multiple_of(4) && OUT <= 32) };
+            let mut acc = [i32x4_splat(0); 8];
+            let b = biases.as_ptr() as *const v128;
+            for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+                *a = v128_load(b.add(r));
+            }
+            let (w, x) = (weights.as_ptr() as *const v128, input.as_ptr() as *const i32);
+            let chunk = |i: u16| i32x4_splat(x.add(i as usize).read_unaligned());
+            let row = |i: u16, r: usize| v128_load(w.add(i as usize * OUT / 4 + r));
+            let mut pairs = nnz.chunks_exact(2);
+            for g in &mut pairs {
+                let (xi, xj) = (chunk(g[0]), chunk(g[1]));
+                for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+                    // The two chunks' lanes meet in int16 (wrapping), then widen, as Integral's
+                    // `maddubs` + `vpaddw` + `madd`.
+                    let lanes = i16x8_add(maddubs_lanes(xi, row(g[0], r)), maddubs_lanes(xj, row(g[1], r)));
+                    *a = i32x4_add(*a, i32x4_extadd_pairwise_i16x8(lanes));
+                }
+            }
+            for &i in pairs.remainder() {
+                let xi = chunk(i);
+                for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+                    *a = i32x4_add(*a, i32x4_extadd_pairwise_i16x8(maddubs_lanes(xi, row(i, r))));
+                }
+            }
+            let o = out.as_mut_ptr() as *mut v128;
+            for (r, a) in acc.iter().enumerate().take(OUT / 4) {
+                v128_store(o.add(r), *a);
+            }
         }
     }
 
