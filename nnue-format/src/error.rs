@@ -81,13 +81,15 @@ pub enum ErrorKind {
         available: usize,
     },
     /// The header's version is none this crate reads (the message names the ones it knows).
-    #[error("{}", unknown_version(*found))]
+    #[error("{}", unknown_version(*found, *size))]
     UnknownVersion {
         /// The header's version.
         found: u32,
+        /// The file's size (a headerless net of an engine's is named by it).
+        size: usize,
     },
     /// A known family with an architecture this crate does not evaluate, by name.
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's, Stormphrax's and bullet's layouts) with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's, Integral's, Obsidian's, Stormphrax's and bullet's layouts) with a description")]
     Unsupported {
         /// The architecture, by name.
         name: String,
@@ -148,12 +150,13 @@ pub(crate) const KNOWN_VERSIONS: &[(u32, &str)] = &[
     (crate::VERSION_SF19, "Stockfish 19"),
 ];
 
-fn unknown_version(found: u32) -> String {
+fn unknown_version(found: u32, size: usize) -> String {
     let read: Vec<String> = KNOWN_VERSIONS.iter().map(|(v, name)| format!("{v:#010x} ({name})")).collect();
     format!(
         "unknown version {found:#010x}: expected {}; a headerless net is read with a headerless description \
-         ((768 -> N)x2 -> 1, ...)",
-        read.join(" or ")
+         ((768 -> N)x2 -> 1, ...){}",
+        read.join(" or "),
+        crate::known::headerless_hint(size).unwrap_or_default()
     )
 }
 
@@ -201,7 +204,7 @@ mod tests {
     fn an_unknown_version_names_the_known_ones() {
         let expected =
             "expected 0x7af32f20 (Stockfish 15.1-18) or 0x7af32f16 (Stockfish 12-13 HalfKP) or 0x6a448afa (Stockfish 19)";
-        let other = ErrorKind::UnknownVersion { found: 0xdead_beef }.to_string();
+        let other = ErrorKind::UnknownVersion { found: 0xdead_beef, size: 100 }.to_string();
         assert!(other.starts_with("unknown version 0xdeadbeef: "), "{other}");
         assert!(other.contains(expected) && !other.contains("needs"), "{other}");
     }

@@ -206,7 +206,7 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     let word = |i: usize| head.get(i..i + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
     if let Some(version) = word(0) {
         if !crate::is_known_version(version) {
-            return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version }));
+            return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version, size: len }));
         }
     }
     if let Some(desc_len) = word(8) {

@@ -180,7 +180,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;
     if !crate::is_known_version(version) {
-        return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version }));
+        return Err(FormatError::new(0, "header", ErrorKind::UnknownVersion { found: version, size: data.len() }));
     }
     let hash_at = r.pos;
     let hash = r.u32("the file hash")?;
@@ -251,7 +251,8 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, Erro
             .flat_map(|l1| [Sf19Inputs::Full, Sf19Inputs::Lite].map(|inputs| Sf19Arch { l1, inputs }))
             .find(|a| a.file_hash() == hash)
             .map(Headered::Sf19),
-        found => return Err(ErrorKind::UnknownVersion { found }),
+        // Checked before: no file reaches this arm (no size to tell).
+        found => return Err(ErrorKind::UnknownVersion { found, size: 0 }),
     };
     let Some(arch) = arch else {
         let sf14 = (1..=256)

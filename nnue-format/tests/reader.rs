@@ -118,3 +118,23 @@ fn a_hostile_description_is_shown_escaped_and_cut() {
     assert!(text.contains("[22528->1024x2]\\u{1b}]2;title\\u{7}\\nyyy"), "{text}");
     assert!(text.contains(&format!("… ({} bytes), but the hash is that of", net.description.len())), "{text}");
 }
+
+/// An engine's headerless net read without a description: the error names the engine whose
+/// nets have the file's size and the description that reads it.
+#[test]
+fn a_known_engines_net_without_description_is_named() {
+    let text = "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, l1mul=1/16256, \
+                scale=400, file=obsidian, \
+                kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]";
+    let Ok(Architecture::Layered(a)) = text.parse::<Architecture>() else { panic!() };
+    let bytes = synth::layered(&a, 1).to_bytes();
+    let e = Net::from_bytes(&bytes, None).unwrap_err();
+    let message = e.to_string();
+    assert!(message.contains("30905920 bytes is the size of Obsidian's nets"), "{message}");
+    let suggested = message.split('`').nth(1).expect("a description in backquotes");
+    let arch: Architecture = suggested.parse().unwrap();
+    assert!(Net::from_bytes(&bytes, Some(&arch)).is_ok());
+    // Another size: no engine named.
+    let e = Net::from_bytes(&bytes[..1000], None).unwrap_err();
+    assert!(!e.to_string().contains("is the size of"), "{e}");
+}

@@ -1,0 +1,68 @@
+//! Engines' headerless nets by size: a file read without a description has nothing else to
+//! say what it is, so the error names the engine whose shipped nets have its size, with the
+//! description that reads them (a hint: another net may have the same size).
+
+use crate::Architecture;
+
+/// The engines' shipped headerless nets: whose, and the description.
+const KNOWN: [(&str, &str); 5] = [
+    ("akimbo 0.7.0's", "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400"),
+    ("pawnocchio's net20", "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400"),
+    (
+        "Alexandria's",
+        "(768x16hm -> 1536)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, \
+         buckets=(63-p)(32-p)/225, file=alexandria, \
+         kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]",
+    ),
+    (
+        "Integral's",
+        "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, \
+         l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet, \
+         kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]",
+    ),
+    (
+        "Obsidian's",
+        "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, l1mul=1/16256, \
+         scale=400, file=obsidian, \
+         kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]",
+    ),
+];
+
+/// The sizes a file of `arch` may have (unpadded, padded).
+fn sizes(arch: &Architecture) -> Option<(usize, usize)> {
+    match arch {
+        Architecture::Chess768(a) => Some((a.param_bytes(), a.file_bytes())),
+        Architecture::Layered(a) => Some((a.param_bytes(), a.file_bytes())),
+        _ => None,
+    }
+}
+
+/// What to tell about a headerless file of `size` bytes read without a description.
+pub(crate) fn headerless_hint(size: usize) -> Option<String> {
+    KNOWN.iter().find_map(|(whose, text)| {
+        let arch: Architecture = text.parse().ok()?;
+        let (exact, padded) = sizes(&arch)?;
+        (size == exact || size == padded)
+            .then(|| format!("; {size} bytes is the size of {whose} nets: if it is one, describe it as `{text}`"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every description reads, and no two engines' nets share a size.
+    #[test]
+    fn the_known_nets_are_told_apart_by_size() {
+        let mut all: Vec<(usize, usize)> = KNOWN.iter().map(|(_, t)| sizes(&t.parse().unwrap()).unwrap()).collect();
+        for (i, (exact, padded)) in all.iter().enumerate() {
+            let hint = headerless_hint(*exact).unwrap();
+            assert!(hint.contains(KNOWN[i].0) && hint.contains(KNOWN[i].1), "{hint}");
+            assert_eq!(headerless_hint(*padded), Some(hint.replace(&exact.to_string(), &padded.to_string())));
+        }
+        all.sort();
+        all.dedup_by(|a, b| a.0 == b.0 || a.1 == b.1 || a.0 == b.1 || a.1 == b.0);
+        assert_eq!(all.len(), KNOWN.len());
+        assert_eq!(headerless_hint(12345), None);
+    }
+}
