@@ -18,7 +18,7 @@
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
 //!    all.
 //! 4. **Sparse int8 layer** L1 → L2 per output bucket: `s[j] = Σ x[i] · w[j][i]` in int32.
-//!    `l1sums=i16pairs` (Integral's): the non-zero 4-byte groups of `x` are listed in order
+//!    `l1sums=i16pairs` (Integral's; `l1sums=exact`, the default, is the plain sum): the non-zero 4-byte groups of `x` are listed in order
 //!    and taken two at a time; for each pair and output, bytes 0–1 of each group give one
 //!    int16 `maddubs` lane (two products, saturated), the two groups' lanes are added in
 //!    int16, wrapping, and so for bytes 2–3; the two sums are widened and added to `s[j]`. A
