@@ -1,31 +1,32 @@
-//! Engines' headerless nets by size: a file read without a description has nothing else to
-//! say what it is, so the error names the engine whose shipped nets have its size, with the
-//! description that reads them (a hint: another net may have the same size).
+//! Engines' headerless multi-layer nets, described: the descriptions that read their shipped
+//! nets, and by size a hint for a file read without a description (which has nothing else to
+//! say what it is: the error names the engine whose nets have its size, with the description;
+//! another net may have the same size).
 
 use crate::Architecture;
+
+/// Alexandria's nets (`nn.net` since 2026-02; PGG106/Alexandria 2ebf114).
+pub const ALEXANDRIA: &str = "(768x16hm -> 1536)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, \
+    l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, \
+    kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
+
+/// Integral's nets (`zekrom-v7`; aronpetko/integral 3f15ba6).
+pub const INTEGRAL: &str = "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, \
+    l2act=crelu, l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet, \
+    kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]";
+
+/// Obsidian's nets (`net89perm.bin`; gab8192/Obsidian 44239cc).
+pub const OBSIDIAN: &str = "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, \
+    l1mul=1/16256, scale=400, file=obsidian, \
+    kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]";
 
 /// The engines' shipped headerless nets: whose, and the description.
 const KNOWN: [(&str, &str); 5] = [
     ("akimbo 0.7.0's", "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400"),
     ("pawnocchio's net20", "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400"),
-    (
-        "Alexandria's",
-        "(768x16hm -> 1536)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, \
-         buckets=(63-p)(32-p)/225, file=alexandria, \
-         kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]",
-    ),
-    (
-        "Integral's",
-        "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, \
-         l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet, \
-         kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]",
-    ),
-    (
-        "Obsidian's",
-        "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, l1mul=1/16256, \
-         scale=400, file=obsidian, \
-         kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]",
-    ),
+    ("Alexandria's", ALEXANDRIA),
+    ("Integral's", INTEGRAL),
+    ("Obsidian's", OBSIDIAN),
 ];
 
 /// The sizes a file of `arch` may have (unpadded, padded).

@@ -16,7 +16,7 @@ mod error;
 mod file;
 pub mod hash;
 mod headerless;
-mod known;
+pub mod known;
 mod layered;
 pub mod layers;
 pub mod layout;

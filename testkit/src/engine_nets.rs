@@ -25,6 +25,8 @@ pub struct EngineNet {
     pub oracle: &'static str,
 }
 
+use nnue_runtime::format as nnue_format;
+
 include!("engine_nets_table.rs");
 
 /// Every engine net.

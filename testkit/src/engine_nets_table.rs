@@ -1,15 +1,12 @@
 // The synthetic engine-layout nets: data only, included by `engine_nets.rs` and by the
-// build script (`build/nets.rs`), which writes them for `nnue_net!`.
+// build script (`build/nets.rs`), which writes them for `nnue_net!`. Their shapes are the
+// engines' shipped nets', so the descriptions are `nnue_format::known`'s.
 
 /// Alexandria (PGG106/Alexandria 2ebf114, 2026-05-04): f32 later layers, dual activation.
 pub const ALEXANDRIA: EngineNet = EngineNet {
     name: "alexandria",
     engine: "Alexandria 2ebf11435fb0d458795f0a8dca58f651595995f9, make build=x86-64-bmi2 (AVX2, FMA), GCC 12.2",
-    arch: concat!(
-        "(768x16hm -> 1536)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, ",
-        "buckets=(63-p)(32-p)/225, file=alexandria, ",
-        "kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]"
-    ),
+    arch: nnue_format::known::ALEXANDRIA,
     seed: 2026,
     oracle: "alexandria-synth.tsv",
 };
@@ -33,11 +30,7 @@ pub const STORMPHRAX: EngineNet = EngineNet {
 pub const INTEGRAL: EngineNet = EngineNet {
     name: "integral",
     engine: "Integral 3f15ba6bcd29f94f13ffb11e9ff0d99cb15c03ba, make avx2 (GCC 12.2)",
-    arch: concat!(
-        "(768x12hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, ",
-        "l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet, ",
-        "kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11]"
-    ),
+    arch: nnue_format::known::INTEGRAL,
     seed: 2028,
     oracle: "integral-synth.tsv",
 };
@@ -47,11 +40,7 @@ pub const INTEGRAL: EngineNet = EngineNet {
 pub const OBSIDIAN: EngineNet = EngineNet {
     name: "obsidian",
     engine: "Obsidian 44239cc3fcf271bc8341ba45c06ac45bf75cf244, make nopgo build=avx2 (GCC 12.2)",
-    arch: concat!(
-        "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l2act=crelu, ",
-        "l1mul=1/16256, scale=400, file=obsidian, ",
-        "kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]"
-    ),
+    arch: nnue_format::known::OBSIDIAN,
     seed: 2029,
     oracle: "obsidian-synth.tsv",
 };
