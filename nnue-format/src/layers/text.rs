@@ -297,6 +297,22 @@ mod tests {
         assert!(!other.computes_as(&arch.layers()));
     }
 
+    /// The f32 activations read as they print (`0.0, 1.0`) and as they printed before; the
+    /// int32 clamp at 1 stays an int32 clamp.
+    #[test]
+    fn f32_clamps_read_in_both_forms() {
+        for (rhs, want) in [
+            ("clamp(r2, 0.0, 1.0)²", Step::ScreluF32 { input: 2, out: 3 }),
+            ("clamp(r2, 0, 1)²", Step::ScreluF32 { input: 2, out: 3 }),
+            ("clamp(r2, 0.0, 1.0) ++ min(r2², 1.0)", Step::DualF32 { input: 2, out: 3 }),
+            ("clamp(r2, 0, 1) ++ min(r2², 1)", Step::DualF32 { input: 2, out: 3 }),
+            ("clamp(r2, 0.0, 1.0)", Step::ClampF32 { input: 2, out: 3 }),
+            ("clamp(r2, 0, 1)", Step::Clamp { input: 2, max: 1, out: 3 }),
+        ] {
+            assert_eq!(step(rhs, 3), Some(want), "{rhs}");
+        }
+    }
+
     #[test]
     fn a_line_that_is_no_stage_is_named() {
         let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
