@@ -331,10 +331,9 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
         }
         let padding = match arch.file {
             crate::FileLayout::Bullet => crate::headerless::read_padding(data, exact)?,
-            crate::FileLayout::Cbnf | crate::FileLayout::Obsidian if data.len() == padded && padded != short => {
-                Padding::Zeros
-            }
-            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf | crate::FileLayout::Obsidian => Padding::None,
+            // An aligned layout's file with its last array padded too.
+            _ if data.len() == padded && padded != short => Padding::Zeros,
+            _ => Padding::None,
         };
         (data, head.start, padding, align > 1)
     };
