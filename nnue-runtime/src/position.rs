@@ -212,6 +212,19 @@ impl Position {
         Ok(Position { board, occupied, side_to_move, kings, count: count as u8 })
     }
 
+    /// The position of a board given square by square, its occupancy and its kings' squares,
+    /// which the caller keeps consistent (the threat nets' boards): no pass over the pieces.
+    /// `None` past 32 pieces.
+    pub(crate) fn from_board(
+        side_to_move: Color,
+        board: [Option<Piece>; 64],
+        occupied: u64,
+        kings: [Square; 2],
+    ) -> Option<Position> {
+        let count = occupied.count_ones();
+        (count <= 32).then_some(Position { board, occupied, side_to_move, kings, count: count as u8 })
+    }
+
     /// Reads the board and side-to-move fields of a FEN (the rest is ignored).
     ///
     /// ```

@@ -246,9 +246,11 @@ impl Board {
 
     /// The position of this board (White to move), if it is one (one king each, at most 32 pieces).
     pub(crate) fn to_position(&self) -> Option<Position> {
-        let pieces =
-            self.squares.iter().enumerate().filter_map(|(s, p)| Some((crate::position::Square::new(s as u8)?, (*p)?)));
-        Position::new(Color::White, pieces).ok()
+        // One king each: the bitboards say it without a pass over the squares (a rebuild of a
+        // cache entry on a king move asks for this).
+        let king = |c| (self.bb(c, PieceType::King).count_ones() == 1).then(|| self.king(c)).flatten();
+        let kings = [king(Color::White)?, king(Color::Black)?];
+        Position::from_board(Color::White, self.squares, self.occupied, kings)
     }
 
     pub(crate) fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
@@ -483,6 +485,26 @@ mod tests {
 
     /// The layout of the index space: the blocks' sizes and every reachable pair maps below
     /// 79856, injectively.
+    /// A board's position is the one its pieces make, White to move; a board without one king
+    /// each is none.
+    #[test]
+    fn a_board_is_its_position_when_it_has_one_king_each() {
+        for pos in random_positions(23, 200) {
+            let board = Board::new(&pos);
+            let want = Position::new(Color::White, pos.pieces()).unwrap();
+            assert_eq!(board.to_position(), Some(want));
+            let (king, piece) = (pos.king(Color::Black), Piece::new(Color::Black, PieceType::King));
+            let mut no_king = board.clone();
+            no_king.remove(king.index());
+            assert_eq!(no_king.to_position(), None);
+            if let Some(empty) = (0..64).find(|&s| board.squares[s].is_none()) {
+                let mut two_kings = board.clone();
+                two_kings.put(empty, piece);
+                assert_eq!(two_kings.to_position(), None);
+            }
+        }
+    }
+
     #[test]
     fn index_space() {
         let l = layout(ThreatSet::Sf18);
