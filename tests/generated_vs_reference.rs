@@ -46,6 +46,49 @@ nnue_runtime::nnue_net!(name = layered_i32_128_wrap, env = "NNUE_SYNTH_LAYERED_I
 // The same net zstd-compressed, as Stormphrax ships its nets.
 nnue_runtime::nnue_net!(name = layered_i32_128_zstd, env = "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 
+// Layer sequences of one's own over the arrays of a file layout (`compute`): Stockfish 19's
+// stacks with other activation shifts, fc_0's last output subtracted instead of the skip and
+// another output scale; a multi-layer f32 net with another rescaling, a clipped dense layer and
+// another output scale.
+nnue_runtime::nnue_net! {
+    name = sf19_64_own,
+    env = "NNUE_SYNTH_SF19_64",
+    compute = "
+        bucket (pieces - 1) / 4
+        r0 = clamp(a, 0, 255) * clamp(a', 0, 255) >> 9, per half, side to move first
+        r1 = fc0 * r0 + b (int8)
+        r2 = min(127, r1^2 >> 20)
+        r3 = clamp(r1 >> 8, 0, 127)
+        r4 = r2 ++ r3
+        r5 = fc1 * r4 + b (int8)
+        r6 = min(127, r5^2 >> 18)
+        r7 = clamp(r5 >> 5, 0, 127)
+        r8 = r4 ++ r6 ++ r7
+        r9 = fc2 * r8 + b (int8)
+        r10 = r1[31..32]
+        r11 = r9 - r10
+        r12 = r11 * 600
+        r13 = r12 / 1024
+        positional = r13; psqt = (us - them) / 2 / 32
+    ",
+}
+nnue_runtime::nnue_net! {
+    name = layered_f32_64_own,
+    env = "NNUE_SYNTH_LAYERED_F32_64",
+    compute = "
+        bucket min((63 - pieces)(32 - pieces) / 225, 7)
+        r0 = clamp(a, 0, 255) * clamp(a', 0, 255) >> 10, per half, side to move first
+        r1 = l1 * r0 (int8)
+        r2 = fma(f32(r1), 1000/4161600, l1.b)
+        r3 = clamp(r2, 0.0, 1.0) ++ min(r2^2, 1.0)
+        r4 = l2 * r3 + b (f32, fma in order)
+        r5 = clamp(r4, 0.0, 1.0)
+        r6 = l3 * r5 + b (f32, 16 lanes)
+        r7 = int(r6 * 400)
+        positional = r7
+    ",
+}
+
 /// Random placements plus the oracle's real positions (when present).
 fn positions(seed: u64) -> Vec<Position> {
     let mut p = random_positions(seed, 200);
@@ -81,6 +124,29 @@ synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_
 synthetic_test!(layered_i32_128_zstd, layered_i32_128_zstd, "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 synthetic_test!(chess768_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
 synthetic_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD");
+
+/// A net compiled with layers of its own equals the reference computing the same layers, on
+/// every path, and not the net's own layers.
+macro_rules! own_layers_test {
+    ($test:ident, $module:ident, $own:ident, $var:literal) => {
+        #[test]
+        fn $test() {
+            use nnue_runtime::Network;
+            let net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
+            let layers: nnue_runtime::format::Layers = $own::LAYERS.parse().unwrap();
+            assert!(!layers.computes_as(&net.arch().layers()));
+            let reference = nnue_runtime::Evaluator::with_layers(&net, layers).unwrap();
+            let positions = positions(12);
+            let n = nnue_runtime::reference::verify_with(&reference, &$own::NETWORK, &positions);
+            assert!(n.unwrap_or_else(|e| panic!("{e}")) > 0);
+            let differ = positions.iter().filter(|p| $own::NETWORK.evaluate(p) != $module::NETWORK.evaluate(p)).count();
+            assert!(differ > positions.len() / 2, "only {differ} of {} evaluations differ", positions.len());
+        }
+    };
+}
+
+own_layers_test!(sf19_with_layers_of_its_own, sf19_64, sf19_64_own, "NNUE_SYNTH_SF19_64");
+own_layers_test!(layered_f32_with_layers_of_its_own, layered_f32_64, layered_f32_64_own, "NNUE_SYNTH_LAYERED_F32_64");
 
 #[test]
 fn a_net_with_its_layers_stated_is_the_same_net() {

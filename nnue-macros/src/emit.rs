@@ -1,6 +1,7 @@
 //! The generated module: weights as aligned statics in the kernels' layout, a `NETWORK` whose
 //! type carries every dimension, and a few entry points.
 
+use nnue_format::layers::Layers;
 use nnue_format::layout::{
     Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, LayeredLayout, Sf19Layout, Sf19LiteLayout,
     SfnnLayout, StacksLayout, ThreatsLayout,
@@ -408,17 +409,25 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let layout = &loaded.entry.layout;
     let width = accumulator_width(layout);
     let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)), width);
-    let (network_ty, value, layers) = match composed(layout, &accumulator_ty) {
+    let own = loaded.compute.clone();
+    let (network_ty, value, layers) = match composed(layout, &accumulator_ty, own.clone()) {
         Ok(layers) => (
             quote!(rt::nets::Composed<#network_ty, Layers>),
             quote!(rt::nets::Composed { net: #value, layers: Layers }),
             layers,
         ),
+        // A sequence of one's own can fit the arrays and still need a kernel no path has.
+        Err(e) if own.is_some() => {
+            let span = input.compute.as_ref().map_or_else(proc_macro2::Span::call_site, |c| c.span());
+            let e = format!("nnue_net!: `compute`: no kernel computes it: {e}");
+            (network_ty, value, syn::Error::new(span, e).into_compile_error())
+        }
         Err(e) => {
             let e = format!("nnue_net!: internal error, no forward pass for this net's layers: {e}");
             (network_ty, value, quote!(compile_error!(#e);))
         }
     };
+    let layers_text = own.unwrap_or_else(|| layout.arch().layers()).to_string();
     let prefix = symbol_prefix(&loaded.key);
     let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
     let net_file = loaded.file.to_string_lossy().into_owned();
@@ -469,6 +478,10 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             pub const PATH: &str = #net_file;
             /// Accumulator width per perspective (the columns compiled in; see the module's docs).
             pub const L1: usize = #l1;
+            /// What the net computes after its accumulators, in the text form
+            /// `nnue_runtime::format::Layers` reads (for the reference evaluator:
+            /// `Evaluator::with_layers`).
+            pub const LAYERS: &str = #layers_text;
 
             /// The network type: every dimension of this net is a parameter of it.
             pub type Network = #network_ty;
@@ -506,7 +519,13 @@ fn accumulator_width(layout: &FastLayout<BlobFile>) -> usize {
 }
 
 /// The `Layers` of a net: its forward pass composed from its description.
-fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Result<TokenStream, String> {
+/// `own`: a sequence of one's own (`compute = "…"`), checked to fit the arrays, in place of
+/// the description's.
+fn composed(
+    layout: &FastLayout<BlobFile>,
+    accumulator: &TokenStream,
+    own: Option<Layers>,
+) -> Result<TokenStream, String> {
     use nnue_format::layers::Param;
     let order: fn(Param) -> Order = match layout {
         // Stockfish 15.1-18's fc_1 and fc_2 read their inputs as the SIMD packs leave them.
@@ -527,14 +546,20 @@ fn composed(layout: &FastLayout<BlobFile>, accumulator: &TokenStream) -> Result<
         Param::L3 => "l3",
     };
     let screlu_in_i16 = matches!(layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
-    let layers = layout.arch().layers();
+    let whose = if own.is_some() {
+        "as `compute` gives them, in place of the description's"
+    } else {
+        "as the description has them"
+    };
+    let heading = format!(" The layers after the accumulators, {whose}:");
+    let layers = own.unwrap_or_else(|| layout.arch().layers());
     let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
     let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
     let (accumulator, l1) = (accumulator.clone(), accumulator_width(layout));
     let net = forward::Net { layers, dims, order, arrays, screlu_in_i16, accumulator, l1 };
     forward::emit(&net).map(|forward| {
         quote! {
-            /// The layers after the accumulators, as the description has them:
+            #[doc = #heading]
             ///
             /// ```text
             #(#[doc = #described])*

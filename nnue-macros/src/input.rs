@@ -23,6 +23,9 @@ pub struct NetInput {
     /// The layers after the accumulators as `nnue_format::layers::Layers` prints them: the net
     /// must compute exactly these.
     pub layers: Option<LitStr>,
+    /// A layer sequence of one's own to compute after the accumulators, in place of the
+    /// description's, over the arrays of the net's file layout.
+    pub compute: Option<LitStr>,
 }
 
 impl NetInput {
@@ -45,9 +48,16 @@ impl Parse for NetInput {
             if !input.is_empty() {
                 return Err(input.error("expected `nnue_net!(\"file.nnue\")` or `nnue_net!(key = value, ...)`"));
             }
-            return Ok(NetInput { name: default_name, source: Source::Path(path), arch: None, layers: None });
+            return Ok(NetInput {
+                name: default_name,
+                source: Source::Path(path),
+                arch: None,
+                layers: None,
+                compute: None,
+            });
         }
-        let (mut name, mut path, mut env, mut default, mut arch, mut layers) = (None, None, None, None, None, None);
+        let (mut name, mut path, mut env, mut default, mut arch, mut layers, mut compute) =
+            (None, None, None, None, None, None, None);
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -61,10 +71,11 @@ impl Parse for NetInput {
                 "default" => Some(&mut default),
                 "arch" => Some(&mut arch),
                 "layers" => Some(&mut layers),
+                "compute" => Some(&mut compute),
                 _ => {
                     return Err(syn::Error::new(
                         key.span(),
-                        format!("unknown key `{key}`: expected name, path, env, default, arch or layers"),
+                        format!("unknown key `{key}`: expected name, path, env, default, arch, layers or compute"),
                     ))
                 }
             };
@@ -84,6 +95,12 @@ impl Parse for NetInput {
             (None, None, _) => return Err(input.error("give the net as `path = \"...\"` or `env = \"VAR\"`")),
             (Some(p), _, _) => return Err(syn::Error::new(p.span(), "`path` and `env`/`default` exclude each other")),
         };
-        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers })
+        if let (Some(_), Some(c)) = (&layers, &compute) {
+            return Err(syn::Error::new(
+                c.span(),
+                "`layers` checks the layers the net's description gives, `compute` replaces them: give one",
+            ));
+        }
+        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute })
     }
 }

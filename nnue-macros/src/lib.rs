@@ -23,12 +23,16 @@ use proc_macro::TokenStream;
 ///     path = "nets/default.nnue",                         // or: env = "EVALFILE", default = "…"
 ///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400", // headerless nets only
 ///     layers = "bucket 0 \n r0 = clamp(acc, 0, 255), side to move first \n …", // optional
+///     // or: compute = "…",                              // layers of one's own, see below
 /// }
 /// ```
 ///
 /// `layers`, if given, is the net's forward pass after the accumulators in the text that
 /// `nnue_format::layers::Layers` prints (one line per stage; the README shows the forms): the
 /// net must compute exactly that, or the build fails naming the first line that differs.
+/// `compute`, in the same text, replaces the description's layers by one's own over the same
+/// arrays (checked to fit them, `Layers::check_fits`); the module's `LAYERS` holds the text
+/// compiled in, for `Evaluator::with_layers`.
 ///
 /// A Stockfish net's header describes it; a headerless net (such as the committed
 /// `nets/default.nnue`) needs its description in `arch`. Paths are relative to the calling

@@ -20,6 +20,9 @@ pub struct Loaded {
     /// The cache key (a hash of the net's bytes and description).
     pub key: String,
     pub entry: Entry,
+    /// `compute = "…"`: the layers to compile in place of the description's, checked to fit
+    /// the net's arrays.
+    pub compute: Option<Layers>,
 }
 
 fn err(span: &impl syn::spanned::Spanned, msg: impl std::fmt::Display) -> syn::Error {
@@ -123,7 +126,8 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     if let Some(layers) = &input.layers {
         check_layers(layers, &entry.layout.arch())?;
     }
-    Ok(Loaded { file, shown, env_var, key, entry })
+    let compute = input.compute.as_ref().map(|text| own_layers(text, &entry.layout.arch())).transpose()?;
+    Ok(Loaded { file, shown, env_var, key, entry, compute })
 }
 
 /// `layers = "…"`: the net must compute exactly the layers written there (their trace steps
@@ -144,9 +148,7 @@ fn check_layers(text: &LitStr, arch: &Architecture) -> syn::Result<()> {
         .unwrap_or_else(|| given_text.lines().count().min(actual_text.lines().count()));
     let show = |t: &str| t.lines().nth(line).map_or("(nothing)".to_string(), |l| format!("`{l}`"));
     // The line as the string numbers it (the parser skips blank lines).
-    let written: Vec<usize> =
-        value.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, _)| i + 1).collect();
-    let number = written.get(line).copied().unwrap_or_else(|| written.last().map_or(1, |n| n + 1));
+    let number = text_line(&value, line + 1);
     Err(err(
         text,
         format!(
@@ -155,6 +157,28 @@ fn check_layers(text: &LitStr, arch: &Architecture) -> syn::Result<()> {
             show(&given_text)
         ),
     ))
+}
+
+/// `compute = "…"`: a layer sequence of one's own, read and checked against the arrays of
+/// `arch`'s nets; errors at the string, naming its line.
+fn own_layers(text: &LitStr, arch: &Architecture) -> syn::Result<Layers> {
+    let value = text.value();
+    let at = |e: LayersError, line| err(text, format!("`compute`, line {line}: {}", e.message));
+    let layers: Layers = value.parse().map_err(|e: LayersError| at(e.clone(), e.line))?;
+    layers.check_fits(arch).map_err(|e| {
+        // `check_fits` counts stages, the parser skips blank lines: the line as written.
+        let line = text_line(&value, e.line);
+        let own = arch.layers();
+        at(LayersError { message: format!("{} (the net `{arch}` computes:\n{own})", e.message), ..e }, line)
+    })?;
+    Ok(layers)
+}
+
+/// The line number, in `text`, of its `stage`-th non-blank line.
+fn text_line(text: &str, stage: usize) -> usize {
+    let written: Vec<usize> =
+        text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, _)| i + 1).collect();
+    written.get(stage.saturating_sub(1)).copied().unwrap_or_else(|| written.last().map_or(1, |n| n + 1))
 }
 
 /// Relative paths are taken from the manifest directory, then from the working directory.

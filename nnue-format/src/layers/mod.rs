@@ -35,8 +35,10 @@
 
 use std::fmt;
 
+mod check;
 mod text;
 
+pub use check::{Number, ParamShape};
 pub use text::LayersError;
 
 use crate::arch::{Activation, Architecture, Sf19Arch, SfnnArch};
@@ -369,6 +371,52 @@ impl fmt::Display for Param {
     }
 }
 
+impl fmt::Display for Step {
+    /// The step's line of the text form (a trace step, which has none there, as `trace rN`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Step::*;
+        match self {
+            // The multi-layer nets' sparse layer adds its bias after the sums.
+            AffineI8 { param: Param::L1, input, out } => write!(f, "r{out} = l1 · r{input}   (int8)"),
+            AffineI8 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int8)"),
+            AffineI8Pairs { param, input, out } => write!(f, "r{out} = {param} · r{input}   (int8, int16 pairs)"),
+            DotI16 { param, input, out } => write!(f, "r{out} = {param} · r{input}   (int16)"),
+            Square { input, out } => write!(f, "r{out} = r{input}²"),
+            Slice { input, start, len, out } => write!(f, "r{out} = r{input}[{start}..{}]", start + len),
+            Concat { inputs, out } => {
+                let list: Vec<String> = inputs.iter().map(|r| format!("r{r}")).collect();
+                write!(f, "r{out} = {}", list.join(" ++ "))
+            }
+            ClippedShift { input, shift, out } => write!(f, "r{out} = clamp(r{input} >> {shift}, 0, 127)"),
+            SqrClippedShift { input, shift, out } => write!(f, "r{out} = min(127, r{input}² >> {shift})"),
+            Div { input, k, out } => write!(f, "r{out} = r{input} / {k}"),
+            Mul { input, k, out } => write!(f, "r{out} = r{input} · {k}"),
+            Add { a, b, out } => write!(f, "r{out} = r{a} + r{b}"),
+            Sub { a, b, out } => write!(f, "r{out} = r{a} - r{b}"),
+            AddBiasI16 { param, input, out } => write!(f, "r{out} = r{input} + {param}.b"),
+            DequantF32 { param, input, num, den, out } => {
+                write!(f, "r{out} = fma(f32(r{input}), {num}/{den}, {param}.b)")
+            }
+            // f32 bounds as such: `clamp(r, 0, 1)` is the int32 clamp.
+            DualF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0) ++ min(r{input}², 1.0)"),
+            ScreluF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0)²"),
+            ClampF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0)"),
+            AffineF32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (f32, fma in order)"),
+            DotF32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (f32, 16 lanes)"),
+            F32ToInt { input, scale, out } => write!(f, "r{out} = int(r{input} · {scale})"),
+            ShiftBias { param, input, shift, out } => write!(f, "r{out} = (r{input} >> {shift}) + {param}.b"),
+            DualI32 { input, q_bits, out } => {
+                let q = 1 << q_bits;
+                write!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {})", q * q)
+            }
+            ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", 1 << q_bits),
+            Clamp { input, max, out } => write!(f, "r{out} = clamp(r{input}, 0, {max})"),
+            AffineI32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int32)"),
+            Trace { reg, .. } => write!(f, "trace r{reg}"),
+        }
+    }
+}
+
 impl fmt::Display for Layers {
     /// One line per stage: the bucket rule, the transform, each step.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -387,51 +435,8 @@ impl fmt::Display for Layers {
                 writeln!(f, "r0 = clamp(acc, 0, {max}), side to move first (bytes)")?
             }
         }
-        for step in &self.steps {
-            use Step::*;
-            match step {
-                // The multi-layer nets' sparse layer adds its bias after the sums.
-                AffineI8 { param: Param::L1, input, out } => writeln!(f, "r{out} = l1 · r{input}   (int8)")?,
-                AffineI8 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (int8)")?,
-                AffineI8Pairs { param, input, out } => {
-                    writeln!(f, "r{out} = {param} · r{input}   (int8, int16 pairs)")?
-                }
-                DotI16 { param, input, out } => writeln!(f, "r{out} = {param} · r{input}   (int16)")?,
-                Square { input, out } => writeln!(f, "r{out} = r{input}²")?,
-                Slice { input, start, len, out } => writeln!(f, "r{out} = r{input}[{start}..{}]", start + len)?,
-                Concat { inputs, out } => {
-                    let list: Vec<String> = inputs.iter().map(|r| format!("r{r}")).collect();
-                    writeln!(f, "r{out} = {}", list.join(" ++ "))?
-                }
-                ClippedShift { input, shift, out } => writeln!(f, "r{out} = clamp(r{input} >> {shift}, 0, 127)")?,
-                SqrClippedShift { input, shift, out } => writeln!(f, "r{out} = min(127, r{input}² >> {shift})")?,
-                Div { input, k, out } => writeln!(f, "r{out} = r{input} / {k}")?,
-                Mul { input, k, out } => writeln!(f, "r{out} = r{input} · {k}")?,
-                Add { a, b, out } => writeln!(f, "r{out} = r{a} + r{b}")?,
-                Sub { a, b, out } => writeln!(f, "r{out} = r{a} - r{b}")?,
-                AddBiasI16 { param, input, out } => writeln!(f, "r{out} = r{input} + {param}.b")?,
-                DequantF32 { param, input, num, den, out } => {
-                    writeln!(f, "r{out} = fma(f32(r{input}), {num}/{den}, {param}.b)")?
-                }
-                // f32 bounds as such: `clamp(r, 0, 1)` is the int32 clamp.
-                DualF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0.0, 1.0) ++ min(r{input}², 1.0)")?,
-                ScreluF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0.0, 1.0)²")?,
-                ClampF32 { input, out } => writeln!(f, "r{out} = clamp(r{input}, 0.0, 1.0)")?,
-                AffineF32 { param, input, out } => {
-                    writeln!(f, "r{out} = {param} · r{input} + b   (f32, fma in order)")?
-                }
-                DotF32 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (f32, 16 lanes)")?,
-                F32ToInt { input, scale, out } => writeln!(f, "r{out} = int(r{input} · {scale})")?,
-                ShiftBias { param, input, shift, out } => writeln!(f, "r{out} = (r{input} >> {shift}) + {param}.b")?,
-                DualI32 { input, q_bits, out } => {
-                    let q = 1 << q_bits;
-                    writeln!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {})", q * q)?
-                }
-                ClampSquare { input, q_bits, out } => writeln!(f, "r{out} = clamp(r{input}, 0, {})²", 1 << q_bits)?,
-                Clamp { input, max, out } => writeln!(f, "r{out} = clamp(r{input}, 0, {max})")?,
-                AffineI32 { param, input, out } => writeln!(f, "r{out} = {param} · r{input} + b   (int32)")?,
-                Trace { .. } => {}
-            }
+        for step in self.computing_steps() {
+            writeln!(f, "{step}")?;
         }
         write!(f, "positional = r{}", self.positional)?;
         if let Some(d) = self.psqt_div {

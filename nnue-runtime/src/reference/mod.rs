@@ -35,6 +35,15 @@ impl<'a> Evaluator<'a> {
         Self { net, features: FeatureSet::for_arch(&net.arch()), layers: net.arch().layers() }
     }
 
+    /// The evaluator of `net` computing `layers` after its accumulators in place of the ones
+    /// its description gives: the reference for a net compiled with `nnue_net!(…, compute =
+    /// "…")` (its module's `LAYERS`). An error when the layers don't fit the net's arrays
+    /// ([`nnue_format::Layers::check_fits`]).
+    pub fn with_layers(net: &'a Net, layers: nnue_format::Layers) -> Result<Self, nnue_format::layers::LayersError> {
+        layers.check_fits(&net.arch())?;
+        Ok(Self { layers, ..Self::new(net) })
+    }
+
     /// The net it evaluates.
     pub fn net(&self) -> &'a Net {
         self.net
@@ -237,7 +246,13 @@ impl Network for Evaluator<'_> {
 /// output and the evaluation, for each position. Returns the number of comparisons, or the
 /// first difference. (Engines loading nets at run time can use it as a self-test.)
 pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, String> {
-    let reference = Evaluator::new(net);
+    verify_with(&Evaluator::new(net), fast, positions)
+}
+
+/// [`verify`] against `reference` (an evaluator of the net, with its own layers or given ones:
+/// [`Evaluator::with_layers`]).
+pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &[Position]) -> Result<usize, String> {
+    let net = reference.net();
     let mut n = 0;
     for path in crate::KernelPath::all() {
         for pos in positions {

@@ -1,0 +1,384 @@
+//! Whether a layer sequence fits a net's arrays: every register read after it is written and
+//! of the kind and length the step takes, every layer's input as long as its weights' rows.
+//! What `nnue_net!(…, compute = "…")` asks before it compiles a sequence of one's own over
+//! the arrays of a file layout (the engine's own sequence passes by construction).
+
+use super::{Bucket, Layers, LayersError, Param, Reg, Step, Transform};
+use crate::arch::{Architecture, HalfKpArch, Sf19Arch, SfnnArch};
+use crate::layered::Numbers;
+
+/// The number type of a layer's weights or biases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Number {
+    /// int8.
+    I8,
+    /// int16.
+    I16,
+    /// int32.
+    I32,
+    /// f32.
+    F32,
+}
+
+/// A layer's arrays, per bucket: `outputs` rows of `inputs` weights, `outputs` biases (one
+/// when the layer has a single output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamShape {
+    /// Weights per output.
+    pub inputs: usize,
+    /// Outputs (and biases).
+    pub outputs: usize,
+    /// The weights' type.
+    pub weights: Number,
+    /// The biases' type.
+    pub biases: Number,
+}
+
+impl Architecture {
+    /// The arrays of `param` in nets of this architecture, if they have that layer.
+    pub fn param_shape(&self, param: Param) -> Option<ParamShape> {
+        use Number::*;
+        let shape = |inputs, outputs, weights, biases| Some(ParamShape { inputs, outputs, weights, biases });
+        match (self, param) {
+            (Architecture::Sfnn(a), Param::Fc0) => shape(a.l1, SfnnArch::FC0_OUT, I8, I32),
+            (Architecture::Threats(a), Param::Fc0) => shape(a.l1, SfnnArch::FC0_OUT, I8, I32),
+            (Architecture::Sfnn(_) | Architecture::Threats(_), Param::Fc1) => {
+                shape(SfnnArch::FC1_IN, SfnnArch::FC1_OUT, I8, I32)
+            }
+            (Architecture::Sfnn(_) | Architecture::Threats(_), Param::Fc2) => shape(SfnnArch::FC1_OUT, 1, I8, I32),
+            (Architecture::Sf19(a), Param::Fc0) => shape(a.l1, Sf19Arch::FC0_OUT, I8, I32),
+            (Architecture::Sf19(_), Param::Fc1) => shape(Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, I8, I32),
+            (Architecture::Sf19(_), Param::Fc2) => shape(Sf19Arch::FC2_IN, 1, I8, I32),
+            (Architecture::HalfKp(a), Param::Fc0) => shape(2 * a.l1, HalfKpArch::L2, I8, I32),
+            (Architecture::HalfKp(_), Param::Fc1) => shape(HalfKpArch::L2, HalfKpArch::L3, I8, I32),
+            (Architecture::HalfKp(_), Param::Fc2) => shape(HalfKpArch::L3, 1, I8, I32),
+            (Architecture::Chess768(a), Param::Out) => shape(2 * a.hidden, 1, I16, I16),
+            (Architecture::Layered(a), _) => {
+                let n = match a.numbers {
+                    Numbers::F32 { .. } => F32,
+                    Numbers::I32 { .. } => I32,
+                };
+                match param {
+                    Param::L1 => shape(a.l1, a.l2, I8, n),
+                    Param::L2 => shape(a.l2_full(), a.l3, n, n),
+                    Param::L3 => shape(a.l3, 1, n, n),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The number of output buckets (stacks) of nets of this architecture.
+    pub fn buckets(&self) -> usize {
+        match self {
+            Architecture::Sfnn(_) | Architecture::Threats(_) => SfnnArch::STACKS,
+            Architecture::Sf19(_) => Sf19Arch::STACKS,
+            Architecture::HalfKp(_) => 1,
+            Architecture::Chess768(a) => a.output_buckets,
+            Architecture::Layered(a) => a.buckets,
+        }
+    }
+}
+
+impl Bucket {
+    /// How many buckets the rule chooses among.
+    pub fn count(self) -> usize {
+        match self {
+            Bucket::Single => 1,
+            Bucket::Stockfish => 8,
+            Bucket::Rule(_, b) => b,
+        }
+    }
+}
+
+/// What a register holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Integers in `0..=max` (`max` at most 255): what an int8 layer reads.
+    Bytes { len: usize, max: i32 },
+    /// int32 values.
+    Int(usize),
+    /// f32 values.
+    Float(usize),
+}
+
+impl Kind {
+    fn len(self) -> usize {
+        match self {
+            Kind::Bytes { len, .. } | Kind::Int(len) | Kind::Float(len) => len,
+        }
+    }
+    fn name(self) -> String {
+        match self {
+            Kind::Bytes { len, max } => format!("{len} values in 0..={max}"),
+            Kind::Int(len) => format!("{len} int32 values"),
+            Kind::Float(len) => format!("{len} f32 values"),
+        }
+    }
+}
+
+impl Layers {
+    /// Whether this sequence can run over the arrays of `arch`'s nets: the transform and the
+    /// number of buckets as `arch`'s own, each register written once before it is read, each
+    /// step's inputs of the kind and length it takes (int8 layers read values in 0..=127, as
+    /// the SIMD kernels require), shifts and divisors in range. The error's `line` is the
+    /// stage as the text form numbers it (the bucket rule 1, the transform 2, the steps, the
+    /// output line last), its message names the step.
+    pub fn check_fits(&self, arch: &Architecture) -> Result<(), LayersError> {
+        let at = |line: usize| move |message: String| LayersError { line, message };
+        let steps = self.computing_steps().count();
+        self.fits(arch).map_err(|(stage, message)| at(stage.unwrap_or(steps + 3))(message))
+    }
+
+    /// [`Layers::check_fits`], the error with its stage (`None`: the output line).
+    fn fits(&self, arch: &Architecture) -> Result<(), (Option<usize>, String)> {
+        let own = arch.layers();
+        if self.transform != own.transform {
+            let own = own.to_string().lines().nth(1).unwrap_or_default().to_string();
+            return Err((
+                Some(2),
+                format!("the transform must be the net's own, `{own}`: the accumulators are compiled for it"),
+            ));
+        }
+        if self.bucket.count() != arch.buckets() {
+            let (n, want) = (self.bucket.count(), arch.buckets());
+            return Err((Some(1), format!("the bucket rule chooses among {n} buckets, the net has {want}")));
+        }
+        if self.psqt_div.is_some() && own.psqt_div.is_none() {
+            return Err((None, "the net has no PSQT sums for `psqt = …`".into()));
+        }
+        if self.psqt_div == Some(0) {
+            return Err((None, "`psqt = …` divides by 0".into()));
+        }
+        let mut regs: Vec<Option<Kind>> = vec![None; usize::from(Reg::MAX) + 1];
+        // Pairwise: half of each perspective's L1 values, so L1 in all.
+        let l1 = arch.l1();
+        regs[0] = Some(match self.transform {
+            Transform::Pairwise { max, shift } => Kind::Bytes { len: l1, max: (max * max) >> shift },
+            Transform::Clipped { max, bytes: true } => Kind::Bytes { len: 2 * l1, max },
+            Transform::Clipped { bytes: false, .. } => Kind::Int(2 * l1),
+        });
+        for (i, step) in self.computing_steps().enumerate() {
+            let out = step.registers().1.expect("computing steps write");
+            let kind = step_kind(step, arch, &regs).map_err(|e| (Some(i + 3), format!("`{step}`: {e}")))?;
+            if regs[usize::from(out)].is_some() {
+                return Err((Some(i + 3), format!("`{step}`: r{out} is written twice")));
+            }
+            regs[usize::from(out)] = Some(kind);
+        }
+        match regs[usize::from(self.positional)] {
+            Some(Kind::Int(1)) => Ok(()),
+            Some(k) => Err((None, format!("positional = r{}: one int32 value, not {}", self.positional, k.name()))),
+            None => Err((None, format!("positional = r{}: never written", self.positional))),
+        }
+    }
+}
+
+/// What `step` writes, if its inputs fit.
+fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<Kind, String> {
+    use Step::*;
+    let get = |r: Reg| regs[usize::from(r)].ok_or_else(|| format!("r{r} is read before it is written"));
+    let ints = |r: Reg| match get(r)? {
+        Kind::Int(n) => Ok(n),
+        k => Err(format!("r{r} is {}, not int32 values", k.name())),
+    };
+    let floats = |r: Reg| match get(r)? {
+        Kind::Float(n) => Ok(n),
+        k => Err(format!("r{r} is {}, not f32 values", k.name())),
+    };
+    let shape = |p: Param, weights: Number| match arch.param_shape(p) {
+        Some(s) if s.weights == weights => Ok(s),
+        Some(s) => Err(format!("{p}'s weights are {:?}, not {weights:?}", s.weights)),
+        None => Err(format!("the net has no layer {p}")),
+    };
+    let reads = |r: Reg, s: ParamShape, p: Param, n: usize| {
+        if n == s.inputs {
+            Ok(())
+        } else {
+            Err(format!("{p} reads {} inputs, r{r} has {n}", s.inputs))
+        }
+    };
+    let first = |p: Param| matches!(p, Param::Fc0 | Param::L1);
+    Ok(match step {
+        AffineI8 { param, input, .. } => {
+            let s = shape(*param, Number::I8)?;
+            // The first layer's weights are laid out for the transform's bytes, the others'
+            // for bytes in registers.
+            if (*input == 0) != first(*param) {
+                return Err(format!("{param} reads {}", if first(*param) { "r0" } else { "activations, not r0" }));
+            }
+            match get(*input)? {
+                Kind::Bytes { len, max } if max <= 127 => reads(*input, s, *param, len)?,
+                k => return Err(format!("r{input} is {}; an int8 layer reads values in 0..=127", k.name())),
+            }
+            Kind::Int(s.outputs)
+        }
+        AffineI8Pairs { param, input, .. } => {
+            let s = shape(*param, Number::I8)?;
+            if *input != 0 || *param != Param::L1 || !matches!(arch.layers().transform, Transform::Pairwise { .. }) {
+                return Err("int16 pair sums are l1's over the pairwise transform, r0".into());
+            }
+            Kind::Int(s.outputs)
+        }
+        DotI16 { param, input, .. } => {
+            let s = shape(*param, Number::I16)?;
+            reads(*input, s, *param, ints(*input)?)?;
+            Kind::Int(1)
+        }
+        Square { input, .. } => Kind::Int(ints(*input)?),
+        Slice { input, start, len, .. } => {
+            let k = get(*input)?;
+            if *len == 0 || start + len > k.len() {
+                return Err(format!("r{input} has {} values", k.len()));
+            }
+            match k {
+                Kind::Bytes { max, .. } => Kind::Bytes { len: *len, max },
+                Kind::Int(_) => Kind::Int(*len),
+                Kind::Float(_) => Kind::Float(*len),
+            }
+        }
+        Concat { inputs, .. } => {
+            let (mut len, mut max) = (0, 0);
+            for &r in inputs {
+                match get(r)? {
+                    Kind::Bytes { len: n, max: m } => (len, max) = (len + n, max.max(m)),
+                    k => return Err(format!("r{r} is {}; a concatenation joins bytes", k.name())),
+                }
+            }
+            Kind::Bytes { len, max }
+        }
+        ClippedShift { input, shift, .. } if *shift < 32 => Kind::Bytes { len: ints(*input)?, max: 127 },
+        SqrClippedShift { input, shift, .. } if *shift < 64 => Kind::Bytes { len: ints(*input)?, max: 127 },
+        ClippedShift { .. } | SqrClippedShift { .. } => return Err("the shift is out of range".into()),
+        Div { k: 0, .. } => return Err("division by 0".into()),
+        Div { input, .. } | Mul { input, .. } => Kind::Int(ints(*input)?),
+        Add { a, b, .. } | Sub { a, b, .. } => {
+            let (n, m) = (ints(*a)?, ints(*b)?);
+            if n != m {
+                return Err(format!("r{a} has {n} values, r{b} {m}"));
+            }
+            Kind::Int(n)
+        }
+        AddBiasI16 { param, input, .. } => {
+            let s = shape(*param, Number::I16)?;
+            if (ints(*input)?, s.outputs) != (1, 1) {
+                return Err(format!("{param}.b is one int16 bias, added to one value"));
+            }
+            Kind::Int(1)
+        }
+        DequantF32 { param, input, den, .. } => {
+            let n = ints(*input)?;
+            match arch.param_shape(*param) {
+                Some(s) if s.biases == Number::F32 && s.outputs == n => {}
+                _ => return Err(format!("{param}.b must be {n} f32 biases")),
+            }
+            if *den == 0 {
+                return Err("division by 0".into());
+            }
+            Kind::Float(n)
+        }
+        DualF32 { input, .. } => Kind::Float(2 * floats(*input)?),
+        ScreluF32 { input, .. } | ClampF32 { input, .. } => Kind::Float(floats(*input)?),
+        AffineF32 { param, input, .. } | DotF32 { param, input, .. } => {
+            let s = shape(*param, Number::F32)?;
+            reads(*input, s, *param, floats(*input)?)?;
+            if matches!(step, DotF32 { .. }) != (s.outputs == 1) {
+                return Err(format!("{param} has {} outputs", s.outputs));
+            }
+            Kind::Float(s.outputs)
+        }
+        F32ToInt { input, .. } => Kind::Int(floats(*input)?),
+        ShiftBias { param, input, shift, .. } => {
+            let n = ints(*input)?;
+            match arch.param_shape(*param) {
+                Some(s) if s.biases == Number::I32 && s.outputs == n && *shift < 32 => {}
+                _ => return Err(format!("{param}.b must be {n} int32 biases and the shift below 32")),
+            }
+            Kind::Int(n)
+        }
+        DualI32 { input, q_bits, .. } if *q_bits <= 15 => Kind::Int(2 * ints(*input)?),
+        ClampSquare { input, q_bits, .. } if *q_bits <= 15 => Kind::Int(ints(*input)?),
+        DualI32 { .. } | ClampSquare { .. } => return Err("Q above 2^15 overflows int32".into()),
+        Clamp { input, max, .. } if *max >= 0 => Kind::Int(ints(*input)?),
+        Clamp { .. } => return Err("a negative upper bound".into()),
+        AffineI32 { param, input, .. } => {
+            let s = shape(*param, Number::I32)?;
+            reads(*input, s, *param, ints(*input)?)?;
+            Kind::Int(s.outputs)
+        }
+        Trace { .. } => unreachable!("trace steps are not computing steps"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arch(text: &str) -> Architecture {
+        text.parse().unwrap()
+    }
+
+    /// Every family's own sequence fits its arrays.
+    #[test]
+    fn every_net_fits_its_own_layers() {
+        for text in [
+            "HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
+            "HalfKAv2_hm+Threats -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
+            "HalfKAv2_hm+Threats19+PawnPairs -> 128x2 -> (32 -> 32 -> 1)x8, psqt=8",
+            "PSQ768hm -> 128x2 -> (32 -> 32 -> 1)x8, psqt=8",
+            "HalfKP -> 256x2 -> 32 -> 32 -> 1",
+            "(768 -> 64)x2 -> 1x8, screlu, qa=255, qb=64, scale=400",
+            "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+            "(768x2hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=512/4161600, scale=400, \
+             file=bullet, kings=[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]",
+            "(704 -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+            "(768 -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, \
+             l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet",
+        ] {
+            let a = arch(text);
+            assert_eq!(a.layers().check_fits(&a), Ok(()), "{text}");
+        }
+    }
+
+    /// A sequence of one's own: Stockfish 19's stacks without the skip, another output scale.
+    #[test]
+    fn a_sequence_of_ones_own_fits_when_its_lengths_do() {
+        let a = arch("HalfKAv2_hm+Threats19+PawnPairs -> 128x2 -> (32 -> 32 -> 1)x8, psqt=8");
+        let text = "bucket (pieces - 1) / 4
+            r0 = clamp(a, 0, 255) · clamp(a', 0, 255) >> 9, per half, side to move first
+            r1 = fc0 · r0 + b (int8)
+            r2 = min(127, r1² >> 20)
+            r3 = clamp(r1 >> 7, 0, 127)
+            r4 = r2 ++ r3
+            r5 = fc1 · r4 + b (int8)
+            r6 = min(127, r5² >> 19)
+            r7 = clamp(r5 >> 6, 0, 127)
+            r8 = r4 ++ r6 ++ r7
+            r9 = fc2 · r8 + b (int8)
+            r10 = r9 · 600
+            r11 = r10 / 1024
+            positional = r11; psqt = (us - them) / 2 / 16";
+        let mine: Layers = text.parse().unwrap();
+        assert_eq!(mine.check_fits(&a), Ok(()));
+        for (from, to, line, want) in [
+            // fc2 reads 128 activations.
+            ("r8 = r4 ++ r6 ++ r7", "r8 = r6 ++ r7", 11, "fc2 reads 128 inputs, r8 has 64"),
+            // int8 layers read bytes.
+            ("r5 = fc1 · r4 + b (int8)", "r5 = fc1 · r1 + b (int8)", 7, "r1 is 32 int32 values"),
+            ("r10 = r9 · 600", "r10 = r12 · 600", 12, "r12 is read before it is written"),
+            ("r11 = r10 / 1024", "r11 = r10 / 0", 13, "division by 0"),
+            ("r11 = r10 / 1024", "r11 = r1[0..40]", 13, "r1 has 32 values"),
+            ("r9 = fc2 · r8 + b (int8)", "r9 = fc2 · r0 + b (int8)", 11, "fc2 reads activations, not r0"),
+            ("r9 = fc2 · r8 + b (int8)", "r9 = l2 · r8 + b (f32, fma in order)", 11, "the net has no layer l2"),
+            ("positional = r11", "positional = r1", 14, "positional = r1: one int32 value, not 32 int32 values"),
+            ("r3 = clamp(r1 >> 7, 0, 127)", "r2 = clamp(r1 >> 7, 0, 127)", 5, "r2 is written twice"),
+            ("bucket (pieces - 1) / 4", "bucket 0", 1, "the bucket rule chooses among 1 buckets, the net has 8"),
+            (">> 9, per half", ">> 8, per half", 2, "the transform must be the net's own"),
+        ] {
+            let bad: Layers = text.replace(from, to).parse().unwrap();
+            let e = bad.check_fits(&a).unwrap_err();
+            assert!(e.message.contains(want) && e.line == line, "{to}: {e}");
+        }
+    }
+}
