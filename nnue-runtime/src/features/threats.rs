@@ -483,8 +483,6 @@ mod tests {
         v
     }
 
-    /// The layout of the index space: the blocks' sizes and every reachable pair maps below
-    /// 79856, injectively.
     /// A board's position is the one its pieces make, White to move; a board without one king
     /// each is none.
     #[test]
@@ -505,6 +503,8 @@ mod tests {
         }
     }
 
+    /// The layout of the index space: the blocks' sizes and every reachable pair maps below
+    /// 79856, injectively.
     #[test]
     fn index_space() {
         let l = layout(ThreatSet::Sf18);
