@@ -235,7 +235,7 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
             match k {
                 Kind::Bytes { max, .. } => Kind::Bytes { len: *len, max },
                 Kind::Int(_) => Kind::Int(*len),
-                Kind::Float(_) => Kind::Float(*len),
+                Kind::Float(_) => return Err(format!("r{input} is f32 values; slices are of integers")),
             }
         }
         Concat { inputs, .. } => {
@@ -291,8 +291,10 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
         F32ToInt { input, .. } => Kind::Int(floats(*input)?),
         ShiftBias { param, input, shift, .. } => {
             let n = ints(*input)?;
+            // The multi-layer nets' biases, added after the sparse layer's sums are rescaled.
+            let layered = matches!(arch, Architecture::Layered(_));
             match arch.param_shape(*param) {
-                Some(s) if s.biases == Number::I32 && s.outputs == n && *shift < 32 => {}
+                Some(s) if layered && s.biases == Number::I32 && s.outputs == n && *shift < 32 => {}
                 _ => return Err(format!("{param}.b must be {n} int32 biases and the shift below 32")),
             }
             Kind::Int(n)
@@ -371,6 +373,7 @@ mod tests {
             ("r11 = r10 / 1024", "r11 = r1[0..40]", 13, "r1 has 32 values"),
             ("r9 = fc2 · r8 + b (int8)", "r9 = fc2 · r0 + b (int8)", 11, "fc2 reads activations, not r0"),
             ("r9 = fc2 · r8 + b (int8)", "r9 = l2 · r8 + b (f32, fma in order)", 11, "the net has no layer l2"),
+            ("r11 = r10 / 1024", "r11 = (r1 >> 3) + fc0.b", 13, "fc0.b must be 32 int32 biases"),
             ("positional = r11", "positional = r1", 14, "positional = r1: one int32 value, not 32 int32 values"),
             ("r3 = clamp(r1 >> 7, 0, 127)", "r2 = clamp(r1 >> 7, 0, 127)", 5, "r2 is written twice"),
             ("bucket (pieces - 1) / 4", "bucket 0", 1, "the bucket rule chooses among 1 buckets, the net has 8"),

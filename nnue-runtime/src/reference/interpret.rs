@@ -118,7 +118,7 @@ pub(super) fn forward(
     if bytes {
         trace.ft_out = r0.iter().map(|&v| v as u8).collect();
     }
-    let mut regs: Vec<Option<Value>> = vec![None; 32];
+    let mut regs: Vec<Option<Value>> = vec![None; usize::from(u8::MAX) + 1];
     regs[0] = Some(Value::Int(r0));
     let map_int = |v: &Value, f: &dyn Fn(i32) -> i32| Value::Int(v.ints().iter().map(|&x| f(x)).collect());
     for step in &layers.steps {
