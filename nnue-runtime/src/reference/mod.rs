@@ -305,4 +305,113 @@ mod tests {
             assert!(msg.is_some_and(|m| m.starts_with("GenericAccumulator")));
         }
     }
+
+    /// `check_fits` is what makes a layer sequence safe to interpret: thousands of sequences
+    /// mutated from each family's own (other registers, shifts, divisors, slices, weights,
+    /// steps left out), and every one it accepts evaluates without a panic.
+    #[test]
+    fn every_sequence_check_fits_accepts_evaluates() {
+        use nnue_format::layers::{Param, Step};
+        use nnue_format::synth::Rng;
+        let layered = |text: &str| match text.parse() {
+            Ok(nnue_format::Architecture::Layered(a)) => synth::layered(&a, 5),
+            _ => unreachable!("a multi-layer description"),
+        };
+        let chess768 = match "(768 -> 64)x2 -> 1x8, screlu, qa=255, qb=64, scale=400".parse() {
+            Ok(nnue_format::Architecture::Chess768(a)) => synth::chess768(&a, 6),
+            _ => unreachable!("a chess-768 description"),
+        };
+        let nets = [
+            chess768,
+            synth::sfnn(64, 1, Encoding::Raw),
+            synth::threats(64, 2, Encoding::Raw),
+            synth::sf19(64, nnue_format::Sf19Inputs::Lite, 3, Encoding::Raw),
+            synth::halfkp(64, 4),
+            layered("(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=512/4161600, scale=400, file=bullet"),
+            layered("(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf"),
+        ];
+        let positions = crate::position::random_positions(31, 3);
+        let mut rng = Rng::new(41);
+        let mut pick = |n: usize| rng.range(0, n as i64 - 1) as usize;
+        let params = [Param::Fc0, Param::Fc1, Param::Fc2, Param::L1, Param::L2, Param::L3, Param::Out];
+        let (mut accepted, mut tried) = (0, 0);
+        for net in &nets {
+            let own = net.arch().layers();
+            for _ in 0..1500 {
+                let mut layers = own.clone();
+                layers.steps.retain(|s| !matches!(s, Step::Trace { .. }));
+                for _ in 0..1 + pick(2) {
+                    let i = pick(layers.steps.len());
+                    let regs = layers.steps.len() as u8 + 1;
+                    let reg = pick(regs as usize) as u8;
+                    let step = &mut layers.steps[i];
+                    match (pick(4), step) {
+                        (0, _) => _ = layers.steps.remove(i),
+                        (
+                            1,
+                            Step::AffineI8 { param, .. }
+                            | Step::AffineF32 { param, .. }
+                            | Step::AffineI32 { param, .. }
+                            | Step::DotF32 { param, .. }
+                            | Step::ShiftBias { param, .. }
+                            | Step::DequantF32 { param, .. },
+                        ) => {
+                            *param = params[pick(params.len())];
+                        }
+                        (
+                            2,
+                            Step::ClippedShift { shift, .. }
+                            | Step::SqrClippedShift { shift, .. }
+                            | Step::ShiftBias { shift, .. },
+                        ) => {
+                            *shift = pick(70) as u32;
+                        }
+                        (2, Step::Div { k, .. } | Step::Mul { k, .. }) => *k = pick(3) as i32 - 1,
+                        (2, Step::Slice { start, len, .. }) => (*start, *len) = (pick(40), pick(40)),
+                        (2, Step::DualI32 { q_bits, .. } | Step::ClampSquare { q_bits, .. }) => {
+                            *q_bits = pick(20) as u32
+                        }
+                        // The step's first read becomes a read of `reg`.
+                        (_, step) => match step {
+                            Step::AffineI8 { input, .. }
+                            | Step::AffineI8Pairs { input, .. }
+                            | Step::DotI16 { input, .. }
+                            | Step::Square { input, .. }
+                            | Step::Slice { input, .. }
+                            | Step::ClippedShift { input, .. }
+                            | Step::SqrClippedShift { input, .. }
+                            | Step::Div { input, .. }
+                            | Step::Mul { input, .. }
+                            | Step::AddBiasI16 { input, .. }
+                            | Step::DequantF32 { input, .. }
+                            | Step::DualF32 { input, .. }
+                            | Step::ScreluF32 { input, .. }
+                            | Step::ClampF32 { input, .. }
+                            | Step::AffineF32 { input, .. }
+                            | Step::DotF32 { input, .. }
+                            | Step::F32ToInt { input, .. }
+                            | Step::ShiftBias { input, .. }
+                            | Step::DualI32 { input, .. }
+                            | Step::ClampSquare { input, .. }
+                            | Step::Clamp { input, .. }
+                            | Step::AffineI32 { input, .. } => *input = reg,
+                            Step::Add { a, .. } | Step::Sub { a, .. } => *a = reg,
+                            Step::Concat { inputs, .. } => inputs[0] = reg,
+                            Step::Trace { .. } => {}
+                        },
+                    }
+                }
+                tried += 1;
+                let Ok(eval) = Evaluator::with_layers(net, layers.clone()) else { continue };
+                accepted += 1;
+                for pos in &positions {
+                    let acc = eval.refresh(pos);
+                    let got = panic_message(|| _ = eval.forward(&acc, pos.side_to_move(), pos.piece_count()));
+                    assert!(got.is_none(), "{}: {layers}\n{got:?}", net.arch());
+                }
+            }
+        }
+        // The mutations keep a good share of sequences well-formed, so the check is exercised.
+        assert!(accepted > tried / 20 && accepted < tried, "{accepted} of {tried} accepted");
+    }
 }
