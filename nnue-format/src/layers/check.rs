@@ -126,9 +126,9 @@ impl Layers {
     /// stage as the text form numbers it (the bucket rule 1, the transform 2, the steps, the
     /// output line last), its message names the step.
     pub fn check_fits(&self, arch: &Architecture) -> Result<(), LayersError> {
-        let at = |line: usize| move |message: String| LayersError { line, message };
-        let steps = self.computing_steps().count();
-        self.fits(arch).map_err(|(stage, message)| at(stage.unwrap_or(steps + 3))(message))
+        // The output line follows the bucket rule, the transform and the steps.
+        let output = self.computing_steps().count() + 3;
+        self.fits(arch).map_err(|(stage, message)| LayersError { line: stage.unwrap_or(output), message })
     }
 
     /// [`Layers::check_fits`], the error with its stage (`None`: the output line).
