@@ -148,8 +148,8 @@ impl Layers {
         if self.psqt_div.is_some() && own.psqt_div.is_none() {
             return Err((None, "the net has no PSQT sums for `psqt = …`".into()));
         }
-        if self.psqt_div == Some(0) {
-            return Err((None, "`psqt = …` divides by 0".into()));
+        if let Some(d @ ..=0) = self.psqt_div {
+            return Err((None, format!("`psqt = …` divides by {d}: divisors are positive")));
         }
         let mut regs: Vec<Option<Kind>> = vec![None; usize::from(Reg::MAX) + 1];
         // Pairwise: half of each perspective's L1 values, so L1 in all.
@@ -251,7 +251,8 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
         ClippedShift { input, shift, .. } if *shift < 32 => Kind::Bytes { len: ints(*input)?, max: 127 },
         SqrClippedShift { input, shift, .. } if *shift < 64 => Kind::Bytes { len: ints(*input)?, max: 127 },
         ClippedShift { .. } | SqrClippedShift { .. } => return Err("the shift is out of range".into()),
-        Div { k: 0, .. } => return Err("division by 0".into()),
+        // A negative divisor would overflow on int32's minimum (`/ -1`); no net divides so.
+        Div { k, .. } if *k <= 0 => return Err(format!("division by {k}: divisors are positive")),
         Div { input, .. } | Mul { input, .. } => Kind::Int(ints(*input)?),
         Add { a, b, .. } | Sub { a, b, .. } => {
             let (n, m) = (ints(*a)?, ints(*b)?);

@@ -371,6 +371,12 @@ impl fmt::Display for Param {
     }
 }
 
+/// `2^bits` as the text form writes it: the number (any exponent a step can hold prints, even
+/// one no net has and `check_fits` refuses).
+fn pow2(bits: u32) -> String {
+    1u128.checked_shl(bits).map_or_else(|| format!("2^{bits}"), |v| v.to_string())
+}
+
 impl fmt::Display for Step {
     /// The step's line of the text form (a trace step, which has none there, as `trace rN`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -406,10 +412,10 @@ impl fmt::Display for Step {
             F32ToInt { input, scale, out } => write!(f, "r{out} = int(r{input} · {scale})"),
             ShiftBias { param, input, shift, out } => write!(f, "r{out} = (r{input} >> {shift}) + {param}.b"),
             DualI32 { input, q_bits, out } => {
-                let q = 1 << q_bits;
-                write!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {})", q * q)
+                let (q, qq) = (pow2(*q_bits), pow2(2 * q_bits));
+                write!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {qq})")
             }
-            ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", 1 << q_bits),
+            ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", pow2(*q_bits)),
             Clamp { input, max, out } => write!(f, "r{out} = clamp(r{input}, 0, {max})"),
             AffineI32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int32)"),
             Trace { reg, .. } => write!(f, "trace r{reg}"),
