@@ -35,14 +35,6 @@ impl Deltas {
     pub(crate) const KING_MOVE: Deltas =
         Deltas { added: [0; 2], removed: [0; 2], n_added: 0, n_removed: 0, king_move: true };
 
-    fn push_added(&mut self, f: usize) {
-        self.added[self.n_added as usize] = f;
-        self.n_added += 1;
-    }
-    fn push_removed(&mut self, f: usize) {
-        self.removed[self.n_removed as usize] = f;
-        self.n_removed += 1;
-    }
     /// Features to add (at most two).
     pub fn added(&self) -> &[usize] {
         &self.added[..self.n_added as usize]
@@ -68,16 +60,20 @@ pub fn deltas(
     if features.needs_refresh(perspective, king_before, king_after) {
         return None;
     }
-    let mut d = Deltas::default();
+    // Counted in locals and stored once: bumping the struct's byte counts in memory and reading
+    // them back wider stalled on store forwarding (3% of a threat net's ply).
+    let (mut added, mut removed, mut n_added, mut n_removed) = ([0; 2], [0; 2], 0, 0);
     for (sq, piece) in dirty.removed() {
         if let Some(f) = features.index(perspective, king_after, sq, piece) {
-            d.push_removed(f);
+            removed[n_removed] = f;
+            n_removed += 1;
         }
     }
     for (sq, piece) in dirty.added() {
         if let Some(f) = features.index(perspective, king_after, sq, piece) {
-            d.push_added(f);
+            added[n_added] = f;
+            n_added += 1;
         }
     }
-    Some(d)
+    Some(Deltas { added, removed, n_added: n_added as u8, n_removed: n_removed as u8, king_move: false })
 }
