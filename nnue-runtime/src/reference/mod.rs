@@ -41,7 +41,9 @@ impl<'a> Evaluator<'a> {
     /// ([`nnue_format::Layers::check_fits`]).
     pub fn with_layers(net: &'a Net, layers: nnue_format::Layers) -> Result<Self, nnue_format::layers::LayersError> {
         layers.check_fits(&net.arch())?;
-        Ok(Self { layers, ..Self::new(net) })
+        let own = Self::new(net);
+        // The description's own layers, as text, have lost their trace steps: keep them.
+        Ok(if layers.computes_as(&own.layers) { own } else { Self { layers, ..own } })
     }
 
     /// The net it evaluates.
@@ -304,6 +306,15 @@ mod tests {
                 panic_message(|| eval.update_on(crate::KernelPath::best(), &bad, &mut dst, Color::Black, &[], &[]));
             assert!(msg.is_some_and(|m| m.starts_with("GenericAccumulator")));
         }
+    }
+
+    /// The description's own layers, given as text, make the same evaluator (its trace too).
+    #[test]
+    fn the_own_layers_as_text_are_the_plain_evaluator() {
+        let net = synth::sf19(64, nnue_format::Sf19Inputs::Lite, 3, Encoding::Raw);
+        let text = net.arch().layers().to_string();
+        let eval = Evaluator::with_layers(&net, text.parse().unwrap()).unwrap();
+        assert_eq!(eval.layers, Evaluator::new(&net).layers);
     }
 
     /// `check_fits` is what makes a layer sequence safe to interpret: thousands of sequences
