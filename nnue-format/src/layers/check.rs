@@ -68,17 +68,6 @@ impl Architecture {
             _ => None,
         }
     }
-
-    /// The number of output buckets (stacks) of nets of this architecture.
-    pub fn buckets(&self) -> usize {
-        match self {
-            Architecture::Sfnn(_) | Architecture::Threats(_) => SfnnArch::STACKS,
-            Architecture::Sf19(_) => Sf19Arch::STACKS,
-            Architecture::HalfKp(_) => 1,
-            Architecture::Chess768(a) => a.output_buckets,
-            Architecture::Layered(a) => a.buckets,
-        }
-    }
 }
 
 impl Bucket {
@@ -141,8 +130,8 @@ impl Layers {
                 format!("the transform must be the net's own, `{own}`: the accumulators are compiled for it"),
             ));
         }
-        if self.bucket.count() != arch.buckets() {
-            let (n, want) = (self.bucket.count(), arch.buckets());
+        if self.bucket.count() != own.bucket.count() {
+            let (n, want) = (self.bucket.count(), own.bucket.count());
             return Err((Some(1), format!("the bucket rule chooses among {n} buckets, the net has {want}")));
         }
         if self.psqt_div.is_some() && own.psqt_div.is_none() {
@@ -216,7 +205,8 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
         }
         AffineI8Pairs { param, input, .. } => {
             let s = shape(*param, Number::I8)?;
-            if *input != 0 || *param != Param::L1 || !matches!(arch.layers().transform, Transform::Pairwise { .. }) {
+            // l1 is the multi-layer nets' only, whose transform is always pairwise.
+            if *input != 0 || *param != Param::L1 {
                 return Err("int16 pair sums are l1's over the pairwise transform, r0".into());
             }
             Kind::Int(s.outputs)
