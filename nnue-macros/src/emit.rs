@@ -409,15 +409,18 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let layout = &loaded.entry.layout;
     let width = accumulator_width(layout);
     let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)), width);
-    let own = loaded.compute.clone();
-    let (network_ty, value, layers) = match composed(layout, &accumulator_ty, own.clone()) {
+    // `compute = "…"`: a sequence of one's own, checked to fit the arrays while loading.
+    let own = loaded.compute.is_some();
+    let layers = loaded.compute.clone().unwrap_or_else(|| layout.arch().layers());
+    let layers_text = layers.to_string();
+    let (network_ty, value, layers) = match composed(layout, &accumulator_ty, layers, own) {
         Ok(layers) => (
             quote!(rt::nets::Composed<#network_ty, Layers>),
             quote!(rt::nets::Composed { net: #value, layers: Layers }),
             layers,
         ),
         // A sequence of one's own can fit the arrays and still need a kernel no path has.
-        Err(e) if own.is_some() => {
+        Err(e) if own => {
             let span = input.compute.as_ref().map_or_else(proc_macro2::Span::call_site, |c| c.span());
             let e = format!("nnue_net!: `compute`: no kernel computes it: {e}");
             (network_ty, value, syn::Error::new(span, e).into_compile_error())
@@ -427,7 +430,6 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             (network_ty, value, quote!(compile_error!(#e);))
         }
     };
-    let layers_text = own.unwrap_or_else(|| layout.arch().layers()).to_string();
     let prefix = symbol_prefix(&loaded.key);
     let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
     let net_file = loaded.file.to_string_lossy().into_owned();
@@ -518,13 +520,13 @@ fn accumulator_width(layout: &FastLayout<BlobFile>) -> usize {
     }
 }
 
-/// The `Layers` of a net: its forward pass composed from its description.
-/// `own`: a sequence of one's own (`compute = "…"`), checked to fit the arrays, in place of
-/// the description's.
+/// The `Layers` of a net: its forward pass composed from `layers`, its description's or (`own`)
+/// a sequence of one's own given with `compute = "…"`.
 fn composed(
     layout: &FastLayout<BlobFile>,
     accumulator: &TokenStream,
-    own: Option<Layers>,
+    layers: Layers,
+    own: bool,
 ) -> Result<TokenStream, String> {
     use nnue_format::layers::Param;
     let order: fn(Param) -> Order = match layout {
@@ -546,13 +548,9 @@ fn composed(
         Param::L3 => "l3",
     };
     let screlu_in_i16 = matches!(layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
-    let whose = if own.is_some() {
-        "as `compute` gives them, in place of the description's"
-    } else {
-        "as the description has them"
-    };
+    let whose =
+        if own { "as `compute` gives them, in place of the description's" } else { "as the description has them" };
     let heading = format!(" The layers after the accumulators, {whose}:");
-    let layers = own.unwrap_or_else(|| layout.arch().layers());
     let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
     let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
     let (accumulator, l1) = (accumulator.clone(), accumulator_width(layout));

@@ -133,9 +133,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
 /// `layers = "…"`: the net must compute exactly the layers written there (their trace steps
 /// aside); else an error at the string naming the first line that differs.
 fn check_layers(text: &LitStr, arch: &Architecture) -> syn::Result<()> {
-    let value = text.value();
-    let given: Layers =
-        value.parse().map_err(|e: LayersError| err(text, format!("`layers`, line {}: {}", e.line, e.message)))?;
+    let (value, given) = (text.value(), read_layers(text, "layers")?);
     let actual = arch.layers();
     if given.computes_as(&actual) {
         return Ok(());
@@ -162,16 +160,19 @@ fn check_layers(text: &LitStr, arch: &Architecture) -> syn::Result<()> {
 /// `compute = "…"`: a layer sequence of one's own, read and checked against the arrays of
 /// `arch`'s nets; errors at the string, naming its line.
 fn own_layers(text: &LitStr, arch: &Architecture) -> syn::Result<Layers> {
-    let value = text.value();
-    let at = |e: LayersError, line| err(text, format!("`compute`, line {line}: {}", e.message));
-    let layers: Layers = value.parse().map_err(|e: LayersError| at(e.clone(), e.line))?;
+    let layers = read_layers(text, "compute")?;
     layers.check_fits(arch).map_err(|e| {
         // `check_fits` counts stages, the parser skips blank lines: the line as written.
-        let line = text_line(&value, e.line);
+        let line = text_line(&text.value(), e.line);
         let own = arch.layers();
-        at(LayersError { message: format!("{} (the net `{arch}` computes:\n{own})", e.message), ..e }, line)
+        err(text, format!("`compute`, line {line}: {} (the net `{arch}` computes:\n{own})", e.message))
     })?;
     Ok(layers)
+}
+
+/// The layer sequence of `key = "…"`, or an error at the string naming the line that isn't one.
+fn read_layers(text: &LitStr, key: &str) -> syn::Result<Layers> {
+    text.value().parse().map_err(|e: LayersError| err(text, format!("`{key}`, line {}: {}", e.line, e.message)))
 }
 
 /// The line number, in `text`, of its `stage`-th non-blank line.
