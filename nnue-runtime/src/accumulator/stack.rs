@@ -2,7 +2,7 @@
 
 use super::{deltas, Deltas, RefreshCache};
 use crate::dirty::Dirty;
-use crate::features::threats::{self, Board};
+use crate::features::threats::{self, Board, ThreatSet};
 use crate::network::{Evaluation, Network};
 use crate::position::{Color, Position, Square};
 use crate::simd::KernelPath;
@@ -71,8 +71,8 @@ pub struct AccumulatorStack<N: Network> {
     entries: Vec<Entry<N::Accumulator>>,
     top: usize,
     cache: RefreshCache<N::Accumulator>,
-    /// The net has threat features: boards are kept per ply.
-    threats: bool,
+    /// The net's threat features, if any: boards are kept per ply.
+    threats: Option<ThreatSet>,
     /// Scratch feature lists for threat-net updates.
     added: Vec<usize>,
     removed: Vec<usize>,
@@ -100,7 +100,7 @@ impl<N: Network> AccumulatorStack<N> {
             entries: vec![root],
             top: 0,
             cache: RefreshCache::with_path(net, path),
-            threats: net.feature_set().has_threats(),
+            threats: net.feature_set().threat_set(),
             added: Vec::new(),
             removed: Vec::new(),
             steps: Vec::new(),
@@ -144,11 +144,11 @@ impl<N: Network> AccumulatorStack<N> {
             let (below, above) = self.entries.split_at_mut(self.top);
             let e = &mut above[0];
             e.board.clone_from(&below[self.top - 1].board);
-            if self.threats {
+            if let Some(set) = self.threats {
                 // One walk plays the move and records its threat changes (as Stockfish's
                 // `do_move` does), for whichever perspective updates from this ply.
                 e.log.clear();
-                threats::log_move(&mut e.board, &dirty, &mut e.log);
+                threats::log_move(set, &mut e.board, &dirty, &mut e.log);
                 threats::cancel_log(&mut e.log);
             } else {
                 e.board.apply(&dirty);
@@ -203,7 +203,7 @@ impl<N: Network> AccumulatorStack<N> {
     /// Whether each ply's board is kept: for threat nets, and in debug builds for the check in
     /// [`AccumulatorStack::current`].
     fn keeps_boards(&self) -> bool {
-        self.threats || cfg!(debug_assertions)
+        self.threats.is_some() || cfg!(debug_assertions)
     }
 
     /// The path every computation of this stack runs on.
@@ -229,7 +229,7 @@ impl<N: Network> AccumulatorStack<N> {
                     rows += d.added().len() + d.removed().len();
                     self.steps.push(d);
                 }
-                None if self.threats && !features.board_needs_refresh(below.kings[p], e.kings[p]) => {
+                None if self.threats.is_some() && !features.board_needs_refresh(below.kings[p], e.kings[p]) => {
                     self.steps.push(Deltas::KING_MOVE);
                 }
                 None => break None,
@@ -242,7 +242,7 @@ impl<N: Network> AccumulatorStack<N> {
         let path = self.path();
         match start {
             // Threat nets always update (their piece rows alone don't tell the cost).
-            Some(s) if self.threats => self.update_threats(net, pos, perspective, s),
+            Some(s) if self.threats.is_some() => self.update_threats(net, pos, perspective, s),
             // A refresh from the cache costs about one row per changed piece, and a plain
             // one a row per piece: past that, updating is the dearer way.
             Some(s) if rows <= pos.piece_count() => {

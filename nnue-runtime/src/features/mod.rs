@@ -116,7 +116,16 @@ impl FeatureSet {
     /// Whether features depend on more than each piece's own square (threat nets): the
     /// accumulator stack then keeps the board of every ply.
     pub const fn has_threats(&self) -> bool {
-        matches!(self, FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19)
+        self.threat_set().is_some()
+    }
+
+    /// The threat features of a threat net.
+    pub(crate) const fn threat_set(&self) -> Option<threats::ThreatSet> {
+        match self {
+            FeatureSet::HalfKav2HmThreats => Some(threats::ThreatSet::Sf18),
+            FeatureSet::Sf19 => Some(threats::ThreatSet::Sf19),
+            _ => None,
+        }
     }
 
     /// Appends every active feature of `pos` for `perspective`.

@@ -100,6 +100,27 @@ impl ThreatSet {
     }
 }
 
+impl ThreatSet {
+    /// Bit `attacker * 6 + attacked` (piece types) when such a pair is a feature for some
+    /// colours: the pairs a move's log keeps.
+    const fn kept_pairs(self) -> u64 {
+        let (slots, _) = self.slots();
+        let mut bits = 0u64;
+        let mut a = 0;
+        while a < 6 {
+            let mut t = 0;
+            while t < 6 {
+                if slots[a][t] >= 0 {
+                    bits |= 1 << (a * 6 + t);
+                }
+                t += 1;
+            }
+            a += 1;
+        }
+        bits
+    }
+}
+
 struct Layout {
     /// Empty-board attack set by relative attacker piece (0..12) and square.
     moves: [[Bitboard; 64]; 12],
@@ -332,6 +353,21 @@ pub(crate) struct ThreatChange {
     key: u32,
 }
 
+/// A move's log of threat changes, keeping only the pairs of piece types that are features
+/// of its set (the others could only cancel or be dropped per perspective).
+pub(crate) struct Log<'a> {
+    changes: &'a mut Vec<ThreatChange>,
+    kept: u64,
+}
+
+impl Log<'_> {
+    fn push(&mut self, attacker: Piece, from: usize, attacked: Piece, to: usize, add: bool) {
+        if self.kept >> (attacker.kind.index() * 6 + attacked.kind.index()) & 1 != 0 {
+            push(self.changes, attacker, from, attacked, to, add);
+        }
+    }
+}
+
 fn push(log: &mut Vec<ThreatChange>, attacker: Piece, from: usize, attacked: Piece, to: usize, add: bool) {
     let piece = |p: Piece| (p.color.index() * 6 + p.kind.index()) as u32;
     let key = piece(attacker) << 24 | (from as u32) << 16 | piece(attacked) << 8 | to as u32;
@@ -341,40 +377,55 @@ fn push(log: &mut Vec<ThreatChange>, attacker: Piece, from: usize, attacked: Pie
 /// Every threat involving square `s` (holding `pc` on `board`), logged as `add`; and for each
 /// slider line through `s` the first piece beyond it, with the opposite sign (occupying `s`
 /// blocks that threat, vacating it uncovers it).
-fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Vec<ThreatChange>) {
+fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Log<'_>) {
     let occ = board.occupied;
     let at = |sq: usize| board.squares[sq].expect("an occupied square");
-    for to in squares(attacks_of(pc, s, occ) & occ) {
-        push(log, pc, s, at(to), to, add);
-    }
-    for from in squares(board.leaper_attackers(s)) {
-        push(log, at(from), from, pc, s, add);
-    }
+    let kind = pc.kind.index();
+    // The slider lines through `s`, which are also a slider's own attacks.
     let (rook, bishop) = (attacks::rook(s, occ), attacks::bishop(s, occ));
+    // Whole walks skipped when `pc`'s type attacks (or is attacked by) no kept type: Stockfish
+    // 19's kings, for one.
+    if log.kept >> (kind * 6) & 0o77 != 0 {
+        let attacks = match pc.kind {
+            PieceType::Bishop => bishop,
+            PieceType::Rook => rook,
+            PieceType::Queen => rook | bishop,
+            _ => attacks_of(pc, s, occ),
+        };
+        for to in squares(attacks & occ) {
+            log.push(pc, s, at(to), to, add);
+        }
+    }
+    if log.kept & (0o10101010101 << kind) != 0 {
+        for from in squares(board.leaper_attackers(s)) {
+            log.push(at(from), from, pc, s, add);
+        }
+    }
     let through = (rook | bishop) & occ;
     for from in squares(board.slider_attackers_from(rook, bishop)) {
         let slider = at(from);
-        push(log, slider, from, pc, s, add);
+        log.push(slider, from, pc, s, add);
         let behind = through & attacks::beyond(from, s);
         if behind != 0 {
             let to = behind.trailing_zeros() as usize;
-            push(log, slider, from, at(to), to, !add);
+            log.push(slider, from, at(to), to, !add);
         }
     }
 }
 
-/// Every threat `dirty` makes and breaks on `before` (the board before the move), in order;
-/// `board` ends as the board after the move.
-pub(crate) fn log_move(board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
+/// Every threat of `set`'s piece-type pairs that `dirty` makes and breaks on `board` (the
+/// board before the move), in order; `board` ends as the board after the move.
+pub(crate) fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
+    let mut log = Log { changes: log, kept: set.kept_pairs() };
     for (sq, piece) in dirty.removed() {
         let s = sq.index();
-        log_square(board, s, piece, false, log);
+        log_square(board, s, piece, false, &mut log);
         board.remove(s);
     }
     for (sq, piece) in dirty.added() {
         let s = sq.index();
         board.put(s, piece);
-        log_square(board, s, piece, true, log);
+        log_square(board, s, piece, true, &mut log);
     }
 }
 
@@ -439,7 +490,7 @@ mod tests {
     ) {
         let mut board = before.clone();
         let mut log = Vec::with_capacity(32);
-        log_move(&mut board, dirty, &mut log);
+        log_move(set, &mut board, dirty, &mut log);
         cancel_log(&mut log);
         changes(set, &log, perspective, king, added, removed);
     }
