@@ -102,17 +102,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-/// The lines of a FEN file, or the `fen` column of a TSV whose header has one.
-fn read_fen_lines(file: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).peekable();
-    let header: Vec<&str> = lines.peek().map(|l| l.split('\t').collect()).unwrap_or_default();
-    match header.iter().position(|h| *h == "fen") {
-        Some(col) => lines.skip(1).map(|l| l.split('\t').nth(col).expect("fen column").to_string()).collect(),
-        None => lines.map(str::to_string).collect(),
-    }
-}
-
 /// This thread's CPU time: unlike the wall clock, it doesn't count time spent descheduled.
 #[cfg(not(target_os = "wasi"))]
 fn thread_cpu() -> Duration {
@@ -228,8 +217,7 @@ fn main() {
     };
     match args[..] {
         ["--forward", "--fens", file] => {
-            let positions: Vec<Position> =
-                read_fen_lines(file).iter().map(|f| Position::from_fen(f).expect("FEN")).collect();
+            let positions = nnue_testkit::read_fens(file);
             eprintln!(
                 "{} ({} positions); measured fastest: {}",
                 net::ARCHITECTURE,

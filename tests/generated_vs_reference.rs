@@ -45,6 +45,22 @@ nnue_runtime::nnue_net!(name = layered_f32_64, env = "NNUE_SYNTH_LAYERED_F32_64"
 nnue_runtime::nnue_net!(name = layered_i32_128_wrap, env = "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 // The same net zstd-compressed, as Stormphrax ships its nets.
 nnue_runtime::nnue_net!(name = layered_i32_128_zstd, env = "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
+// The same nets with their neurons in another order (`neuron_order`).
+nnue_runtime::nnue_net! {
+    name = sfnn128_reordered,
+    env = "NNUE_SYNTH_SFNN128",
+    neuron_order = "tests/fixtures/neuron-orders/shuffle-64.order",
+}
+nnue_runtime::nnue_net! {
+    name = sf19_64_reordered,
+    env = "NNUE_SYNTH_SF19_64",
+    neuron_order = "tests/fixtures/neuron-orders/shuffle-32.order",
+}
+nnue_runtime::nnue_net! {
+    name = layered_f32_64_reordered,
+    env = "NNUE_SYNTH_LAYERED_F32_64",
+    neuron_order = "tests/fixtures/neuron-orders/shuffle-32.order",
+}
 
 // Layer sequences of one's own over the arrays of a file layout (`compute`): Stockfish 19's
 // stacks with other activation shifts, fc_0's last output subtracted instead of the skip and
@@ -124,6 +140,34 @@ synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_
 synthetic_test!(layered_i32_128_zstd, layered_i32_128_zstd, "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 synthetic_test!(chess768_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
 synthetic_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD");
+
+/// A net compiled with its neurons in another order equals, layer by layer, the reference of
+/// the net reordered so, and evaluates every position as the net in its own order, on every
+/// path.
+macro_rules! reordered_test {
+    ($test:ident, $module:ident, $plain:ident, $var:literal) => {
+        #[test]
+        fn $test() {
+            use nnue_runtime::format::neuron_order::read_order;
+            use nnue_runtime::{KernelPath, Network};
+            assert_eq!($plain::NEURON_ORDER, None);
+            let file = $module::NEURON_ORDER.expect("the order compiled in");
+            let order = read_order(&std::fs::read_to_string(file).unwrap()).unwrap();
+            let mut net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
+            net.reorder_neurons(&order).unwrap();
+            assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);
+            for pos in positions(8) {
+                for path in KernelPath::all() {
+                    assert_eq!($module::NETWORK.evaluate_on(path, &pos), $plain::NETWORK.evaluate_on(path, &pos));
+                }
+            }
+        }
+    };
+}
+
+reordered_test!(sfnn_l1_128_reordered, sfnn128_reordered, sfnn128, "NNUE_SYNTH_SFNN128");
+reordered_test!(sf19_l1_64_reordered, sf19_64_reordered, sf19_64, "NNUE_SYNTH_SF19_64");
+reordered_test!(layered_f32_64_reordered, layered_f32_64_reordered, layered_f32_64, "NNUE_SYNTH_LAYERED_F32_64");
 
 /// A net compiled with layers of its own equals the reference computing the same layers, on
 /// every path, and not the net's own layers.

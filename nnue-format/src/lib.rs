@@ -22,6 +22,7 @@ pub mod layers;
 pub mod layout;
 mod leb128;
 mod net;
+pub mod neuron_order;
 mod plan;
 mod read;
 pub mod synth;

@@ -452,9 +452,29 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             layout.arch().l1()
         );
     }
+    if let Some(order) = &loaded.neuron_order {
+        doc += &format!(
+            "\n\n Compiled for its weights: its pairwise transform's neurons in the order of `{}` (each \
+             neuron's two accumulator columns and the sparse layer's two inputs that read it moved \
+             together), so that neurons that fire together share the sparse layer's 4-byte chunks \
+             and fewer chunks are non-zero; the evaluation is the same integers, the transform's \
+             output in that order.",
+            order.shown
+        );
+    }
     if !loaded.entry.description.is_empty() {
         doc += &format!("\n\n Its description: {}", loaded.entry.description);
     }
+    let order_file = loaded.neuron_order.as_ref().map(|o| o.file.to_string_lossy().into_owned());
+    let order_const = match &order_file {
+        Some(f) => quote!(Some(#f)),
+        None => quote!(None),
+    };
+    let order_tracking = order_file.map(|f| {
+        quote!(
+            const _: &[u8] = include_bytes!(#f);
+        )
+    });
     let env_tracking = loaded.env_var.as_ref().map(|var| {
         let arch_var = format!("{var}_ARCH");
         quote! {
@@ -478,6 +498,10 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             /// The net file compiled in, as the macro resolved it (after `env`/`default`, made
             /// absolute): to read the same net at run time, e.g. for the generic evaluator.
             pub const PATH: &str = #net_file;
+            /// The file of `neuron_order = "…"`, made absolute, if given: the order of the
+            /// transform's neurons compiled in (`nnue_runtime::format::neuron_order::read_order`
+            /// reads it, `Net::reorder_neurons` applies it to the net read from [`PATH`]).
+            pub const NEURON_ORDER: Option<&str> = #order_const;
             /// Accumulator width per perspective (the columns compiled in; see the module's docs).
             pub const L1: usize = #l1;
             /// What the net computes after its accumulators, in the text form
@@ -506,6 +530,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             /// rebuilds the crate. (Nothing of it is used; the weights come from the cache.)
             mod rebuild_when_the_net_changes {
                 const _: &[u8] = include_bytes!(#net_file);
+                #order_tracking
             }
         }
     }

@@ -26,6 +26,9 @@ pub struct NetInput {
     /// A layer sequence of one's own to compute after the accumulators, in place of the
     /// description's, over the arrays of the net's file layout.
     pub compute: Option<LitStr>,
+    /// A file giving the order of the pairwise transform's neurons (`examples/neuron_order`
+    /// writes one): the net is compiled with its neurons in that order.
+    pub neuron_order: Option<LitStr>,
 }
 
 impl NetInput {
@@ -54,10 +57,11 @@ impl Parse for NetInput {
                 arch: None,
                 layers: None,
                 compute: None,
+                neuron_order: None,
             });
         }
-        let (mut name, mut path, mut env, mut default, mut arch, mut layers, mut compute) =
-            (None, None, None, None, None, None, None);
+        let (mut name, mut path, mut env, mut default, mut arch, mut layers, mut compute, mut neuron_order) =
+            (None, None, None, None, None, None, None, None);
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -72,12 +76,13 @@ impl Parse for NetInput {
                 "arch" => Some(&mut arch),
                 "layers" => Some(&mut layers),
                 "compute" => Some(&mut compute),
-                _ => {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!("unknown key `{key}`: expected name, path, env, default, arch, layers or compute"),
-                    ))
-                }
+                "neuron_order" => Some(&mut neuron_order),
+                _ => return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown key `{key}`: expected name, path, env, default, arch, layers, compute or neuron_order"
+                    ),
+                )),
             };
             if let Some(slot) = slot {
                 if slot.is_some() {
@@ -101,6 +106,6 @@ impl Parse for NetInput {
                 "`layers` checks the layers the net's description gives, `compute` replaces them: give one",
             ));
         }
-        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute })
+        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute, neuron_order })
     }
 }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use nnue_format::layers::{Layers, LayersError};
-use nnue_format::{layout, Architecture, FileErrorKind, Net};
+use nnue_format::{layout, neuron_order, Architecture, FileErrorKind, Net};
 use syn::LitStr;
 
 use crate::cache::{self, Entry};
@@ -23,6 +23,18 @@ pub struct Loaded {
     /// `compute = "…"`: the layers to compile in place of the description's, checked to fit
     /// the net's arrays.
     pub compute: Option<Layers>,
+    /// `neuron_order = "…"`.
+    pub neuron_order: Option<NeuronOrder>,
+}
+
+/// The file of `neuron_order = "…"`, read.
+pub struct NeuronOrder {
+    /// The path as the user gave it.
+    pub shown: String,
+    /// Absolute, for `include_bytes!` (editing the order rebuilds the crate).
+    pub file: PathBuf,
+    text: String,
+    order: Vec<usize>,
 }
 
 fn err(span: &impl syn::spanned::Spanned, msg: impl std::fmt::Display) -> syn::Error {
@@ -95,8 +107,14 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         ),
         kind => err(&span, format!("{shown}{origin}: {kind}{arch_hint}")),
     })?;
-    let key = cache::key(&bytes, arch_text.as_deref());
-    let net_hash = cache::net_hash(&bytes, arch_text.as_deref());
+    let neuron_order = input.neuron_order.as_ref().map(|lit| read_neuron_order(lit, &manifest_dir)).transpose()?;
+    // The order is part of what is compiled: another order, another cache entry.
+    let described = match &neuron_order {
+        Some(o) => Some(format!("{}\nneuron_order:\n{}", arch_text.as_deref().unwrap_or(""), o.text)),
+        None => arch_text.clone(),
+    };
+    let key = cache::key(&bytes, described.as_deref());
+    let net_hash = cache::net_hash(&bytes, described.as_deref());
     let root = cache::dir().map_err(|e| err(&span, e))?;
     let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
         Some(entry) => entry,
@@ -106,6 +124,9 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
+            if let (Some(o), Some(lit)) = (&neuron_order, &input.neuron_order) {
+                net.reorder_neurons(&o.order).map_err(|e| err(lit, format!("{}: {e}", o.shown)))?;
+            }
             layout::check(&net).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
             let fast = layout::fast_layout_pruned(&net);
             let description = std::mem::take(&mut net.description);
@@ -127,7 +148,24 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         check_layers(layers, &entry.layout.arch())?;
     }
     let compute = input.compute.as_ref().map(|text| own_layers(text, &entry.layout.arch())).transpose()?;
-    Ok(Loaded { file, shown, env_var, key, entry, compute })
+    Ok(Loaded { file, shown, env_var, key, entry, compute, neuron_order })
+}
+
+/// `neuron_order = "FILE"`, read; errors at the literal.
+fn read_neuron_order(lit: &LitStr, manifest_dir: &Path) -> syn::Result<NeuronOrder> {
+    let shown = lit.value();
+    let file = resolve(manifest_dir, &shown);
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        let dir = manifest_dir.display();
+        err(
+            lit,
+            format!(
+                "can't read the neuron order {shown}: {e} (paths are relative to the crate's manifest directory {dir})"
+            ),
+        )
+    })?;
+    let order = neuron_order::read_order(&text).map_err(|e| err(lit, format!("{shown}: {e}")))?;
+    Ok(NeuronOrder { shown, file, text, order })
 }
 
 /// `layers = "…"`: the net must compute exactly the layers written there (their trace steps

@@ -217,12 +217,18 @@ pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) 
     })
 }
 
-/// FENs, one per line (`#` lines are comments).
+/// FENs, one per line (`#` lines are comments), or the `fen` column of a TSV whose header
+/// has one (the oracle files).
 pub fn read_fens(path: impl AsRef<Path>) -> Vec<nnue_runtime::Position> {
-    let text = std::fs::read_to_string(path.as_ref()).expect("FEN file");
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| nnue_runtime::Position::from_fen(l).expect("FEN"))
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).peekable();
+    let column = lines.peek().and_then(|header| header.split('\t').position(|h| h == "fen"));
+    if column.is_some() {
+        lines.next();
+    }
+    lines
+        .map(|l| l.split('\t').nth(column.unwrap_or(0)).expect("a fen column"))
+        .map(|fen| nnue_runtime::Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")))
         .collect()
 }
