@@ -184,6 +184,17 @@ pub fn run() {
     println!("cargo:rustc-env=NNUE_SYNTH_LAYERED_I32_128_ZSTD={}", path.display());
     println!("cargo:rustc-env=NNUE_SYNTH_LAYERED_I32_128_ZSTD_ARCH={}", wrap.arch());
     let root = workspace_root();
+    // Nets again, each named by a variable with its neuron order beside it
+    // (`<VAR>_NEURON_ORDER`), as an engine's build names its net.
+    for (name, order) in [("SFNN128", "shuffle-64"), ("SF19_64", "shuffle-32"), ("LAYERED_F32_64", "shuffle-32")] {
+        let order = root.join(format!("tests/fixtures/neuron-orders/{order}.order"));
+        println!("cargo:rerun-if-changed={}", order.display());
+        println!("cargo:rustc-env=NNUE_SYNTH_{name}_ORDERED={}", paths[name].display());
+        println!("cargo:rustc-env=NNUE_SYNTH_{name}_ORDERED_NEURON_ORDER={}", order.display());
+        if let Some(arch) = archs.get(name) {
+            println!("cargo:rustc-env=NNUE_SYNTH_{name}_ORDERED_ARCH={arch}");
+        }
+    }
     let dirs = [root.join("../shared/nets"), root.join("nets/fetched")];
     for dir in &dirs {
         println!("cargo:rerun-if-changed={}", dir.display());

@@ -45,22 +45,11 @@ nnue_runtime::nnue_net!(name = layered_f32_64, env = "NNUE_SYNTH_LAYERED_F32_64"
 nnue_runtime::nnue_net!(name = layered_i32_128_wrap, env = "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 // The same net zstd-compressed, as Stormphrax ships its nets.
 nnue_runtime::nnue_net!(name = layered_i32_128_zstd, env = "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
-// The same nets with their neurons in another order (`neuron_order`).
-nnue_runtime::nnue_net! {
-    name = sfnn128_reordered,
-    env = "NNUE_SYNTH_SFNN128",
-    neuron_order = "tests/fixtures/neuron-orders/shuffle-64.order",
-}
-nnue_runtime::nnue_net! {
-    name = sf19_64_reordered,
-    env = "NNUE_SYNTH_SF19_64",
-    neuron_order = "tests/fixtures/neuron-orders/shuffle-32.order",
-}
-nnue_runtime::nnue_net! {
-    name = layered_f32_64_reordered,
-    env = "NNUE_SYNTH_LAYERED_F32_64",
-    neuron_order = "tests/fixtures/neuron-orders/shuffle-32.order",
-}
+// The same nets with their neurons in another order, from `<VAR>_NEURON_ORDER` beside each
+// net's variable (`neuron_order = "…"` for a file named in the macro: `nnue-macros/tests/ui-pass/`).
+nnue_runtime::nnue_net!(name = sfnn128_reordered, env = "NNUE_SYNTH_SFNN128_ORDERED");
+nnue_runtime::nnue_net!(name = sf19_64_reordered, env = "NNUE_SYNTH_SF19_64_ORDERED");
+nnue_runtime::nnue_net!(name = layered_f32_64_reordered, env = "NNUE_SYNTH_LAYERED_F32_64_ORDERED");
 
 // Layer sequences of one's own over the arrays of a file layout (`compute`): Stockfish 19's
 // stacks with other activation shifts, fc_0's last output subtracted instead of the skip and

@@ -476,11 +476,12 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
         )
     });
     let env_tracking = loaded.env_var.as_ref().map(|var| {
-        let arch_var = format!("{var}_ARCH");
+        let (arch_var, order_var) = (format!("{var}_ARCH"), format!("{var}_NEURON_ORDER"));
         quote! {
             // Makes rustc rebuild the crate when the variables change.
             const _: Option<&str> = option_env!(#var);
             const _: Option<&str> = option_env!(#arch_var);
+            const _: Option<&str> = option_env!(#order_var);
         }
     });
     quote! {

@@ -77,12 +77,14 @@ impl Parse for NetInput {
                 "layers" => Some(&mut layers),
                 "compute" => Some(&mut compute),
                 "neuron_order" => Some(&mut neuron_order),
-                _ => return Err(syn::Error::new(
-                    key.span(),
-                    format!(
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
                         "unknown key `{key}`: expected name, path, env, default, arch, layers, compute or neuron_order"
                     ),
-                )),
+                    ))
+                }
             };
             if let Some(slot) = slot {
                 if slot.is_some() {

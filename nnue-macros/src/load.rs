@@ -27,9 +27,11 @@ pub struct Loaded {
     pub neuron_order: Option<NeuronOrder>,
 }
 
-/// The file of `neuron_order = "…"`, read.
+/// The file of `neuron_order = "…"` (or of `<VAR>_NEURON_ORDER` for a net from `env`), read.
 pub struct NeuronOrder {
-    /// The path as the user gave it.
+    /// Where errors point: the literal, or the `env` variable's.
+    lit: LitStr,
+    /// The path as the user gave it, and where it came from for messages.
     pub shown: String,
     /// Absolute, for `include_bytes!` (editing the order rebuilds the crate).
     pub file: PathBuf,
@@ -44,8 +46,9 @@ fn err(span: &impl syn::spanned::Spanned, msg: impl std::fmt::Display) -> syn::E
 pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let span = input.span();
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    // With `env`, a file from the environment takes its description from `<VAR>_ARCH` (if
-    // any); `arch` describes the default file.
+    // With `env`, a file from the environment takes its description from `<VAR>_ARCH` and its
+    // neuron order from `<VAR>_NEURON_ORDER` (if any); `arch` and `neuron_order` are the
+    // default file's.
     let (shown, env_var, arch_lit, from_env) = match &input.source {
         Source::Path(p) => (p.value(), None, input.arch.clone(), false),
         Source::Env { var, default } => {
@@ -107,7 +110,14 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         ),
         kind => err(&span, format!("{shown}{origin}: {kind}{arch_hint}")),
     })?;
-    let neuron_order = input.neuron_order.as_ref().map(|lit| read_neuron_order(lit, &manifest_dir)).transpose()?;
+    let order_lit = match (&env_var, from_env, &input.source) {
+        (Some(var), true, Source::Env { var: lit, .. }) => std::env::var(format!("{var}_NEURON_ORDER"))
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map(|v| (LitStr::new(&v, lit.span()), format!(" (named by ${var}_NEURON_ORDER)"))),
+        _ => input.neuron_order.clone().map(|lit| (lit, String::new())),
+    };
+    let neuron_order = order_lit.map(|(lit, origin)| read_neuron_order(lit, &origin, &manifest_dir)).transpose()?;
     // The order is part of what is compiled: another order, another cache entry.
     let described = match &neuron_order {
         Some(o) => Some(format!("{}\nneuron_order:\n{}", arch_text.as_deref().unwrap_or(""), o.text)),
@@ -124,8 +134,8 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
-            if let (Some(o), Some(lit)) = (&neuron_order, &input.neuron_order) {
-                net.reorder_neurons(&o.order).map_err(|e| err(lit, format!("{}: {e}", o.shown)))?;
+            if let Some(o) = &neuron_order {
+                net.reorder_neurons(&o.order).map_err(|e| err(&o.lit, format!("{}: {e}", o.shown)))?;
             }
             layout::check(&net).map_err(|e| err(&span, format!("{shown}{origin}: {e}")))?;
             let fast = layout::fast_layout_pruned(&net);
@@ -151,21 +161,22 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     Ok(Loaded { file, shown, env_var, key, entry, compute, neuron_order })
 }
 
-/// `neuron_order = "FILE"`, read; errors at the literal.
-fn read_neuron_order(lit: &LitStr, manifest_dir: &Path) -> syn::Result<NeuronOrder> {
-    let shown = lit.value();
-    let file = resolve(manifest_dir, &shown);
+/// The neuron order file `lit` names (`origin`: where the name came from, for messages), read;
+/// errors at `lit`.
+fn read_neuron_order(lit: LitStr, origin: &str, manifest_dir: &Path) -> syn::Result<NeuronOrder> {
+    let shown = format!("{}{origin}", lit.value());
+    let file = resolve(manifest_dir, &lit.value());
     let text = std::fs::read_to_string(&file).map_err(|e| {
         let dir = manifest_dir.display();
         err(
-            lit,
+            &lit,
             format!(
                 "can't read the neuron order {shown}: {e} (paths are relative to the crate's manifest directory {dir})"
             ),
         )
     })?;
-    let order = neuron_order::read_order(&text).map_err(|e| err(lit, format!("{shown}: {e}")))?;
-    Ok(NeuronOrder { shown, file, text, order })
+    let order = neuron_order::read_order(&text).map_err(|e| err(&lit, format!("{shown}: {e}")))?;
+    Ok(NeuronOrder { lit, shown, file, text, order })
 }
 
 /// `layers = "…"`: the net must compute exactly the layers written there (their trace steps

@@ -1,5 +1,6 @@
 //! Bad nets and bad macro arguments are compile errors that name the file, the section, the
-//! offset and what was expected; trybuild pins the messages (`tests/ui/*.stderr`).
+//! offset and what was expected; trybuild pins the messages (`tests/ui/*.stderr`). A few forms
+//! that must compile and run are in `tests/ui-pass/`.
 //!
 //! Every case of the malformed-net corpus (`tests/corpus/manifest.tsv`) is one `nnue_net!` in
 //! `tests/ui/corpus.rs`, generated from the manifest, so one build reports them all. The nets
@@ -50,7 +51,13 @@ fn compile_errors() {
     std::env::set_var("NNUE_TEST_EMPTY_ENV", "");
     std::env::set_var("NNUE_TEST_HEADERLESS_FROM_ENV", "../../../../nets/default.nnue");
     std::env::remove_var("NNUE_TEST_HEADERLESS_FROM_ENV_ARCH");
-    trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
+    // For `neuron_order.rs`: a net from the environment with an order that doesn't fit it.
+    std::env::set_var("NNUE_TEST_ORDERED_FROM_ENV", "../../nnue-corpus/valid.nnue");
+    std::env::set_var("NNUE_TEST_ORDERED_FROM_ENV_NEURON_ORDER", "../../../../nnue-macros/tests/ui/orders/short.order");
+    let cases = trybuild::TestCases::new();
+    cases.compile_fail("tests/ui/*.rs");
+    // What must compile and run: `tests/ui-pass/`.
+    cases.pass("tests/ui-pass/*.rs");
 }
 
 /// Files that are not nets (a FIFO once blocked the build forever, /dev/zero ate memory, a

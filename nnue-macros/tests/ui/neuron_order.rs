@@ -30,4 +30,7 @@ nnue_runtime::nnue_net! {
     neuron_order = "../../../../nnue-macros/tests/ui/orders/short.order",
 }
 
+// A net from the environment takes its order from `<VAR>_NEURON_ORDER`.
+nnue_runtime::nnue_net!(name = from_env, env = "NNUE_TEST_ORDERED_FROM_ENV");
+
 fn main() {}
