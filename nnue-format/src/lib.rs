@@ -10,6 +10,8 @@
 //! - [`layout`]: the fast paths' form of a net, [`layout::FastLayout`]: per family, its arrays
 //!   by name, as the macro bakes them in and the runtime loads them.
 //! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
+//! - [`neuron_order`]: the order of a pairwise transform's neurons (the same net, another
+//!   speed of its sparse layer): finding one from activations, applying it.
 
 mod arch;
 mod error;

@@ -110,11 +110,12 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         ),
         kind => err(&span, format!("{shown}{origin}: {kind}{arch_hint}")),
     })?;
+    // The order's file, spanned where errors about it point, and where its name came from.
     let order_lit = match (&env_var, from_env, &input.source) {
-        (Some(var), true, Source::Env { var: lit, .. }) => std::env::var(format!("{var}_NEURON_ORDER"))
+        (Some(name), true, Source::Env { var, .. }) => std::env::var(format!("{name}_NEURON_ORDER"))
             .ok()
             .filter(|v| !v.is_empty())
-            .map(|v| (LitStr::new(&v, lit.span()), format!(" (named by ${var}_NEURON_ORDER)"))),
+            .map(|v| (LitStr::new(&v, var.span()), format!(" (named by ${name}_NEURON_ORDER)"))),
         _ => input.neuron_order.clone().map(|lit| (lit, String::new())),
     };
     let neuron_order = order_lit.map(|(lit, origin)| read_neuron_order(lit, &origin, &manifest_dir)).transpose()?;
