@@ -355,7 +355,7 @@ pub(crate) struct ThreatChange {
 
 /// A move's log of threat changes, keeping only the pairs of piece types that are features
 /// of its set (the others could only cancel or be dropped per perspective).
-pub(crate) struct Log<'a> {
+struct Log<'a> {
     changes: &'a mut Vec<ThreatChange>,
     kept: u64,
 }
