@@ -219,9 +219,10 @@ fn main() {
         ["--forward", "--fens", file] => {
             let positions = nnue_testkit::read_fens(file);
             eprintln!(
-                "{} ({} positions); measured fastest: {}",
+                "{} ({} positions){}; measured fastest: {}",
                 net::ARCHITECTURE,
                 positions.len(),
+                net::NEURON_ORDER.map_or(String::new(), |f| format!("; neurons in the order of {f}")),
                 net::NETWORK.best_path()
             );
             for &path in &paths {
