@@ -9,9 +9,9 @@
 //!
 //! Positions: the FEN files given (one FEN a line, or the `fen` column of a TSV), else the
 //! committed `data/positions.txt`. The order is searched on the first half of them first, to
-//! report the change on positions it was not found from (the second half), then on all of them. Nets with a
-//! pairwise transform (Stockfish 15.1 and later, multi-layer bullet nets); `--arch` for a net
-//! without a header, as `nnue_net!` takes it.
+//! report the change on positions it was not found from (the second half), then on all of
+//! them. Nets with a pairwise transform (Stockfish 15.1 and later, multi-layer bullet nets);
+//! `--arch` for a net without a header, as `nnue_net!` takes it.
 
 use nnue_runtime::format::neuron_order::{co_firing_order, nonzero_chunks};
 use nnue_runtime::{Evaluator, Position};
