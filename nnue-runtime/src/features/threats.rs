@@ -594,6 +594,29 @@ mod tests {
 
     /// Incremental changes equal the difference of the active sets, for random removals and
     /// additions on random placements (kings kept in place).
+    /// The log keeps a pair of piece types exactly when some colours make it a feature.
+    #[test]
+    fn the_log_keeps_the_pairs_that_have_features() {
+        let (p, n, b, r, q, k) = (0, 1, 2, 3, 4, 5);
+        let kept = |set: ThreatSet, a: usize, t: usize| set.kept_pairs() >> (a * 6 + t) & 1 != 0;
+        for t in 0..6 {
+            // Stockfish 19: kings neither attack nor are attacked.
+            assert!(!kept(ThreatSet::Sf19, k, t) && !kept(ThreatSet::Sf19, t, k));
+        }
+        assert!(kept(ThreatSet::Sf19, p, n) && kept(ThreatSet::Sf19, p, r) && !kept(ThreatSet::Sf19, p, b));
+        assert!(!kept(ThreatSet::Sf19, b, q) && kept(ThreatSet::Sf19, q, q));
+        // Stockfish 18: kings attack pawns to rooks; knights attack kings.
+        assert!(kept(ThreatSet::Sf18, k, r) && !kept(ThreatSet::Sf18, k, q) && kept(ThreatSet::Sf18, n, k));
+        for set in [ThreatSet::Sf18, ThreatSet::Sf19] {
+            let (slots, _) = set.slots();
+            for (a, row) in slots.iter().enumerate() {
+                for (t, &slot) in row.iter().enumerate() {
+                    assert_eq!(kept(set, a, t), slot >= 0, "{set:?} {a} {t}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn deltas_equal_set_differences() {
         let mut rng = nnue_format::synth::Rng::new(5);
