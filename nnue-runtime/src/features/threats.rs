@@ -98,9 +98,7 @@ impl ThreatSet {
             ),
         }
     }
-}
 
-impl ThreatSet {
     /// Bit `attacker * 6 + attacked` (piece types) when such a pair is a feature for some
     /// colours: the pairs a move's log keeps.
     const fn kept_pairs(self) -> u64 {
@@ -416,7 +414,11 @@ fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Log<'_>) 
 /// Every threat of `set`'s piece-type pairs that `dirty` makes and breaks on `board` (the
 /// board before the move), in order; `board` ends as the board after the move.
 pub(crate) fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
-    let mut log = Log { changes: log, kept: set.kept_pairs() };
+    let kept = match set {
+        ThreatSet::Sf18 => const { ThreatSet::Sf18.kept_pairs() },
+        ThreatSet::Sf19 => const { ThreatSet::Sf19.kept_pairs() },
+    };
+    let mut log = Log { changes: log, kept };
     for (sq, piece) in dirty.removed() {
         let s = sq.index();
         log_square(board, s, piece, false, &mut log);
