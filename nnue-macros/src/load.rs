@@ -162,11 +162,28 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     Ok(Loaded { file, shown, env_var, key, entry, compute, neuron_order })
 }
 
+/// Far more than any neuron order's text takes (1536 neurons take under 10 KB).
+const MAX_ORDER_BYTES: u64 = 1 << 20;
+
 /// The neuron order file `lit` names (`origin`: where the name came from, for messages), read;
 /// errors at `lit`.
 fn read_neuron_order(lit: LitStr, origin: &str, manifest_dir: &Path) -> syn::Result<NeuronOrder> {
     let shown = format!("{}{origin}", lit.value());
     let file = resolve(manifest_dir, &lit.value());
+    // Checked before it is opened: a FIFO would block the build, a device or a huge file eat
+    // its memory (an order of 1536 neurons is under 10 KB).
+    if let Ok(meta) = std::fs::metadata(&file) {
+        if !meta.is_file() {
+            return Err(err(&lit, format!("the neuron order {shown} is not a regular file")));
+        }
+        if meta.len() > MAX_ORDER_BYTES {
+            let size = meta.len();
+            return Err(err(
+                &lit,
+                format!("the neuron order {shown} has {size} bytes, more than an order takes ({MAX_ORDER_BYTES})"),
+            ));
+        }
+    }
     let text = std::fs::read_to_string(&file).map_err(|e| {
         let dir = manifest_dir.display();
         err(
