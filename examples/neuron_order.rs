@@ -89,8 +89,9 @@ fn main() {
     let (before, after) = (per_sample(&samples, &identity), per_sample(&samples, &order));
     println!("on all of them {before:.1} -> {after:.1}; every evaluation unchanged");
     if let Some(file) = &order_file {
+        let name = std::path::Path::new(input).file_name().map_or(input.clone(), |n| n.to_string_lossy().into_owned());
         let comment = format!(
-            "Neuron order of {input} ({}): neuron order[q] at position q.\n\
+            "Neuron order of {name} ({}): neuron order[q] at position q.\n\
              Non-zero chunks per perspective over {} positions: {before:.1} -> {after:.1}.",
             net.arch(),
             positions.len()

@@ -1,9 +1,9 @@
 //! Reordering a pairwise transform's neurons (`nnue_format::neuron_order`) leaves every
 //! evaluation as it was, on the reference and on every run-time loaded path; an order found
-//! from activations has fewer non-zero chunks; and Stockfish 19's big net reordered still
-//! reproduces Stockfish's own values.
+//! from activations has fewer non-zero chunks; Stockfish 19's big net reordered still
+//! reproduces Stockfish's own values; and the committed orders of Stockfish's nets fit them.
 
-use nnue_runtime::format::neuron_order::{co_firing_order, nonzero_chunks};
+use nnue_runtime::format::neuron_order::{co_firing_order, nonzero_chunks, read_order};
 use nnue_runtime::format::{synth, Architecture, Encoding, Sf19Inputs};
 use nnue_runtime::loaded::FastWeights;
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
@@ -112,4 +112,23 @@ fn sf19_big_reordered_reproduces_stockfish() {
         }
     }
     eprintln!("{what}: the reference and the loaded net on {fastest} reproduce all {} rows", rows.len());
+}
+
+/// The committed orders of Stockfish's nets (`nets/orders/`, written by
+/// `examples/neuron_order` from `stockfish-eval.tsv`'s positions 17 to 500): each is an order
+/// of its net's neurons, and the net in it evaluates the first 100 oracle positions as before.
+#[test]
+fn committed_orders_fit_their_nets() {
+    let what = "committed neuron orders";
+    let Some(rows) = oracle_or_skip("stockfish-eval.tsv", what) else { return };
+    let positions: Vec<Position> = rows.iter().take(100).map(|r| Position::from_fen(&r.fen).unwrap()).collect();
+    use nnue_testkit::{SF17_BIG, SF17_LITE, SF17_SMALL, SF18_BIG, SF19_BIG, SF19_LITE};
+    for name in [SF17_BIG, SF17_SMALL, SF17_LITE, SF18_BIG, SF19_BIG, SF19_LITE] {
+        let Some(path) = net_or_skip(name, what) else { continue };
+        let file = nnue_testkit::root().join("nets/orders").join(name.replace(".nnue", ".order"));
+        let order = read_order(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+        reordered(&net, &order, &positions);
+        eprintln!("{what}: {} fits {name}", file.display());
+    }
 }
