@@ -3,7 +3,8 @@
 //! arbitrary nets; engines can use them to load a net chosen at run time.
 //!
 //! Both build from [`nnue_format::layout::FastLayout`]: each network field takes the layout's
-//! array of the same name.
+//! array of the same name. A net read at run time takes a neuron order as `nnue_net!`'s
+//! `neuron_order` gives one: `Net::reorder_neurons` before [`FastWeights::new`].
 
 use bytemuck::Pod;
 use nnue_format::layout::{
