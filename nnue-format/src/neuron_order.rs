@@ -11,7 +11,7 @@
 //! [`co_firing_order`] finds an order from activation samples (one perspective's half of the
 //! transform's output per sample); [`Net::reorder_neurons`] applies it.
 
-use crate::net::{Dense, Model, Net};
+use crate::net::{Dense, FeatureTransformer, Model, Net, Stack};
 
 /// Why a neuron order can't be applied to a net.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -84,37 +84,34 @@ impl Net {
             return Err(NeuronOrderError::NotPairwise(self.arch().to_string()));
         };
         check_order(order, neurons)?;
-        let l1 = 2 * neurons;
-        // `columns` rows of `l1` columns each.
-        let move_columns = |rows: &mut [i16]| rows.chunks_exact_mut(l1).for_each(|r| reorder(r, order));
         match &mut self.model {
-            Model::Sfnn(_, p) => {
-                move_columns(&mut p.ft.biases);
-                move_columns(&mut p.ft.weights);
-                p.stacks.iter_mut().for_each(|s| reorder_inputs(&mut s.fc0, order));
-            }
-            Model::Threats(_, p) => {
-                move_columns(&mut p.ft.biases);
-                move_columns(&mut p.ft.weights);
-                p.threat_weights.chunks_exact_mut(l1).for_each(|r| reorder(r, order));
-                p.stacks.iter_mut().for_each(|s| reorder_inputs(&mut s.fc0, order));
-            }
-            Model::Sf19(_, p) => {
-                move_columns(&mut p.ft.biases);
-                move_columns(&mut p.ft.weights);
-                p.int8_weights.chunks_exact_mut(l1).for_each(|r| reorder(r, order));
-                p.stacks.iter_mut().for_each(|s| reorder_inputs(&mut s.fc0, order));
-            }
+            Model::Sfnn(_, p) => reorder_stockfish(&mut p.ft, &mut [], &mut p.stacks, order),
+            Model::Threats(_, p) => reorder_stockfish(&mut p.ft, &mut p.threat_weights, &mut p.stacks, order),
+            Model::Sf19(_, p) => reorder_stockfish(&mut p.ft, &mut p.int8_weights, &mut p.stacks, order),
             Model::Layered(_, p) => {
-                move_columns(&mut p.ft_biases);
-                move_columns(&mut p.ft_weights);
+                reorder_rows(&mut p.ft_biases, order);
+                reorder_rows(&mut p.ft_weights, order);
                 // `[bucket][l2][l1]`: each output's row reads both perspectives' halves.
-                p.l1_weights.chunks_exact_mut(l1).for_each(|r| reorder(r, order));
+                reorder_rows(&mut p.l1_weights, order);
             }
             Model::HalfKp(..) | Model::Chess768(..) => unreachable!("no neurons to order"),
         }
         Ok(())
     }
+}
+
+/// A Stockfish transformer (biases, int16 rows, the int8 rows of threat nets; the PSQT weights
+/// don't depend on the neurons) and the fc_0 of each stack.
+fn reorder_stockfish(ft: &mut FeatureTransformer, int8: &mut [i8], stacks: &mut [Stack], order: &[usize]) {
+    reorder_rows(&mut ft.biases, order);
+    reorder_rows(&mut ft.weights, order);
+    reorder_rows(int8, order);
+    stacks.iter_mut().for_each(|s| reorder_inputs(&mut s.fc0, order));
+}
+
+/// Every row of `2 · order.len()` columns in `rows`, reordered.
+fn reorder_rows<T: Copy>(rows: &mut [T], order: &[usize]) {
+    rows.chunks_exact_mut(2 * order.len()).for_each(|r| reorder(r, order));
 }
 
 fn check_order(order: &[usize], neurons: usize) -> Result<(), NeuronOrderError> {
