@@ -360,16 +360,14 @@ struct Log<'a> {
 
 impl Log<'_> {
     fn push(&mut self, attacker: Piece, from: usize, attacked: Piece, to: usize, add: bool) {
-        if self.kept >> (attacker.kind.index() * 6 + attacked.kind.index()) & 1 != 0 {
-            push(self.changes, attacker, from, attacked, to, add);
+        if self.kept >> (attacker.kind.index() * 6 + attacked.kind.index()) & 1 == 0 {
+            return;
         }
+        let piece = |p: Piece| (p.color.index() * 6 + p.kind.index()) as u32;
+        let key = piece(attacker) << 24 | (from as u32) << 16 | piece(attacked) << 8 | to as u32;
+        let threat = Threat { attacker, from: from as u8, attacked, to: to as u8 };
+        self.changes.push(ThreatChange { threat, add, key });
     }
-}
-
-fn push(log: &mut Vec<ThreatChange>, attacker: Piece, from: usize, attacked: Piece, to: usize, add: bool) {
-    let piece = |p: Piece| (p.color.index() * 6 + p.kind.index()) as u32;
-    let key = piece(attacker) << 24 | (from as u32) << 16 | piece(attacked) << 8 | to as u32;
-    log.push(ThreatChange { threat: Threat { attacker, from: from as u8, attacked, to: to as u8 }, add, key });
 }
 
 /// Every threat involving square `s` (holding `pc` on `board`), logged as `add`; and for each
