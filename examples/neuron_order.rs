@@ -54,16 +54,7 @@ fn main() {
     }
     let positions: Vec<Position> = fens.iter().flat_map(nnue_testkit::read_fens).collect();
 
-    let reference = Evaluator::new(&net);
-    // Each perspective's half of the transform's output, per position.
-    let samples: Vec<Vec<u8>> = positions
-        .iter()
-        .flat_map(|pos| {
-            let (_, trace) = reference.forward(&reference.refresh(pos), pos.side_to_move(), pos.piece_count());
-            let (us, them) = trace.ft_out.split_at(neurons);
-            [us.to_vec(), them.to_vec()]
-        })
-        .collect();
+    let samples = nnue_testkit::transform_halves(&net, &positions);
     let samples: Vec<&[u8]> = samples.iter().map(Vec::as_slice).collect();
     let identity: Vec<usize> = (0..neurons).collect();
     let per_sample = |set: &[&[u8]], order: &[usize]| nonzero_chunks(set, order) as f64 / set.len() as f64;
@@ -82,8 +73,8 @@ fn main() {
     let order = co_firing_order(&samples, PASSES);
     let mut moved = net.clone();
     moved.reorder_neurons(&order).unwrap_or_else(|e| panic!("{e}"));
-    let after = Evaluator::new(&moved);
-    if let Some(pos) = positions.iter().find(|p| after.evaluate(p) != reference.evaluate(p)) {
+    let (plain, reordered) = (Evaluator::new(&net), Evaluator::new(&moved));
+    if let Some(pos) = positions.iter().find(|p| reordered.evaluate(p) != plain.evaluate(p)) {
         panic!("the reordered net evaluates {pos:?} differently: a bug, nothing written");
     }
     let (before, after) = (per_sample(&samples, &identity), per_sample(&samples, &order));

@@ -7,20 +7,7 @@ use nnue_runtime::format::neuron_order::{co_firing_order, nonzero_chunks, read_o
 use nnue_runtime::format::{synth, Architecture, Encoding, Sf19Inputs};
 use nnue_runtime::loaded::FastWeights;
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
-use nnue_testkit::{assert_matches_reference, net_or_skip, oracle_or_skip, random_positions};
-
-/// Each perspective's half of the transform's output, per position (the reference's trace).
-fn activations(net: &Net, positions: &[Position]) -> Vec<Vec<u8>> {
-    let reference = Evaluator::new(net);
-    let mut out = Vec::new();
-    for pos in positions {
-        let acc = reference.refresh(pos);
-        let (_, trace) = reference.forward(&acc, pos.side_to_move(), pos.piece_count());
-        let (us, them) = trace.ft_out.split_at(trace.ft_out.len() / 2);
-        out.extend([us.to_vec(), them.to_vec()]);
-    }
-    out
-}
+use nnue_testkit::{assert_matches_reference, net_or_skip, oracle_or_skip, random_positions, transform_halves};
 
 /// `net` with its neurons in `order`, checked against the net as it was: the same evaluation
 /// of every position by the reference.
@@ -52,7 +39,7 @@ fn reordered_synthetic_nets_evaluate_as_before_on_every_loaded_path() {
     ];
     for (i, net) in nets.iter().enumerate() {
         // The order found from the net's own activations, and a plain shuffle.
-        let samples = activations(net, &positions);
+        let samples = transform_halves(net, &positions);
         let samples: Vec<&[u8]> = samples.iter().map(Vec::as_slice).collect();
         let found = co_firing_order(&samples, 8);
         let identity: Vec<usize> = (0..64).collect();
@@ -91,9 +78,9 @@ fn sf19_big_reordered_reproduces_stockfish() {
     let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
     let positions: Vec<Position> = rows.iter().map(|r| Position::from_fen(&r.fen).unwrap()).collect();
     let (seen, held_out) = positions.split_at(250);
-    let samples = activations(&net, seen);
+    let samples = transform_halves(&net, seen);
     let order = co_firing_order(&samples.iter().map(Vec::as_slice).collect::<Vec<_>>(), 4);
-    let held = activations(&net, held_out);
+    let held = transform_halves(&net, held_out);
     let held: Vec<&[u8]> = held.iter().map(Vec::as_slice).collect();
     let identity: Vec<usize> = (0..512).collect();
     let (before, after) = (nonzero_chunks(&held, &identity), nonzero_chunks(&held, &order));

@@ -217,6 +217,21 @@ pub fn first_layer_wraps(net: &nnue_runtime::Net, pos: &nnue_runtime::Position) 
     })
 }
 
+/// The samples a neuron order is found from (`nnue_format::neuron_order::co_firing_order`):
+/// each perspective's half of the pairwise transform's output, as the reference computes it,
+/// side to move first, for every position.
+pub fn transform_halves(net: &nnue_runtime::Net, positions: &[nnue_runtime::Position]) -> Vec<Vec<u8>> {
+    let reference = nnue_runtime::Evaluator::new(net);
+    positions
+        .iter()
+        .flat_map(|pos| {
+            let (_, trace) = reference.forward(&reference.refresh(pos), pos.side_to_move(), pos.piece_count());
+            let (us, them) = trace.ft_out.split_at(trace.ft_out.len() / 2);
+            [us.to_vec(), them.to_vec()]
+        })
+        .collect()
+}
+
 /// FENs, one per line (`#` lines are comments), or the `fen` column of a TSV whose header
 /// has one (the oracle files).
 pub fn read_fens(path: impl AsRef<Path>) -> Vec<nnue_runtime::Position> {
