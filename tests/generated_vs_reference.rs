@@ -137,11 +137,11 @@ macro_rules! reordered_test {
     ($test:ident, $module:ident, $plain:ident, $var:literal) => {
         #[test]
         fn $test() {
-            use nnue_runtime::format::neuron_order::read_order;
+            use nnue_runtime::format::neuron_order::read_order_file;
             use nnue_runtime::{KernelPath, Network};
             assert_eq!($plain::NEURON_ORDER, None);
             let file = $module::NEURON_ORDER.expect("the order compiled in");
-            let order = read_order(&std::fs::read_to_string(file).unwrap()).unwrap();
+            let order = read_order_file(file).unwrap();
             let mut net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
             net.reorder_neurons(&order).unwrap();
             assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);

@@ -3,7 +3,7 @@
 //! from activations has fewer non-zero chunks; Stockfish 19's big net reordered still
 //! reproduces Stockfish's own values; and the committed orders of Stockfish's nets fit them.
 
-use nnue_runtime::format::neuron_order::{co_firing_order, nonzero_chunks, read_order};
+use nnue_runtime::format::neuron_order::{co_firing_order, nonzero_chunks, read_order_file};
 use nnue_runtime::format::{synth, Architecture, Encoding, Sf19Inputs};
 use nnue_runtime::loaded::FastWeights;
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
@@ -113,7 +113,7 @@ fn committed_orders_fit_their_nets() {
     for name in [SF17_BIG, SF17_SMALL, SF17_LITE, SF18_BIG, SF19_BIG, SF19_LITE] {
         let Some(path) = net_or_skip(name, what) else { continue };
         let file = nnue_testkit::root().join("nets/orders").join(name.replace(".nnue", ".order"));
-        let order = read_order(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let order = read_order_file(&file).unwrap();
         let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
         reordered(&net, &order, &positions);
         eprintln!("{what}: {} fits {name}", file.display());

@@ -124,26 +124,32 @@ fn open(path: &Path) -> std::io::Result<File> {
     options.open(path)
 }
 
+/// `path` opened for reading, with its size, if it is a regular file of at most `max` bytes:
+/// checked before it is opened (so that a FIFO is never opened at all) and again on the opened
+/// handle, which is what is read (the path may have changed).
+pub(crate) fn open_regular(path: &Path, max: u64) -> Result<(File, u64), FileErrorKind> {
+    if let Some(kind) = std::fs::metadata(path).ok().as_ref().and_then(kind_of) {
+        return Err(FileErrorKind::NotAFile(kind));
+    }
+    let file = open(path).map_err(FileErrorKind::Open)?;
+    let meta = file.metadata().map_err(FileErrorKind::Read)?;
+    if let Some(kind) = kind_of(&meta) {
+        return Err(FileErrorKind::NotAFile(kind));
+    }
+    if meta.len() > max {
+        return Err(FileErrorKind::TooLarge { found: meta.len(), max });
+    }
+    Ok((file, meta.len()))
+}
+
 /// The bytes of the net file at `path`, checked to be a regular file of at most
 /// [`MAX_FILE_BYTES`] whose header (or, for a headerless `arch`, size) can be that of a net.
 /// The bytes still have to go through [`Net::from_bytes`].
 pub fn read_file_bytes(path: impl AsRef<Path>, arch: Option<&Architecture>) -> Result<Vec<u8>, FileError> {
     let path = path.as_ref();
     let fail = |kind| FileError { path: path.to_path_buf(), kind };
-    // Checked before opening too, so that a FIFO is never opened at all.
-    if let Some(kind) = std::fs::metadata(path).ok().as_ref().and_then(kind_of) {
-        return Err(fail(FileErrorKind::NotAFile(kind)));
-    }
-    let file = open(path).map_err(|e| fail(FileErrorKind::Open(e)))?;
-    // The opened handle is what is read: check it, not the path (which may have changed).
-    let meta = file.metadata().map_err(|e| fail(FileErrorKind::Read(e)))?;
-    if let Some(kind) = kind_of(&meta) {
-        return Err(fail(FileErrorKind::NotAFile(kind)));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(fail(FileErrorKind::TooLarge { found: meta.len(), max: MAX_FILE_BYTES }));
-    }
-    let len = meta.len() as usize;
+    let (file, len) = open_regular(path, MAX_FILE_BYTES).map_err(fail)?;
+    let len = len as usize;
     // Bounded even if the file grows (or, like those in /proc, has no size).
     let mut reader = file.take(MAX_FILE_BYTES + 1);
     let mut bytes = Vec::with_capacity(len);

@@ -11,7 +11,12 @@
 //! [`co_firing_order`] finds an order from activation samples (one perspective's half of the
 //! transform's output per sample); [`Net::reorder_neurons`] applies it.
 
+use std::io::Read;
+use std::path::Path;
+
+use crate::file::open_regular;
 use crate::net::{Dense, FeatureTransformer, Model, Net, Stack};
+use crate::FileErrorKind;
 
 /// Why a neuron order can't be applied to a net.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,6 +32,12 @@ pub enum NeuronOrderError {
         /// What is wrong with it.
         problem: String,
     },
+    /// The order's file could not be opened.
+    #[error("can't open: {0}")]
+    Open(String),
+    /// The order's file is not one to read: not a regular file, too large, unreadable.
+    #[error("{0}")]
+    File(String),
     /// The text of an order has something else than neuron numbers.
     #[error("line {line}: expected neuron numbers separated by white space (`#` starts a comment), found `{found}`")]
     Text {
@@ -45,6 +56,32 @@ pub fn order_text(order: &[usize], comment: &str) -> String {
         text.push('\n');
     }
     text
+}
+
+/// The largest order file [`read_order_file`] reads: far more than any order takes (1536
+/// neurons take under 10 KB).
+pub const MAX_ORDER_BYTES: u64 = 1 << 20;
+
+/// The order in the file at `path` ([`read_order`]'s form), read as net files are: only a regular
+/// file of at most [`MAX_ORDER_BYTES`] (a FIFO is never opened, a device or a huge file never read).
+pub fn read_order_file(path: impl AsRef<Path>) -> Result<Vec<usize>, NeuronOrderError> {
+    let (file, _) = open_regular(path.as_ref(), MAX_ORDER_BYTES).map_err(|kind| match kind {
+        FileErrorKind::Open(e) => NeuronOrderError::Open(e.to_string()),
+        FileErrorKind::NotAFile(k) => NeuronOrderError::File(format!("expected a regular file, found {k}")),
+        FileErrorKind::TooLarge { found, max } => {
+            NeuronOrderError::File(format!("it has {found} bytes, more than an order takes ({max})"))
+        }
+        other => NeuronOrderError::File(other.to_string()),
+    })?;
+    let mut text = String::new();
+    // Bounded even if the file grows.
+    file.take(MAX_ORDER_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| NeuronOrderError::File(format!("can't read: {e}")))?;
+    if text.len() as u64 > MAX_ORDER_BYTES {
+        return Err(NeuronOrderError::File(format!("it grew past {MAX_ORDER_BYTES} bytes while read")));
+    }
+    read_order(&text)
 }
 
 /// The order of [`order_text`]'s form: neuron numbers separated by white space, `#` to the end
@@ -281,6 +318,18 @@ mod tests {
             "line 2: expected neuron numbers separated by white space (`#` starts a comment), found `x4`"
         );
         assert!(read_order("-1").is_err());
+    }
+
+    #[test]
+    fn an_order_file_reads_as_its_text_and_what_is_not_a_file_is_refused() {
+        let dir = std::env::temp_dir().join(format!("nnue-order-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("x.order");
+        std::fs::write(&file, order_text(&[2, 0, 1, 3], "a test")).unwrap();
+        assert_eq!(read_order_file(&file).unwrap(), [2, 0, 1, 3]);
+        assert_eq!(read_order_file(&dir).unwrap_err().to_string(), "expected a regular file, found a directory");
+        assert!(matches!(read_order_file(dir.join("none.order")), Err(NeuronOrderError::Open(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

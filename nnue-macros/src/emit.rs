@@ -500,7 +500,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             /// absolute): to read the same net at run time, e.g. for the generic evaluator.
             pub const PATH: &str = #net_file;
             /// The file of `neuron_order = "…"`, made absolute, if given: the order of the
-            /// transform's neurons compiled in (`nnue_runtime::format::neuron_order::read_order`
+            /// transform's neurons compiled in (`nnue_runtime::format::neuron_order::read_order_file`
             /// reads it, `Net::reorder_neurons` applies it to the net read from [`PATH`]).
             pub const NEURON_ORDER: Option<&str> = #order_const;
             /// Accumulator width per perspective (the columns compiled in; see the module's docs).

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use nnue_format::layers::{Layers, LayersError};
-use nnue_format::{layout, neuron_order, Architecture, FileErrorKind, Net};
+use nnue_format::neuron_order::{self, NeuronOrderError};
+use nnue_format::{layout, Architecture, FileErrorKind, Net};
 use syn::LitStr;
 
 use crate::cache::{self, Entry};
@@ -35,7 +36,6 @@ pub struct NeuronOrder {
     pub shown: String,
     /// Absolute, for `include_bytes!` (editing the order rebuilds the crate).
     pub file: PathBuf,
-    text: String,
     order: Vec<usize>,
 }
 
@@ -121,7 +121,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let neuron_order = order_lit.map(|(lit, origin)| read_neuron_order(lit, &origin, &manifest_dir)).transpose()?;
     // The order is part of what is compiled: another order, another cache entry.
     let described = match &neuron_order {
-        Some(o) => Some(format!("{}\nneuron_order:\n{}", arch_text.as_deref().unwrap_or(""), o.text)),
+        Some(o) => Some(format!("{}\nneuron_order: {:?}", arch_text.as_deref().unwrap_or(""), o.order)),
         None => arch_text.clone(),
     };
     let key = cache::key(&bytes, described.as_deref());
@@ -162,39 +162,22 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     Ok(Loaded { file, shown, env_var, key, entry, compute, neuron_order })
 }
 
-/// Far more than any neuron order's text takes (1536 neurons take under 10 KB).
-const MAX_ORDER_BYTES: u64 = 1 << 20;
-
-/// The neuron order file `lit` names (`origin`: where the name came from, for messages), read;
-/// errors at `lit`.
+/// The neuron order file `lit` names (`origin`: where the name came from, for messages), read
+/// as net files are (`read_order_file`: a regular file, bounded); errors at `lit`.
 fn read_neuron_order(lit: LitStr, origin: &str, manifest_dir: &Path) -> syn::Result<NeuronOrder> {
     let shown = format!("{}{origin}", lit.value());
     let file = resolve(manifest_dir, &lit.value());
-    // Checked before it is opened: a FIFO would block the build, a device or a huge file eat
-    // its memory (an order of 1536 neurons is under 10 KB).
-    if let Ok(meta) = std::fs::metadata(&file) {
-        if !meta.is_file() {
-            return Err(err(&lit, format!("the neuron order {shown} is not a regular file")));
-        }
-        if meta.len() > MAX_ORDER_BYTES {
-            let size = meta.len();
-            return Err(err(
+    let order = neuron_order::read_order_file(&file).map_err(|e| match e {
+        NeuronOrderError::Open(_) => {
+            let dir = manifest_dir.display();
+            err(
                 &lit,
-                format!("the neuron order {shown} has {size} bytes, more than an order takes ({MAX_ORDER_BYTES})"),
-            ));
+                format!("the neuron order {shown}: {e} (paths are relative to the crate's manifest directory {dir})"),
+            )
         }
-    }
-    let text = std::fs::read_to_string(&file).map_err(|e| {
-        let dir = manifest_dir.display();
-        err(
-            &lit,
-            format!(
-                "can't read the neuron order {shown}: {e} (paths are relative to the crate's manifest directory {dir})"
-            ),
-        )
+        e => err(&lit, format!("the neuron order {shown}: {e}")),
     })?;
-    let order = neuron_order::read_order(&text).map_err(|e| err(&lit, format!("{shown}: {e}")))?;
-    Ok(NeuronOrder { lit, shown, file, text, order })
+    Ok(NeuronOrder { lit, shown, file, order })
 }
 
 /// `layers = "…"`: the net must compute exactly the layers written there (their trace steps
