@@ -14,6 +14,7 @@
 use crate::arch::{
     Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch,
 };
+use crate::layers::Param;
 use crate::net::{Chess768Params, Dense, FeatureTransformer, Model, Net};
 
 /// Stored position of accumulator column `j` (and, the map being an involution, the logical
@@ -376,6 +377,30 @@ pub enum FastLayout<A = Array> {
     Layered(crate::LayeredArch, LayeredLayout<A>),
 }
 
+/// The byte order in which a layer's stored weights read their input bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputOrder {
+    /// As the description writes it.
+    Canonical,
+    /// Stockfish 15.1–18's fc_0 activations as its SIMD kernel packs them (fc_1's input).
+    SfnnFc0Act,
+    /// Stockfish 15.1–18's fc_1 activation as its SIMD kernel packs it (fc_2's input).
+    SfnnFc1Act,
+}
+
+/// The name every layout gives `param`'s arrays, before `_weights` and `_biases` (`fc0`): a
+/// single-layer net's output layer is `l1`.
+pub fn param_arrays(param: Param) -> &'static str {
+    match param {
+        Param::Fc0 => "fc0",
+        Param::Fc1 => "fc1",
+        Param::Fc2 => "fc2",
+        Param::L1 | Param::Out => "l1",
+        Param::L2 => "l2",
+        Param::L3 => "l3",
+    }
+}
+
 impl<A> FastLayout<A> {
     /// The architecture.
     pub fn arch(&self) -> Architecture {
@@ -399,6 +424,17 @@ impl<A> FastLayout<A> {
             FastLayout::HalfKp(_, l) => l.arrays(),
             FastLayout::Chess768(_, l) => l.arrays(),
             FastLayout::Layered(_, l) => l.arrays(),
+        }
+    }
+
+    /// The byte order in which `param`'s stored weights read their input: Stockfish
+    /// 15.1–18's fc_1 and fc_2 read theirs as the SIMD activation packs leave them (see
+    /// [`sfnn_fc1_input`], [`sfnn_fc1_act_source`]); every other layer in the description's order.
+    pub fn input_order(&self, param: Param) -> InputOrder {
+        match (self, param) {
+            (FastLayout::Sfnn(..) | FastLayout::Threats(..), Param::Fc1) => InputOrder::SfnnFc0Act,
+            (FastLayout::Sfnn(..) | FastLayout::Threats(..), Param::Fc2) => InputOrder::SfnnFc1Act,
+            _ => InputOrder::Canonical,
         }
     }
 

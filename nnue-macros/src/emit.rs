@@ -11,7 +11,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::cache::{BlobFile, Source};
-use crate::forward::{self, Order};
+use crate::forward;
 use crate::input::NetInput;
 use crate::load::Loaded;
 
@@ -413,23 +413,21 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let own = loaded.compute.is_some();
     let layers = loaded.compute.clone().unwrap_or_else(|| layout.arch().layers());
     let layers_text = layers.to_string();
-    let (network_ty, value, layers) = match composed(layout, &accumulator_ty, layers, own) {
-        Ok(layers) => (
-            quote!(rt::nets::Composed<#network_ty, Layers>),
-            quote!(rt::nets::Composed { net: #value, layers: Layers }),
-            layers,
-        ),
+    let layers = match composed(layout, &accumulator_ty, layers, own) {
+        Ok(layers) => layers,
         // A sequence of one's own can fit the arrays and still need a kernel no path has.
         Err(e) if own => {
             let span = input.compute.as_ref().map_or_else(proc_macro2::Span::call_site, |c| c.span());
             let e = format!("nnue_net!: `compute`: no kernel computes it: {e}");
-            (network_ty, value, syn::Error::new(span, e).into_compile_error())
+            failed(syn::Error::new(span, e).into_compile_error(), &accumulator_ty)
         }
         Err(e) => {
             let e = format!("nnue_net!: internal error, no forward pass for this net's layers: {e}");
-            (network_ty, value, quote!(compile_error!(#e);))
+            failed(quote!(compile_error!(#e);), &accumulator_ty)
         }
     };
+    let network_ty = quote!(rt::nets::Composed<#network_ty, Layers>);
+    let value = quote!(rt::nets::Composed { net: #value, layers: Layers });
     let prefix = symbol_prefix(&loaded.key);
     let statics = layout.arrays().into_iter().map(|(_, b)| weight_static(b, &prefix));
     let net_file = loaded.file.to_string_lossy().into_owned();
@@ -554,25 +552,7 @@ fn composed(
     layers: Layers,
     own: bool,
 ) -> Result<TokenStream, String> {
-    use nnue_format::layers::Param;
-    let order: fn(Param) -> Order = match layout {
-        // Stockfish 15.1-18's fc_1 and fc_2 read their inputs as the SIMD packs leave them.
-        FastLayout::Sfnn(..) | FastLayout::Threats(..) => |param| match param {
-            Param::Fc1 => Order::SfnnFc0Act,
-            Param::Fc2 => Order::SfnnFc1Act,
-            _ => Order::Canonical,
-        },
-        _ => |_| Order::Canonical,
-    };
-    // The layouts name the arrays by layer; a single-layer net's output layer is `l1`.
-    let arrays: fn(Param) -> &'static str = |param| match param {
-        Param::Fc0 => "fc0",
-        Param::Fc1 => "fc1",
-        Param::Fc2 => "fc2",
-        Param::L1 | Param::Out => "l1",
-        Param::L2 => "l2",
-        Param::L3 => "l3",
-    };
+    let input_order = |param| layout.input_order(param);
     let screlu_in_i16 = matches!(layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
     let whose =
         if own { "as `compute` gives them, in place of the description's" } else { "as the description has them" };
@@ -580,7 +560,7 @@ fn composed(
     let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
     let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
     let (accumulator, l1) = (accumulator.clone(), accumulator_width(layout));
-    let net = forward::Net { layers, dims, order, arrays, screlu_in_i16, accumulator, l1 };
+    let net = forward::Net { layers, dims, order: &input_order, screlu_in_i16, accumulator, l1 };
     forward::emit(&net).map(|forward| {
         quote! {
             #[doc = #heading]
@@ -596,6 +576,28 @@ fn composed(
             }
         }
     })
+}
+
+/// The error, and a `Layers` that only keeps the rest of the module compiling (no other
+/// error follows the one that names the problem).
+fn failed(error: TokenStream, accumulator: &TokenStream) -> TokenStream {
+    quote! {
+        #error
+        #[derive(Debug, Clone, Copy)]
+        pub struct Layers;
+        impl rt::__private::Forward<#accumulator> for Layers {
+            fn forward<K: rt::__private::Kernels>(
+                &self,
+                _: rt::__private::On<K>,
+                _: &#accumulator,
+                _: rt::Color,
+                _: usize,
+                _: Option<&mut rt::Trace>,
+            ) -> rt::Evaluation {
+                unreachable!("the build failed")
+            }
+        }
+    }
 }
 
 /// Symbols must be unique in the final link: the crate, a hash of this compilation (a

@@ -11,20 +11,10 @@
 use std::collections::HashMap;
 
 use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
+use nnue_format::layout::{param_arrays, InputOrder as Order};
 use nnue_format::BucketRule;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-
-/// The byte order a layer's stored weights expect of its input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Order {
-    /// As the description writes it.
-    Canonical,
-    /// Stockfish 15.1–18's fc_0 activations as `SfnnFc0Act` packs them.
-    SfnnFc0Act,
-    /// Stockfish 15.1–18's fc_1 activation as `SfnnFc1Act` packs it.
-    SfnnFc1Act,
-}
 
 /// What the emitter needs beyond the description.
 pub(crate) struct Net<'a> {
@@ -33,9 +23,7 @@ pub(crate) struct Net<'a> {
     /// The dimensions of each weight array, by its layout name (`fc0_biases`).
     pub dims: HashMap<&'static str, &'a [usize]>,
     /// The order each layer's weights read their input in.
-    pub order: fn(Param) -> Order,
-    /// The layout's name of each layer's arrays (`fc0` for `fc0_weights`, `fc0_biases`).
-    pub arrays: fn(Param) -> &'static str,
+    pub order: &'a dyn Fn(Param) -> Order,
     /// A single-layer SCReLU net whose products `clamp(x, 0, qa) · w` all fit int16.
     pub screlu_in_i16: bool,
     /// The accumulator type.
@@ -149,7 +137,7 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
     Ok(quote! {
         #[inline(always)]
         fn forward<K: rt::__private::Kernels>(
-            self,
+            &self,
             k: rt::__private::On<K>,
             acc: &#acc,
             stm: rt::Color,
@@ -207,7 +195,7 @@ impl Emitter<'_> {
 
     /// The static holding `param`'s `what` (`weights`, `biases`).
     fn array(&self, param: Param, what: &str) -> Ident {
-        format_ident!("{}_{}", (self.net.arrays)(param).to_ascii_uppercase(), what.to_ascii_uppercase())
+        format_ident!("{}_{}", param_arrays(param).to_ascii_uppercase(), what.to_ascii_uppercase())
     }
 
     /// The outputs of `param`'s layer: the biases' last dimension (one when the biases are
@@ -219,7 +207,7 @@ impl Emitter<'_> {
 
     /// The dimensions of `param`'s biases: `[bucket]` (one output each) or `[bucket][outputs]`.
     fn bias_dims(&self, param: Param) -> Result<&[usize], String> {
-        let name = format!("{}_biases", (self.net.arrays)(param));
+        let name = format!("{}_biases", param_arrays(param));
         self.net.dims.get(name.as_str()).copied().ok_or_else(|| format!("no array {name}"))
     }
 
@@ -595,13 +583,7 @@ mod tests {
         Net {
             layers: arch.layers(),
             dims: dims.iter().copied().collect(),
-            order: |_| Order::Canonical,
-            arrays: |p| match p {
-                Param::Fc0 => "fc0",
-                Param::Fc1 => "fc1",
-                Param::Fc2 => "fc2",
-                _ => "l1",
-            },
+            order: &|_| Order::Canonical,
             screlu_in_i16: false,
             accumulator: quote!(Accumulator),
             l1: arch.l1(),

@@ -328,7 +328,7 @@ mod tests {
                     network's sums); build one per network";
         for path in KernelPath::all() {
             let mut stack = AccumulatorStack::with_path(&a, &start, path);
-            let copy = a; // the same weights
+            let copy = a.clone(); // the same weights
             assert_eq!(stack.evaluate(&copy, &start), Network::evaluate(&a, &start));
             assert_eq!(panic_message(|| _ = stack.evaluate(&b, &start)).as_deref(), Some(want), "{path}");
             assert_eq!(panic_message(|| stack.reset(&b, &start)).as_deref(), Some(want), "{path}");

@@ -61,8 +61,14 @@ impl<const SHIFT: u32> Clipped<SHIFT> {
     /// One byte per sum.
     #[inline(always)]
     pub fn apply<const N: usize>(x: &[i32; N]) -> [u8; N] {
-        x.map(|v| (v >> SHIFT).clamp(0, 127) as u8)
+        clipped(x, SHIFT)
     }
+}
+
+/// [`Clipped`] with the shift a run-time description gives (below 32).
+#[inline(always)]
+pub fn clipped<const N: usize>(x: &[i32; N], shift: u32) -> [u8; N] {
+    x.map(|v| (v >> shift).clamp(0, 127) as u8)
 }
 
 /// Stockfish 19's dual activation: `[min(127, x² >> SQR); N] ++ [clamp(x >> SHIFT, 0, 127); N]`.
@@ -77,15 +83,22 @@ impl<const SQR: u32, const SHIFT: u32> SqrClippedAndClipped<SQR, SHIFT> {
     #[inline(always)]
     pub fn apply<const N: usize, const M: usize>(x: &[i32; N]) -> [u8; M] {
         const { assert!(SQR <= 23 && M == 2 * N) };
-        let cap = (127u32 << SQR).isqrt() + 1;
         let mut out = [0; M];
-        let (squared, clipped) = out.split_at_mut(N);
-        for ((s, c), &v) in squared.iter_mut().zip(clipped.iter_mut()).zip(x) {
-            let a = v.unsigned_abs().min(cap);
-            *s = ((a * a) >> SQR).min(127) as u8;
-            *c = (v >> SHIFT).clamp(0, 127) as u8;
-        }
+        sqr_clipped_and_clipped(x, SQR, SHIFT, &mut out);
         out
+    }
+}
+
+/// [`SqrClippedAndClipped`] with the shifts a run-time description gives (`sqr` at most 23,
+/// `shift` below 32), into `out` (`2N` bytes).
+#[inline(always)]
+pub fn sqr_clipped_and_clipped<const N: usize>(x: &[i32; N], sqr: u32, shift: u32, out: &mut [u8]) {
+    let cap = (127u32 << sqr).isqrt() + 1;
+    let (squared, clipped) = out.split_at_mut(N);
+    for ((s, c), &v) in squared.iter_mut().zip(clipped.iter_mut()).zip(x) {
+        let a = v.unsigned_abs().min(cap);
+        *s = ((a * a) >> sqr).min(127) as u8;
+        *c = (v >> shift).clamp(0, 127) as u8;
     }
 }
 

@@ -1,18 +1,21 @@
-//! A network whose forward pass is a composition of layers: what `nnue_net!` emits for a net.
+//! A network whose forward pass is a composition of layers: what `nnue_net!` emits for a net,
+//! and what [`FastWeights`](crate::loaded::FastWeights) builds for a net loaded at run time.
 
 use super::On;
 use crate::features::FeatureSet;
+use crate::nets::FeatureTransformer;
 use crate::network::{Evaluation, Network, Trace, WeightsId};
 use crate::position::{Color, Position};
 use crate::simd::{KernelPath, Kernels};
 
 /// The layers after the accumulators, as one function over the path's kernels: `nnue_net!`
-/// implements it for each net, one call per layer, on the net's own weights.
-pub trait Forward<Acc>: Copy + Send + Sync + 'static {
+/// implements it for each net, one call per layer, on the net's own weights; a net loaded at
+/// run time runs the same calls from its [`Program`](crate::loaded::Program).
+pub trait Forward<Acc> {
     /// The evaluation of `acc` for `stm` to move with `pieces` (2..=32, checked by the
     /// caller) on the board, recording each layer in `trace` if given.
     fn forward<K: Kernels>(
-        self,
+        &self,
         k: On<K>,
         acc: &Acc,
         stm: Color,
@@ -31,7 +34,7 @@ pub struct Composed<N, F> {
     pub layers: F,
 }
 
-impl<N: Network, F: Forward<N::Accumulator>> Composed<N, F> {
+impl<N: FeatureTransformer, F: Forward<N::Accumulator>> Composed<N, F> {
     #[inline(always)]
     unsafe fn plain_forward_k<K: Kernels>(&self, acc: &N::Accumulator, stm: Color, pieces: usize) -> Evaluation {
         // SAFETY: this function's caller holds `K`'s path.
@@ -54,7 +57,7 @@ impl<N: Network, F: Forward<N::Accumulator>> Composed<N, F> {
         (&self, acc: &N::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace));
 }
 
-impl<N: Network, F: Forward<N::Accumulator>> Network for Composed<N, F> {
+impl<N: FeatureTransformer, F: Forward<N::Accumulator>> Network for Composed<N, F> {
     type Accumulator = N::Accumulator;
 
     fn feature_set(&self) -> FeatureSet {

@@ -18,7 +18,8 @@ mod transform;
 use std::marker::PhantomData;
 
 pub use activation::{
-    concat, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Clipped, SfnnFc0Act, SfnnFc1Act, SqrClippedAndClipped,
+    clipped, concat, sqr_clipped_and_clipped, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Clipped, SfnnFc0Act,
+    SfnnFc1Act, SqrClippedAndClipped,
 };
 pub use affine::{affine_dense, affine_listed, affine_listed_pairs, affine_one, affine_sparse};
 pub use chess768::{crelu_output, screlu_output};

@@ -2,10 +2,8 @@
 
 use super::network_family;
 use crate::features::{halfkp, FeatureSet};
-use crate::layers::{affine_dense, affine_one, affine_sparse, clipped_both, Clipped, On};
-use crate::network::{Accumulator, Evaluation, Trace};
+use crate::network::Accumulator;
 use crate::position::{Color, Position};
-use crate::simd::Kernels;
 
 const INPUTS: usize = halfkp::INPUTS;
 
@@ -35,31 +33,6 @@ pub struct HalfKp<'a, const L1: usize, const CHUNKS: usize> {
 impl<const L1: usize, const CHUNKS: usize> HalfKp<'_, L1, CHUNKS> {
     /// The shape the kernels need, checked when a method is instantiated.
     const SHAPE: () = assert!(L1.is_multiple_of(32) && 2 * L1 == 4 * CHUNKS);
-
-    #[inline(always)]
-    unsafe fn forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, 0>,
-        stm: Color,
-        _pieces: usize,
-        trace: Option<&mut Trace>,
-    ) -> Evaluation {
-        let () = Self::SHAPE;
-        // SAFETY: this function's caller holds `K`'s path.
-        let k = unsafe { On::<K>::new() };
-        let ft = clipped_both(k, acc, stm);
-        let fc0 = affine_sparse(k, &ft, &self.fc0_weights[0], &self.fc0_biases[0]);
-        let fc1_in = Clipped::<6>::apply(&fc0);
-        let fc1 = affine_dense(k, &fc1_in, &self.fc1_weights[0], &self.fc1_biases[0]);
-        let fc2_in = Clipped::<6>::apply(&fc1);
-        let fc2 = affine_one(k, &fc2_in, &self.fc2_weights[0], self.fc2_biases[0][0]);
-        if let Some(t) = trace {
-            t.ft_out = ft.concat();
-            t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-            t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];
-        }
-        Evaluation { bucket: 0, psqt: 0, positional: fc2 / 16 }
-    }
 
     /// The transformer's arrays, borrowed.
     #[inline(always)]

@@ -1,9 +1,14 @@
-//! Const-dimensioned networks for the fast paths: what `nnue_net!` instantiates with a net's
-//! dimensions and weights, and what [`crate::loaded`] builds from a net read at run time.
+//! The input side of the fast networks, per family of features and weights: what `nnue_net!`
+//! instantiates with a net's dimensions and weights, and what [`crate::loaded`] builds from a
+//! net read at run time.
 //!
 //! Each family is one struct of references to arrays in the fast layout
-//! ([`nnue_format::layout`]); its methods are generic over the kernel set and instantiated per
-//! path under that path's `#[target_feature]`.
+//! ([`nnue_format::layout`]) and implements [`FeatureTransformer`]: features, accumulators,
+//! refresh and updates, generic over the kernel set and instantiated per path under that
+//! path's `#[target_feature]`. The layers after the accumulators are not the family's: a
+//! [`Composed`] network adds them, the generated module's own `Layers` for a compiled net, a
+//! [`Program`](crate::loaded::Program) of the same kernels for a loaded one, both read off the
+//! description ([`Architecture::layers`](nnue_format::Architecture::layers)).
 
 mod chess768;
 mod halfkp;
@@ -27,11 +32,60 @@ use crate::position::{Color, Position};
 use crate::simd::rows::RowKernels;
 use crate::simd::{portable, Kernels};
 
-/// The [`Network`] impl of a family, from its `*_k` methods (`forward_k`, `refresh_k`,
-/// `update_k`, generic over the kernel set): each trait method runs the kernel set of the path
-/// it is given (see [`crate::simd::entry_points`]), after checking the arguments the same way
-/// on every path. `$rows` gives the weights' feature rows, `$id` the [`WeightsId`](crate::network::WeightsId);
-/// with `refresh: transformer`, `refresh_k` and `update_k` are those of `self.transformer()`.
+/// A net's input side: its features, its accumulators with their refresh, updates and
+/// rebases, and the identity of its weights. Each family of this module implements it;
+/// [`Composed`] adds the layers after the accumulators and makes it a [`Network`], whose
+/// methods of the same names these are (see there).
+///
+/// [`Network`]: crate::Network
+pub trait FeatureTransformer {
+    /// The accumulator type.
+    type Accumulator: Clone;
+    /// See [`Network::feature_set`](crate::Network::feature_set).
+    fn feature_set(&self) -> FeatureSet;
+    /// See [`Network::weights_id`](crate::Network::weights_id).
+    fn weights_id(&self) -> crate::network::WeightsId;
+    /// See [`Network::new_accumulator`](crate::Network::new_accumulator).
+    fn new_accumulator(&self) -> Self::Accumulator;
+    /// See [`Network::refresh_on`](crate::Network::refresh_on).
+    fn refresh_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut Self::Accumulator);
+    /// See [`Network::update_on`](crate::Network::update_on).
+    fn update_on(
+        &self,
+        path: crate::KernelPath,
+        src: &Self::Accumulator,
+        dst: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    );
+    /// See [`Network::refresh_pieces_on`](crate::Network::refresh_pieces_on).
+    fn refresh_pieces_on(
+        &self,
+        path: crate::KernelPath,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Self::Accumulator,
+    ) {
+        self.refresh_on(path, pos, perspective, acc)
+    }
+    /// See [`Network::rebase_on`](crate::Network::rebase_on).
+    fn rebase_on(
+        &self,
+        path: crate::KernelPath,
+        acc: &mut Self::Accumulator,
+        perspective: Color,
+        plus: &Self::Accumulator,
+        minus: &Self::Accumulator,
+    );
+}
+
+/// The [`FeatureTransformer`] impl of a family, from its `refresh_k` and `update_k` methods
+/// (generic over the kernel set): each trait method runs the kernel set of the path it is
+/// given (see [`crate::simd::entry_points`]), after checking the arguments the same way on
+/// every path. `$rows` gives the weights' feature rows, `$id` the
+/// [`WeightsId`](crate::network::WeightsId); with `refresh: transformer`, `refresh_k` and
+/// `update_k` are those of `self.transformer()`.
 macro_rules! network_family {
     // A family whose refresh and update are its transformer's (`self.transformer()`: an
     // `Int16Rows` or `MixedRows`): `refresh_k` and `update_k` generated, then as below.
@@ -59,7 +113,7 @@ macro_rules! network_family {
             }
         }
 
-        crate::nets::network_family!([$($generics)*] $ty, $acc, $features, $rows, $id, network: {
+        crate::nets::network_family!([$($generics)*] $ty, $acc, $features, $rows, $id, pieces: {
             fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
                 let features: fn(&Self) -> FeatureSet = $features;
                 let rows = crate::simd::rows::for_path(path);
@@ -68,33 +122,15 @@ macro_rules! network_family {
             }
         });
     };
-    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr $(, network: { $($network:tt)* })?) => {
+    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr $(, pieces: { $($pieces:tt)* })?) => {
         impl<$($generics)*> $ty {
-            #[inline(always)]
-            unsafe fn plain_forward_k<K: crate::simd::Kernels>(&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
-                // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-                unsafe { self.forward_k::<K>(acc, stm, pieces, None) }
-            }
-
-            #[inline(always)]
-            unsafe fn trace_k<K: crate::simd::Kernels>(&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
-                let mut trace = Trace::default();
-                // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-                let eval = unsafe { self.forward_k::<K>(acc, stm, pieces, Some(&mut trace)) };
-                (eval, trace)
-            }
-
-            crate::simd::entry_points!(fn plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod, forward_simd128]
-                (&self, acc: &$acc, stm: Color, pieces: usize) -> Evaluation);
-            crate::simd::entry_points!(fn trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod, trace_simd128]
-                (&self, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace));
             crate::simd::entry_points!(fn refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod, refresh_simd128]
                 (&self, pos: &Position, perspective: Color, acc: &mut $acc));
             crate::simd::entry_points!(fn update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod, update_simd128]
                 (&self, src: &$acc, dst: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]));
         }
 
-        impl<$($generics)*> crate::network::Network for $ty {
+        impl<$($generics)*> crate::nets::FeatureTransformer for $ty {
             type Accumulator = $acc;
 
             fn feature_set(&self) -> FeatureSet {
@@ -111,7 +147,7 @@ macro_rules! network_family {
             fn rebase_on(&self, path: crate::KernelPath, acc: &mut $acc, perspective: Color, plus: &$acc, minus: &$acc) {
                 acc.rebase(path, perspective, plus, minus)
             }
-            $($($network)*)?
+            $($($pieces)*)?
             #[inline]
             fn refresh_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
                 crate::simd::on_path!(self, path, refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod, refresh_simd128](pos, perspective, acc))
@@ -122,16 +158,6 @@ macro_rules! network_family {
                 let rows: fn(&Self) -> usize = $rows;
                 crate::network::check_features(rows(self), added, removed);
                 crate::simd::on_path!(self, path, update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod, update_simd128](src, dst, perspective, added, removed))
-            }
-            #[inline]
-            fn forward_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> Evaluation {
-                crate::network::check_pieces(pieces);
-                crate::simd::on_path!(self, path, plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod, forward_simd128](acc, stm, pieces))
-            }
-            #[inline]
-            fn trace_on(&self, path: crate::KernelPath, acc: &$acc, stm: Color, pieces: usize) -> (Evaluation, Trace) {
-                crate::network::check_pieces(pieces);
-                crate::simd::on_path!(self, path, trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod, trace_simd128](acc, stm, pieces))
             }
         }
     };
@@ -236,67 +262,6 @@ pub(crate) mod tests {
         let net = synth::chess768(&chess768_arch(), 4);
         let w = FastWeights::new(&net).unwrap();
         check_limits(&w.chess768::<32, 768, 8>().unwrap(), &Evaluator::new(&net));
-    }
-
-    /// `Chess768Config` has public fields: `qa = -5` once panicked on the scalar path and
-    /// returned 0 on AVX2.
-    #[test]
-    fn a_forged_chess768_config_panics_the_same_on_every_path() {
-        let net = synth::chess768(&chess768_arch(), 5);
-        let w = FastWeights::new(&net).unwrap();
-        let mut fast = w.chess768::<32, 768, 8>().unwrap();
-        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
-        let mut acc = fast.new_accumulator();
-        for p in Color::BOTH {
-            fast.refresh(&pos, p, &mut acc);
-        }
-        for (qa, qb) in [(-5, 64), (0, 64), (255, 0), (255, -1), (i16::MAX, i32::MAX)] {
-            (fast.config.qa, fast.config.qb) = (qa, qb);
-            let want = format!(
-                "Chess768Config: qa and qb must be positive and qa * qb fit an i32, got qa={qa}, qb={qb} \
-                 (build it with Chess768Config::new)"
-            );
-            for path in KernelPath::all() {
-                let got = panic_message(|| _ = fast.forward_on(path, &acc, Color::White, 32));
-                assert_eq!(got.as_ref(), Some(&want), "{path}");
-            }
-        }
-    }
-
-    /// `Layered::arch` is public too: a description no reader produces panics with one message on
-    /// every path, before any shift could overflow.
-    #[test]
-    fn a_forged_layered_description_panics_the_same_on_every_path() {
-        let text =
-            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf";
-        let Ok(Architecture::Layered(arch)) = text.parse() else { unreachable!() };
-        let net = synth::layered(&arch, 5);
-        let w = FastWeights::new(&net).unwrap();
-        let mut fast = w.layered::<64, 32, 16, 768, 16, 32, 32, 8>().unwrap();
-        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
-        let mut acc = fast.new_accumulator();
-        for p in Color::BOTH {
-            fast.refresh(&pos, p, &mut acc);
-        }
-        let good = fast.arch;
-        for forge in [
-            |a: &mut nnue_format::LayeredArch| a.ft_shift = 8,
-            |a: &mut nnue_format::LayeredArch| a.numbers = nnue_format::Numbers::I32 { q_bits: 31, l1_shift: 8 },
-            |a: &mut nnue_format::LayeredArch| a.numbers = nnue_format::Numbers::I32 { q_bits: 6, l1_shift: 40 },
-            |a: &mut nnue_format::LayeredArch| a.l1_act = nnue_format::Act::Screlu,
-            |a: &mut nnue_format::LayeredArch| a.l2_act = nnue_format::Act::Screlu,
-        ] {
-            fast.arch = good;
-            forge(&mut fast.arch);
-            let want = format!(
-                "Layered: the description `{}` has a pairwise shift, numbers, bucket rule or activation its arrays can't take",
-                fast.arch
-            );
-            for path in KernelPath::all() {
-                let got = panic_message(|| _ = fast.forward_on(path, &acc, Color::White, 32));
-                assert_eq!(got.as_ref(), Some(&want), "{path}");
-            }
-        }
     }
 }
 

@@ -8,13 +8,8 @@
 
 use super::{network_family, Sf19Stacks};
 use crate::features::FeatureSet;
-use crate::layers::{
-    self, affine_dense, affine_listed, affine_one, concat, stockfish_bucket, On, Pairwise, PairwiseScratch,
-    SqrClippedAndClipped,
-};
-use crate::network::{Accumulator, Evaluation, Trace};
+use crate::network::Accumulator;
 use crate::position::{Color, Position};
-use crate::simd::Kernels;
 
 const BUCKETS: usize = 8;
 
@@ -58,39 +53,6 @@ impl<
 
     /// The shape the kernels need, checked when a method is instantiated.
     const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1 && INT8 + INT16 == ROWS);
-
-    #[inline(always)]
-    unsafe fn forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-        trace: Option<&mut Trace>,
-    ) -> Evaluation {
-        let () = Self::SHAPE;
-        // SAFETY: this function's caller holds `K`'s path.
-        let k = unsafe { On::<K>::new() };
-        let stacks = &self.stacks;
-        let bucket = stockfish_bucket(pieces);
-        let psqt = layers::psqt(acc, stm, bucket);
-        let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
-        let ft = Pairwise::<255, 9>::apply(k, acc, stm, &mut scratch);
-        let fc0 = affine_listed(k, &ft, &stacks.fc0_weights[bucket], &stacks.fc0_biases[bucket]);
-        let fc1_in: [u8; 64] = SqrClippedAndClipped::<21, 7>::apply(&fc0);
-        let fc1 = affine_dense(k, &fc1_in, &stacks.fc1_weights[bucket], &stacks.fc1_biases[bucket]);
-        // fc_2 reads both layers' activations.
-        let fc2_in: [u8; 128] = concat(&fc1_in, &SqrClippedAndClipped::<19, 6>::apply::<32, 64>(&fc1));
-        let fc2 = affine_one(k, &fc2_in, &stacks.fc2_weights[bucket], stacks.fc2_biases[bucket][0]);
-        let skip = fc0[30].wrapping_sub(fc0[31]);
-        let positional = fc2.wrapping_add(skip).wrapping_mul(9600) / 16384;
-
-        if let Some(t) = trace {
-            t.ft_out = ft.bytes().to_vec();
-            t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-            t.activations = vec![fc1_in.to_vec(), fc2_in.to_vec()];
-        }
-        Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
-    }
 
     /// The transformer's arrays, borrowed.
     #[inline(always)]

@@ -2,11 +2,7 @@
 
 use super::{active_features, network_family};
 use crate::features::{halfka_v2_hm, FeatureSet};
-use crate::layers::{
-    self, affine_dense, affine_listed, affine_one, stockfish_bucket, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, On,
-    Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act,
-};
-use crate::network::{Accumulator, Evaluation, Trace};
+use crate::network::Accumulator;
 use crate::position::{Color, Position};
 use crate::simd::{portable, Kernels};
 
@@ -31,20 +27,6 @@ pub struct Sfnn<'a, const L1: usize, const HALF: usize, const CHUNKS: usize> {
 impl<const L1: usize, const HALF: usize, const CHUNKS: usize> Sfnn<'_, L1, HALF, CHUNKS> {
     /// The shape the kernels need, checked when a method is instantiated.
     const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1);
-
-    #[inline(always)]
-    unsafe fn forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-        trace: Option<&mut Trace>,
-    ) -> Evaluation {
-        let () = Self::SHAPE;
-        // Doubled accumulators: Stockfish's `clamp(2x, 0, 254)` is `clamp(x, 0, 127)` doubled.
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 254>(&self.stacks, acc, stm, pieces, trace) }
-    }
 
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, BUCKETS>) {
@@ -112,49 +94,3 @@ pub struct LayerStacks<
 
 /// Stockfish 19's layer stacks: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
 pub type Sf19Stacks<'a, const CHUNKS: usize> = LayerStacks<'a, CHUNKS, 32, 16, 128>;
-
-/// The forward pass of the SFNN families from pack-ordered accumulators: the pairwise
-/// transform clamped to `0..=MAX` (254 on Stockfish 15.1-17.1's doubled accumulators, 255 on
-/// Stockfish 18's threat nets), then the bucket's layer stack.
-///
-/// # Safety
-/// The caller holds a `KernelPath` for `K`'s target features.
-#[inline(always)]
-pub(super) unsafe fn forward_stacks<
-    K: Kernels,
-    const L1: usize,
-    const HALF: usize,
-    const CHUNKS: usize,
-    const MAX: i16,
->(
-    stacks: &LayerStacks<'_, CHUNKS>,
-    acc: &Accumulator<L1, BUCKETS>,
-    stm: Color,
-    pieces: usize,
-    trace: Option<&mut Trace>,
-) -> Evaluation {
-    // SAFETY: this function's caller holds `K`'s path.
-    let k = unsafe { On::<K>::new() };
-    let bucket = stockfish_bucket(pieces);
-    let psqt = layers::psqt(acc, stm, bucket);
-    let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
-    let ft = Pairwise::<MAX, 9>::apply(k, acc, stm, &mut scratch);
-    let fc0 = affine_listed(k, &ft, &stacks.fc0_weights[bucket], &stacks.fc0_biases[bucket]);
-    // 15 squared then 15 plain activations, in pack order (fc_1's weights follow it); the
-    // two bytes of fc0[15], which skips ahead to the output, meet zero weights.
-    let fc1_in = SfnnFc0Act::apply(k, &fc0);
-    let fc1 = affine_dense(k, &fc1_in, &stacks.fc1_weights[bucket], &stacks.fc1_biases[bucket]);
-    let fc2_in = SfnnFc1Act::apply(k, &fc1);
-    let fc2 = affine_one(k, &fc2_in, &stacks.fc2_weights[bucket], stacks.fc2_biases[bucket][0]);
-    // 1.0 is 127 * 64 in fc0's units and 600 * 16 in the output's.
-    let forward = fc0[15].wrapping_mul(600 * 16) / (127 * 64);
-    let positional = fc2.wrapping_add(forward);
-
-    if let Some(t) = trace {
-        t.ft_out = ft.bytes().to_vec();
-        t.dense = vec![fc0.to_vec(), fc1.to_vec(), vec![fc2]];
-        // Back in the canonical order.
-        t.activations = vec![unpack_sfnn_fc0_act(&fc1_in), unpack_sfnn_fc1_act(&fc2_in)];
-    }
-    Evaluation { bucket, psqt: psqt / 16, positional: positional / 16 }
-}

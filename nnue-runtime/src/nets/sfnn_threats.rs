@@ -10,12 +10,11 @@
 //! kernels and layer stacks included (`sfnn::forward_stacks`).
 
 use super::network_family;
-use super::sfnn::{forward_stacks, LayerStacks};
+use super::sfnn::LayerStacks;
 use crate::features::threats;
 use crate::features::{halfka_v2_hm, FeatureSet};
-use crate::network::{Accumulator, Evaluation, Trace};
+use crate::network::Accumulator;
 use crate::position::{Color, Position};
-use crate::simd::Kernels;
 
 const THREAT_INPUTS: usize = threats::INPUTS;
 const PIECE_INPUTS: usize = halfka_v2_hm::INPUTS;
@@ -41,20 +40,6 @@ pub struct SfnnThreats<'a, const L1: usize, const HALF: usize, const CHUNKS: usi
 impl<const L1: usize, const HALF: usize, const CHUNKS: usize> SfnnThreats<'_, L1, HALF, CHUNKS> {
     /// The shape the kernels need, checked when a method is instantiated.
     const SHAPE: () = assert!(L1.is_multiple_of(64) && 2 * HALF == L1 && 4 * CHUNKS == L1);
-
-    #[inline(always)]
-    unsafe fn forward_k<K: Kernels>(
-        &self,
-        acc: &Accumulator<L1, BUCKETS>,
-        stm: Color,
-        pieces: usize,
-        trace: Option<&mut Trace>,
-    ) -> Evaluation {
-        let () = Self::SHAPE;
-        // Not doubled: Stockfish 18 clamps the summed accumulators to 0..=255.
-        // SAFETY: `K`'s kernels run only under its path's target features, which this function's caller holds.
-        unsafe { forward_stacks::<K, L1, HALF, CHUNKS, 255>(&self.stacks, acc, stm, pieces, trace) }
-    }
 
     /// The transformer's arrays, borrowed.
     #[inline(always)]
