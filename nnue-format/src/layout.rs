@@ -322,13 +322,15 @@ arrays! {
     }
 }
 
-/// The scalars of a headerless net's fast path.
+/// The scalars of a headerless net's fast path. The forward pass takes its arithmetic from the
+/// architecture's layers ([`Architecture::layers`]); of these, the accumulators read `kings`
+/// and the output kernel `screlu_in_i16`, the rest describe the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chess768Config {
     /// SCReLU (else CReLU).
     pub screlu: bool,
     /// Quantisation of the input layer: the activation clamps to `0..=qa`. Positive, with
-    /// `qa * qb` within `i32` (the runtime's forward pass panics otherwise).
+    /// `qa * qb` within `i32`, as in a validated architecture.
     pub qa: i16,
     /// Quantisation of the output layer (positive).
     pub qb: i32,

@@ -21,7 +21,7 @@ use crate::nets::{Chess768, HalfKp, LayerStacks, Layered, Sf19, Sfnn, SfnnThreat
 mod program;
 
 use program::ArrayRef;
-pub use program::{AccumulatorInput, ClippedInput, Input, PairwiseInput, Program};
+pub use program::{AccumulatorInput, ClippedInput, Input, PairwiseInput, Program, StockfishInput};
 
 /// A family's accumulators (the net's transformer) with the forward pass of its [`Program`]:
 /// what each view of [`FastWeights`] returns, a [`Network`](crate::Network).
@@ -77,7 +77,7 @@ impl FastWeights {
     /// The SFNNv5+ view; `L1` must be the net's width (`HALF` = L1/2, `CHUNKS` = L1/4).
     pub fn sfnn<const L1: usize, const HALF: usize, const CHUNKS: usize>(
         &self,
-    ) -> Result<Loaded<'_, Sfnn<'_, L1, HALF, CHUNKS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
+    ) -> Result<Loaded<'_, Sfnn<'_, L1, HALF, CHUNKS>, StockfishInput<HALF, CHUNKS, 254, 16>>, LoadError> {
         let FastLayout::Sfnn(_, SfnnLayout { ft_biases, ft_weights, psqt_weights, stacks }) = &self.layout else {
             return Err(self.not("an SFNNv5+ net"));
         };
@@ -93,7 +93,7 @@ impl FastWeights {
     /// `CHUNKS` = L1/4).
     pub fn sfnn_threats<const L1: usize, const HALF: usize, const CHUNKS: usize>(
         &self,
-    ) -> Result<Loaded<'_, SfnnThreats<'_, L1, HALF, CHUNKS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
+    ) -> Result<Loaded<'_, SfnnThreats<'_, L1, HALF, CHUNKS>, StockfishInput<HALF, CHUNKS, 255, 16>>, LoadError> {
         let FastLayout::Threats(_, layout) = &self.layout else {
             return Err(self.not("a threat-input net"));
         };
@@ -118,7 +118,10 @@ impl FastWeights {
         const ROWS: usize,
     >(
         &self,
-    ) -> Result<Loaded<'_, Sf19<'_, L1, HALF, CHUNKS, INT8, INT16, ROWS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
+    ) -> Result<
+        Loaded<'_, Sf19<'_, L1, HALF, CHUNKS, INT8, INT16, ROWS>, StockfishInput<HALF, CHUNKS, 255, 32>>,
+        LoadError,
+    > {
         match &self.layout {
             FastLayout::Sf19(_, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks }) => self
                 .compose(Sf19 {

@@ -23,7 +23,8 @@ use crate::layers::{
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
-use crate::simd::Kernels;
+use crate::simd::scalar::Scalar;
+use crate::simd::{Isa, Kernels};
 
 /// Values a program's registers hold, per kind (sums, floats, bytes): each register is a
 /// range of one of these, placed when the program is built.
@@ -55,14 +56,43 @@ const VECTOR: &[usize] = &[16, 32, 64];
 pub trait Input {
     /// The four-byte chunks the first layer reads (0: it reads the accumulators).
     const CHUNKS: usize;
+    /// Whether this input runs `transform`.
+    fn runs(transform: Transform) -> bool;
+    /// Whether this input's first layer has a kernel for `n` outputs (`pairs`: summed in
+    /// int16 pairs).
+    fn listed(n: usize, pairs: bool) -> bool {
+        let _ = pairs;
+        LISTED_OUT.contains(&n)
+    }
 }
 
 /// A pairwise transform of `HALF` products per perspective (`CHUNKS` = HALF / 2 four-byte
-/// chunks in all) read by a listed sparse layer: Stockfish 15.1–19, the multi-layer nets.
+/// chunks in all), clamped at 255 and shifted by 9 to 15, read by a listed sparse layer of 16
+/// or 32 outputs: the multi-layer nets.
 #[derive(Debug, Clone, Copy)]
 pub struct PairwiseInput<const HALF: usize, const CHUNKS: usize>;
 impl<const HALF: usize, const CHUNKS: usize> Input for PairwiseInput<HALF, CHUNKS> {
     const CHUNKS: usize = CHUNKS;
+    fn runs(transform: Transform) -> bool {
+        matches!(transform, Transform::Pairwise { max: 255, shift: 9..=15 })
+    }
+}
+
+/// Stockfish's pairwise transform (clamped at `MAX`, 254 on 15.1–17.1's doubled accumulators,
+/// 255 after; shifted by 9) read by its fc_0 of `OUT` outputs: Stockfish 15.1–19. (Its own
+/// kind, so that each family compiles only its own transform and first layer.)
+#[derive(Debug, Clone, Copy)]
+pub struct StockfishInput<const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize>;
+impl<const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize> Input
+    for StockfishInput<HALF, CHUNKS, MAX, OUT>
+{
+    const CHUNKS: usize = CHUNKS;
+    fn runs(transform: Transform) -> bool {
+        transform == Transform::Pairwise { max: i32::from(MAX), shift: 9 }
+    }
+    fn listed(n: usize, pairs: bool) -> bool {
+        n == OUT && !pairs
+    }
 }
 
 /// Both perspectives' accumulators clipped to bytes (`CHUNKS` = L1 / 2 chunks) read by a
@@ -71,6 +101,9 @@ impl<const HALF: usize, const CHUNKS: usize> Input for PairwiseInput<HALF, CHUNK
 pub struct ClippedInput<const CHUNKS: usize>;
 impl<const CHUNKS: usize> Input for ClippedInput<CHUNKS> {
     const CHUNKS: usize = CHUNKS;
+    fn runs(transform: Transform) -> bool {
+        matches!(transform, Transform::Clipped { bytes: true, .. })
+    }
 }
 
 /// The accumulators read by the output layer itself: the single-layer nets.
@@ -78,6 +111,9 @@ impl<const CHUNKS: usize> Input for ClippedInput<CHUNKS> {
 pub struct AccumulatorInput;
 impl Input for AccumulatorInput {
     const CHUNKS: usize = 0;
+    fn runs(transform: Transform) -> bool {
+        matches!(transform, Transform::Clipped { bytes: false, .. })
+    }
 }
 
 /// One array of the fast layout, as the program reads it.
@@ -146,10 +182,7 @@ pub struct Program<'w, I> {
     bucket: Bucket,
     transform: Transform,
     first: First<'w>,
-    ops: Vec<Op<'w>>,
-    positional: At,
-    psqt_div: Option<i32>,
-    traced: Vec<Traced>,
+    steps: Steps<'w>,
 }
 
 /// The registers of one evaluation.
@@ -237,8 +270,40 @@ impl<'w, I: Input> Program<'w, I> {
         if max_bucket >= buckets {
             return Err(err(format!("the bucket rule reaches bucket {max_bucket} of {buckets}")));
         }
-        let mut b = Builder::<I> {
+        if !I::runs(layers.transform) {
+            return Err(err(format!("the view's input kind doesn't run the transform {:?}", layers.transform)));
+        }
+        let input = InputShape { chunks: I::CHUNKS, listed: I::listed };
+        let (first, steps) = build(layers, arrays, order, screlu_in_i16, l1, buckets, input)?;
+        Ok(Program {
             input: std::marker::PhantomData,
+            bucket: layers.bucket,
+            transform: layers.transform,
+            first,
+            steps,
+        })
+    }
+}
+
+/// What the builder needs of the input kind (a value, so that the builder is compiled once).
+struct InputShape {
+    chunks: usize,
+    listed: fn(usize, bool) -> bool,
+}
+
+/// The first layer and the steps after it (see [`Program::new`]).
+fn build<'w>(
+    layers: &Layers,
+    arrays: &HashMap<&'static str, ArrayRef<'w>>,
+    order: &dyn Fn(Param) -> InputOrder,
+    screlu_in_i16: bool,
+    l1: usize,
+    buckets: usize,
+    input: InputShape,
+) -> Result<(First<'w>, Steps<'w>), LoadError> {
+    {
+        let mut b = Builder {
+            input,
             arrays,
             order,
             buckets,
@@ -250,12 +315,7 @@ impl<'w, I: Input> Program<'w, I> {
             l1,
         };
         let r0 = match layers.transform {
-            Transform::Pairwise { max, shift } => {
-                if !PAIRWISE.contains(&(max, shift)) {
-                    return Err(err(format!("no pairwise transform clamps at {max} and shifts by {shift}")));
-                }
-                Val::Ft { listed: true }
-            }
+            Transform::Pairwise { .. } => Val::Ft { listed: true },
             Transform::Clipped { max: 127, bytes: true } => Val::Ft { listed: false },
             Transform::Clipped { max, bytes: false } => {
                 i16::try_from(max).map_err(|_| err(format!("a clamp at {max} past int16")))?;
@@ -286,28 +346,35 @@ impl<'w, I: Input> Program<'w, I> {
             })
             .collect::<Result<_, _>>()?;
         let first = b.first.ok_or_else(|| err("no layer reads the transform".into()))?;
-        Ok(Program {
-            input: std::marker::PhantomData,
-            bucket: layers.bucket,
-            transform: layers.transform,
-            first,
-            ops: b.ops,
-            positional,
-            psqt_div: layers.psqt_div,
-            traced,
-        })
+        Ok((first, Steps { ops: b.ops, positional, psqt_div: layers.psqt_div, traced }))
     }
+}
 
-    /// Every step after the first layer, then the evaluation (and the trace).
+/// The steps after the first layer (they read registers only): compiled once per path, here,
+/// rather than in every net's forward pass, whose first layer alone depends on its width.
+#[derive(Debug, Clone)]
+struct Steps<'w> {
+    ops: Vec<Op<'w>>,
+    positional: At,
+    psqt_div: Option<i32>,
+    traced: Vec<Traced>,
+}
+
+impl Steps<'_> {
+    /// Every step, then the evaluation (and the trace).
+    ///
+    /// # Safety
+    /// The caller holds `K`'s path.
     #[inline(always)]
-    fn finish<K: Kernels>(
+    unsafe fn finish_k<K: Kernels>(
         &self,
-        k: On<K>,
         a: &mut Arena,
         bucket: usize,
         psqt: i32,
         trace: Option<&mut Trace>,
     ) -> Evaluation {
+        // SAFETY: the caller holds `K`'s path.
+        let k = unsafe { On::<K>::new() };
         for op in &self.ops {
             run(k, op, a, bucket);
         }
@@ -330,11 +397,51 @@ impl<'w, I: Input> Program<'w, I> {
         };
         Evaluation { bucket, psqt, positional: a.i[self.positional] }
     }
-}
 
-/// The pairwise transforms compiled for run time (clamp, shift): Stockfish 15.1–17.1's
-/// doubled accumulators, Stockfish 18/19's and the multi-layer nets' shifts.
-const PAIRWISE: &[(i32, u32)] = &[(254, 9), (255, 9), (255, 10), (255, 11), (255, 12), (255, 13), (255, 14), (255, 15)];
+    #[inline(never)]
+    fn finish_scalar(&self, a: &mut Arena, bucket: usize, psqt: i32, trace: Option<&mut Trace>) -> Evaluation {
+        // SAFETY: the portable kernels need no target features.
+        unsafe { self.finish_k::<Scalar>(a, bucket, psqt, trace) }
+    }
+
+    crate::simd::entry_points!(fn finish_k [finish_avx2, finish_avxvnni, finish_avx512vnni, finish_neon, finish_dotprod, finish_simd128]
+        (&self, a: &mut Arena, bucket: usize, psqt: i32, trace: Option<&mut Trace>) -> Evaluation);
+
+    /// [`Steps::finish_k`] on `K`'s path, through the function compiled for it.
+    #[inline(always)]
+    fn finish<K: Kernels>(
+        &self,
+        _: On<K>,
+        a: &mut Arena,
+        bucket: usize,
+        psqt: i32,
+        trace: Option<&mut Trace>,
+    ) -> Evaluation {
+        match K::ISA {
+            Isa::Scalar => self.finish_scalar(a, bucket, psqt, trace),
+            // SAFETY: an `On<K>` exists only where this CPU has `K`'s features, and `K::ISA`
+            // names the path of `K`, whose function needs those features.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.finish_avx2(a, bucket, psqt, trace) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::AvxVnni => unsafe { self.finish_avxvnni(a, bucket, psqt, trace) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vnni => unsafe { self.finish_avx512vnni(a, bucket, psqt, trace) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => unsafe { self.finish_neon(a, bucket, psqt, trace) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "aarch64")]
+            Isa::Dotprod => unsafe { self.finish_dotprod(a, bucket, psqt, trace) },
+            // SAFETY: as above (on wasm32, the build's target features).
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => unsafe { self.finish_simd128(a, bucket, psqt, trace) },
+            _ => unreachable!("a kernel set exists only for paths of this target"),
+        }
+    }
+}
 
 impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Forward<Accumulator<L1, P>>
     for Program<'_, PairwiseInput<HALF, CHUNKS>>
@@ -350,18 +457,18 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
     ) -> Evaluation {
         let bucket = self.bucket.of(pieces);
         let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
-        let Transform::Pairwise { max, shift } = self.transform else { unreachable!("a pairwise program") };
-        let ft: Sparse<'_, HALF, CHUNKS> = match (max, shift) {
-            (254, _) => Pairwise::<254, 9>::apply(k, acc, stm, &mut scratch),
-            (_, 9) => Pairwise::<255, 9>::apply(k, acc, stm, &mut scratch),
-            (_, 10) => Pairwise::<255, 10>::apply(k, acc, stm, &mut scratch),
-            (_, 11) => Pairwise::<255, 11>::apply(k, acc, stm, &mut scratch),
-            (_, 12) => Pairwise::<255, 12>::apply(k, acc, stm, &mut scratch),
-            (_, 13) => Pairwise::<255, 13>::apply(k, acc, stm, &mut scratch),
-            (_, 14) => Pairwise::<255, 14>::apply(k, acc, stm, &mut scratch),
+        let Transform::Pairwise { shift, .. } = self.transform else { unreachable!("a pairwise program") };
+        let ft: Sparse<'_, HALF, CHUNKS> = match shift {
+            9 => Pairwise::<255, 9>::apply(k, acc, stm, &mut scratch),
+            10 => Pairwise::<255, 10>::apply(k, acc, stm, &mut scratch),
+            11 => Pairwise::<255, 11>::apply(k, acc, stm, &mut scratch),
+            12 => Pairwise::<255, 12>::apply(k, acc, stm, &mut scratch),
+            13 => Pairwise::<255, 13>::apply(k, acc, stm, &mut scratch),
+            14 => Pairwise::<255, 14>::apply(k, acc, stm, &mut scratch),
             _ => Pairwise::<255, 15>::apply(k, acc, stm, &mut scratch),
         };
-        let mut a = Held::take();
+        let mut held = Held::take();
+        let a = &mut *held;
         let First::Listed { w, b, n, pairs, out } = self.first else { unreachable!("a listed first layer") };
         sized!(n; 16 | 32 => |N| {
             let w = part::<i8, [[[i8; 4]; N]; CHUNKS]>(w, bucket);
@@ -373,7 +480,35 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
             t.ft_out = ft.bytes().to_vec();
         }
         let psqt = if P > 0 { psqt(acc, stm, bucket) } else { 0 };
-        self.finish(k, &mut a, bucket, psqt, trace)
+        self.steps.finish(k, a, bucket, psqt, trace)
+    }
+}
+
+impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize>
+    Forward<Accumulator<L1, P>> for Program<'_, StockfishInput<HALF, CHUNKS, MAX, OUT>>
+{
+    #[inline(always)]
+    fn forward<K: Kernels>(
+        &self,
+        k: On<K>,
+        acc: &Accumulator<L1, P>,
+        stm: Color,
+        pieces: usize,
+        mut trace: Option<&mut Trace>,
+    ) -> Evaluation {
+        let bucket = self.bucket.of(pieces);
+        let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
+        let ft = Pairwise::<MAX, 9>::apply(k, acc, stm, &mut scratch);
+        let mut held = Held::take();
+        let a = &mut *held;
+        let First::Listed { w, b, out, .. } = self.first else { unreachable!("a listed first layer") };
+        let b = b.map_or(&[0; OUT], |b| part::<i32, [i32; OUT]>(b, bucket));
+        put(&mut a.i, out, affine_listed(k, &ft, part::<i8, [[[i8; 4]; OUT]; CHUNKS]>(w, bucket), b));
+        if let Some(t) = trace.as_deref_mut() {
+            t.ft_out = ft.bytes().to_vec();
+        }
+        let psqt = if P > 0 { psqt(acc, stm, bucket) } else { 0 };
+        self.steps.finish(k, a, bucket, psqt, trace)
     }
 }
 
@@ -391,7 +526,8 @@ impl<const L1: usize, const P: usize, const CHUNKS: usize> Forward<Accumulator<L
     ) -> Evaluation {
         let bucket = self.bucket.of(pieces);
         let ft = clipped_both(k, acc, stm);
-        let mut a = Held::take();
+        let mut held = Held::take();
+        let a = &mut *held;
         let First::Sparse { w, b, n, out } = self.first else { unreachable!("a sparse first layer") };
         sized!(n; 32 => |N| {
             let y = affine_sparse(k, &ft, part::<i8, [[[i8; 4]; N]; CHUNKS]>(w, bucket), part(b, bucket));
@@ -401,7 +537,7 @@ impl<const L1: usize, const P: usize, const CHUNKS: usize> Forward<Accumulator<L
             t.ft_out = ft.concat();
         }
         let psqt = if P > 0 { psqt(acc, stm, bucket) } else { 0 };
-        self.finish(k, &mut a, bucket, psqt, trace)
+        self.steps.finish(k, a, bucket, psqt, trace)
     }
 }
 
@@ -416,14 +552,15 @@ impl<const N: usize> Forward<Accumulator<N, 0>> for Program<'_, AccumulatorInput
         trace: Option<&mut Trace>,
     ) -> Evaluation {
         let bucket = self.bucket.of(pieces);
-        let mut a = Held::take();
+        let mut held = Held::take();
+        let a = &mut *held;
         let First::Output { w, qa, screlu, out } = self.first else { unreachable!("an output layer first") };
         let w = part::<i16, [[i16; N]; 2]>(w, bucket);
         a.i[out] = match screlu {
             None => crelu_output(k, acc, stm, w, qa),
             Some(in_i16) => screlu_output(k, acc, stm, w, qa, in_i16),
         };
-        self.finish(k, &mut a, bucket, 0, trace)
+        self.steps.finish(k, a, bucket, 0, trace)
     }
 }
 
@@ -477,7 +614,7 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
             sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = crelu_f32(get(&a.f, x)); put(&mut a.f, out, y) })
         }
         Op::AffineF32 { x, inputs, w, b, n, out } => {
-            sized!(inputs; 16 | 32 | 64 | 128 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
+            sized!(inputs; 16 | 32 | 64 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
                 let y = affine_f32::<IN, OUT>(get(&a.f, x), part(w, bucket), part(b, bucket));
                 put(&mut a.f, out, y)
             }))
@@ -498,7 +635,7 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
             sized!(n; 16 | 32 | 64 => |N| { let y: [i32; N] = clamp_square(get(&a.i, x), q_bits); put(&mut a.i, out, y) })
         }
         Op::AffineI32 { x, inputs, w, b, n, out } => {
-            sized!(inputs; 16 | 32 | 64 | 128 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
+            sized!(inputs; 16 | 32 | 64 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
                 let y = affine_i32::<K, IN, OUT>(k, get(&a.i, x), part(w, bucket), part(b, bucket));
                 put(&mut a.i, out, y)
             }))
@@ -541,8 +678,8 @@ enum Val {
     Pending(Step),
 }
 
-struct Builder<'a, 'w, I> {
-    input: std::marker::PhantomData<I>,
+struct Builder<'a, 'w> {
+    input: InputShape,
     arrays: &'a HashMap<&'static str, ArrayRef<'w>>,
     order: &'a dyn Fn(Param) -> InputOrder,
     buckets: usize,
@@ -556,7 +693,7 @@ struct Builder<'a, 'w, I> {
     l1: usize,
 }
 
-impl<'w, I: Input> Builder<'_, 'w, I> {
+impl<'w> Builder<'_, 'w> {
     fn get(&self, reg: Reg) -> Result<&Val, LoadError> {
         self.regs.get(&reg).ok_or_else(|| err(format!("r{reg} is read before it is written")))
     }
@@ -653,7 +790,7 @@ impl<'w, I: Input> Builder<'_, 'w, I> {
                         if *input != 0 || self.first.is_some() {
                             return Err(err(format!("r{out}: a second layer reads the transform")));
                         }
-                        let chunks = I::CHUNKS;
+                        let chunks = self.input.chunks;
                         let w = self.array::<i8>(*param, "weights", Elem::I8, 4 * chunks * n)?;
                         // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
                         let b = if *param == Param::L1 {
@@ -663,7 +800,12 @@ impl<'w, I: Input> Builder<'_, 'w, I> {
                         };
                         let (at, val) = self.new_i32(n)?;
                         self.first = Some(if listed {
-                            self.sized("a sparse layer", n, LISTED_OUT)?;
+                            if !(self.input.listed)(n, pairs) {
+                                return Err(err(format!(
+                                    "r{out}: no run-time kernel for a sparse layer of {n} outputs{} here (nnue_net! compiles any size)",
+                                    if pairs { " in int16 pairs" } else { "" }
+                                )));
+                            }
                             First::Listed { w, b, n, pairs, out: at }
                         } else {
                             self.sized("a sparse layer", n, SPARSE_OUT)?;
@@ -798,7 +940,7 @@ impl<'w, I: Input> Builder<'_, 'w, I> {
                     (*out, val)
                 } else {
                     let (x, inputs) = if float { self.f32s(*input)? } else { self.i32s(*input)? };
-                    self.sized("a dense layer's input", inputs, &[16, 32, 64, 128])?;
+                    self.sized("a dense layer's input", inputs, VECTOR)?;
                     self.sized("a dense layer", n, VECTOR)?;
                     let w = self.array::<i32>(*param, "weights", Elem::I32, inputs * n)?;
                     let b = self.array::<i32>(*param, "biases", Elem::I32, n)?;

@@ -20,6 +20,8 @@ use super::Kernels;
 /// # Safety
 /// Callers must be compiled with (or hold a `KernelPath` proving) the implementation's features.
 pub(crate) unsafe trait Dot4 {
+    /// The path.
+    const ISA: super::Isa;
     unsafe fn dot4(acc: int32x4_t, x: int8x16_t, w: int8x16_t) -> int32x4_t;
 }
 
@@ -30,6 +32,7 @@ impl<D: Dot4> super::sealed::Sealed for Arm<D> {}
 
 // SAFETY: NEON instructions only (baseline on aarch64; entry points enable "neon" as well).
 unsafe impl Dot4 for Mull {
+    const ISA: super::Isa = super::Isa::Neon;
     #[inline(always)]
     unsafe fn dot4(acc: int32x4_t, x: int8x16_t, w: int8x16_t) -> int32x4_t {
         // SAFETY: register-only NEON operations; the caller runs under NEON (the trait's contract).
@@ -44,6 +47,7 @@ unsafe impl Dot4 for Mull {
 
 // SAFETY: `sdot` only; callers run under `target_feature(enable = "neon,dotprod")`.
 unsafe impl Dot4 for Sdot {
+    const ISA: super::Isa = super::Isa::Dotprod;
     #[inline(always)]
     unsafe fn dot4(acc: int32x4_t, x: int8x16_t, w: int8x16_t) -> int32x4_t {
         // SAFETY: the caller holds a dotprod `KernelPath` (the trait's contract).
@@ -152,6 +156,7 @@ unsafe fn clamp_bytes(lo: int16x8_t, hi: int16x8_t) -> int8x16_t {
 // asserts pin the shapes the pointer arithmetic relies on) and uses NEON plus `D`'s dot.
 unsafe impl<D: Dot4> Kernels for Arm<D> {
     const ROWS: super::rows::RowKernels = super::rows::NEON;
+    const ISA: super::Isa = D::ISA;
 
     #[inline(always)]
     unsafe fn ft_pairwise_both<

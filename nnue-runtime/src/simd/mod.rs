@@ -273,6 +273,8 @@ pub(crate) use on_path;
 pub unsafe trait Kernels: sealed::Sealed {
     /// The transformer's row sums on this path, compiled in this crate (see `simd/rows.rs`).
     const ROWS: rows::RowKernels;
+    /// The path these kernels are (what a function compiled once per path dispatches on).
+    const ISA: Isa;
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) >> SHIFT` for the two halves a, b (`MAX`:
     /// 254 for SFNNv5+'s doubled accumulators, 255 for Stockfish 18's threat nets and the

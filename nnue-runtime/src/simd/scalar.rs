@@ -14,6 +14,7 @@ impl super::sealed::Sealed for Scalar {}
 // SAFETY: plain Rust, no instructions beyond the target's baseline.
 unsafe impl Kernels for Scalar {
     const ROWS: super::rows::RowKernels = super::rows::SCALAR;
+    const ISA: super::Isa = super::Isa::Scalar;
 
     #[inline(always)]
     unsafe fn ft_pairwise_both<

@@ -156,6 +156,7 @@ impl super::sealed::Sealed for Simd128 {}
 unsafe impl Kernels for Simd128 {
     // Compiled with the build's SIMD128, like everything on wasm32.
     const ROWS: super::rows::RowKernels = super::rows::SCALAR;
+    const ISA: super::Isa = super::Isa::Simd128;
 
     #[inline(always)]
     unsafe fn ft_pairwise_both<

@@ -26,6 +26,8 @@ pub(crate) unsafe trait Dot {
     const ZMM: bool = false;
     /// The row sums compiled for the path's register width.
     const ROWS: super::rows::RowKernels = super::rows::AVX2;
+    /// The path.
+    const ISA: super::Isa;
 
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i;
 }
@@ -37,6 +39,7 @@ pub(crate) struct VnniEvex;
 // SAFETY: AVX2 instructions only; callers run under `target_feature(enable = "avx2")`.
 unsafe impl Dot for Maddubs {
     const MADDUBS: bool = true;
+    const ISA: super::Isa = super::Isa::Avx2;
 
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
@@ -50,6 +53,7 @@ unsafe impl Dot for Maddubs {
 
 // SAFETY: AVX-VNNI instruction; callers run under `target_feature(enable = "avx2,avxvnni")`.
 unsafe impl Dot for VnniVex {
+    const ISA: super::Isa = super::Isa::AvxVnni;
     #[inline(always)]
     unsafe fn dpbusd(acc: __m256i, u8s: __m256i, i8s: __m256i) -> __m256i {
         // SAFETY: the caller runs under this `Dot`'s target features (the trait's contract).
@@ -60,6 +64,7 @@ unsafe impl Dot for VnniVex {
 // SAFETY: AVX512-VNNI on ymm; callers run under
 // `target_feature(enable = "avx512f,avx512bw,avx512vnni,avx512vl")`.
 unsafe impl Dot for VnniEvex {
+    const ISA: super::Isa = super::Isa::Avx512Vnni;
     const ZMM: bool = true;
     const ROWS: super::rows::RowKernels = super::rows::AVX512;
 
@@ -697,6 +702,7 @@ impl<D: Dot> super::sealed::Sealed for X86<D> {}
 // asserts pin the shapes the pointer arithmetic relies on) and uses AVX2 plus `D`'s dot.
 unsafe impl<D: Dot> Kernels for X86<D> {
     const ROWS: super::rows::RowKernels = D::ROWS;
+    const ISA: super::Isa = D::ISA;
 
     #[inline(always)]
     unsafe fn dense_i32<const IN: usize, const OUT: usize>(
