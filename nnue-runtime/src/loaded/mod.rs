@@ -5,8 +5,9 @@
 //! run time (a few ns more per forward pass than the compiled net, whose calls are inlined).
 //!
 //! Both build from [`nnue_format::layout::FastLayout`]: each network field takes the layout's
-//! array of the same name, and the program finds each layer's arrays by the same names. A net read at run time takes a neuron order as `nnue_net!`'s
-//! `neuron_order` gives one: `Net::reorder_neurons` before [`FastWeights::new`].
+//! array of the same name, and the program finds each layer's arrays by the same names. A net
+//! read at run time takes a neuron order as `nnue_net!`'s `neuron_order` gives one:
+//! `Net::reorder_neurons` before [`FastWeights::new`].
 
 use bytemuck::Pod;
 use nnue_format::layout::{

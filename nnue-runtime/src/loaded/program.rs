@@ -407,6 +407,27 @@ impl Steps<'_> {
     crate::simd::entry_points!(fn finish_k [finish_avx2, finish_avxvnni, finish_avx512vnni, finish_neon, finish_dotprod, finish_simd128]
         (&self, a: &mut Arena, bucket: usize, psqt: i32, trace: Option<&mut Trace>) -> Evaluation);
 
+    /// The end of a pairwise transform's forward pass, its first layer's sums in `a`: the
+    /// transform's bytes to the trace, the PSQT part, the steps.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn after_pairwise<K: Kernels, const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize>(
+        &self,
+        k: On<K>,
+        acc: &Accumulator<L1, P>,
+        stm: Color,
+        bucket: usize,
+        ft: &Sparse<'_, HALF, CHUNKS>,
+        a: &mut Arena,
+        mut trace: Option<&mut Trace>,
+    ) -> Evaluation {
+        if let Some(t) = trace.as_deref_mut() {
+            t.ft_out = ft.bytes().to_vec();
+        }
+        let psqt = if P > 0 { psqt(acc, stm, bucket) } else { 0 };
+        self.finish(k, a, bucket, psqt, trace)
+    }
+
     /// [`Steps::finish_k`] on `K`'s path, through the function compiled for it.
     #[inline(always)]
     fn finish<K: Kernels>(
@@ -453,7 +474,7 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
         acc: &Accumulator<L1, P>,
         stm: Color,
         pieces: usize,
-        mut trace: Option<&mut Trace>,
+        trace: Option<&mut Trace>,
     ) -> Evaluation {
         let bucket = self.bucket.of(pieces);
         let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
@@ -476,11 +497,7 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
             let y = if pairs { affine_listed_pairs(k, &ft, w, b) } else { affine_listed(k, &ft, w, b) };
             put(&mut a.i, out, y);
         });
-        if let Some(t) = trace.as_deref_mut() {
-            t.ft_out = ft.bytes().to_vec();
-        }
-        let psqt = if P > 0 { psqt(acc, stm, bucket) } else { 0 };
-        self.steps.finish(k, a, bucket, psqt, trace)
+        self.steps.after_pairwise(k, acc, stm, bucket, &ft, a, trace)
     }
 }
 
@@ -494,7 +511,7 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize, co
         acc: &Accumulator<L1, P>,
         stm: Color,
         pieces: usize,
-        mut trace: Option<&mut Trace>,
+        trace: Option<&mut Trace>,
     ) -> Evaluation {
         let bucket = self.bucket.of(pieces);
         let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
@@ -504,11 +521,7 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize, co
         let First::Listed { w, b, out, .. } = self.first else { unreachable!("a listed first layer") };
         let b = b.map_or(&[0; OUT], |b| part::<i32, [i32; OUT]>(b, bucket));
         put(&mut a.i, out, affine_listed(k, &ft, part::<i8, [[[i8; 4]; OUT]; CHUNKS]>(w, bucket), b));
-        if let Some(t) = trace.as_deref_mut() {
-            t.ft_out = ft.bytes().to_vec();
-        }
-        let psqt = if P > 0 { psqt(acc, stm, bucket) } else { 0 };
-        self.steps.finish(k, a, bucket, psqt, trace)
+        self.steps.after_pairwise(k, acc, stm, bucket, &ft, a, trace)
     }
 }
 
