@@ -440,6 +440,12 @@ impl<A> FastLayout<A> {
         }
     }
 
+    /// Whether the output kernel may multiply in int16 ([`Chess768Config::screlu_in_i16`]; a
+    /// single-layer net's, false for the others).
+    pub fn screlu_in_i16(&self) -> bool {
+        matches!(self, FastLayout::Chess768(_, l) if l.config.screlu_in_i16)
+    }
+
     /// The same layout, borrowed.
     pub fn as_ref(&self) -> FastLayout<&A> {
         match self {

@@ -553,7 +553,7 @@ fn composed(
     own: bool,
 ) -> Result<TokenStream, String> {
     let input_order = |param| layout.input_order(param);
-    let screlu_in_i16 = matches!(layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
+    let screlu_in_i16 = layout.screlu_in_i16();
     let whose =
         if own { "as `compute` gives them, in place of the description's" } else { "as the description has them" };
     let heading = format!(" The layers after the accumulators, {whose}:");

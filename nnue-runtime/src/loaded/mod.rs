@@ -180,7 +180,7 @@ impl FastWeights {
     /// The headerless view; `INPUTS` = 768 x king buckets, `B` output buckets.
     pub fn chess768<const N: usize, const INPUTS: usize, const B: usize>(
         &self,
-    ) -> Result<Loaded<'_, Chess768<'_, N, INPUTS, B>, AccumulatorInput>, LoadError> {
+    ) -> Result<Loaded<'_, Chess768<'_, N, INPUTS, B>, AccumulatorInput<N>>, LoadError> {
         let FastLayout::Chess768(_, Chess768Layout { l0_biases, l0_weights, l1_weights, l1_biases, config }) =
             &self.layout
         else {
@@ -252,14 +252,9 @@ impl FastWeights {
                 (name, ArrayRef { elem: w.elem, dims: w.dims.as_slice(), bytes })
             })
             .collect();
-        let screlu_in_i16 = matches!(&self.layout, FastLayout::Chess768(_, l) if l.config.screlu_in_i16);
-        let width = match &self.layout {
-            FastLayout::Chess768(_, l) => l.l0_biases.dims[0],
-            layout => layout.arch().l1(),
-        };
         let layers = self.layout.arch().layers();
         let order = |param| self.layout.input_order(param);
-        let layers = Program::new(&layers, &arrays, &order, screlu_in_i16, width)?;
+        let layers = Program::new(&layers, &arrays, &order, self.layout.screlu_in_i16())?;
         Ok(Composed { net, layers })
     }
 

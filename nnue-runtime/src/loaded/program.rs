@@ -56,6 +56,9 @@ const VECTOR: &[usize] = &[16, 32, 64];
 pub trait Input {
     /// The four-byte chunks the first layer reads (0: it reads the accumulators).
     const CHUNKS: usize;
+    /// The accumulator columns per perspective the first layer reads itself (a single-layer
+    /// net's output layer; 0 for the others).
+    const COLUMNS: usize = 0;
     /// Whether this input runs `transform`.
     fn runs(transform: Transform) -> bool;
     /// Whether this input's first layer has a kernel for `n` outputs (`pairs`: summed in
@@ -106,11 +109,13 @@ impl<const CHUNKS: usize> Input for ClippedInput<CHUNKS> {
     }
 }
 
-/// The accumulators read by the output layer itself: the single-layer nets.
+/// The accumulators (`N` columns per perspective) read by the output layer itself: the
+/// single-layer nets.
 #[derive(Debug, Clone, Copy)]
-pub struct AccumulatorInput;
-impl Input for AccumulatorInput {
+pub struct AccumulatorInput<const N: usize>;
+impl<const N: usize> Input for AccumulatorInput<N> {
     const CHUNKS: usize = 0;
+    const COLUMNS: usize = N;
     fn runs(transform: Transform) -> bool {
         matches!(transform, Transform::Clipped { bytes: false, .. })
     }
@@ -259,13 +264,8 @@ impl<'w, I: Input> Program<'w, I> {
         arrays: &HashMap<&'static str, ArrayRef<'w>>,
         order: &dyn Fn(Param) -> InputOrder,
         screlu_in_i16: bool,
-        l1: usize,
     ) -> Result<Self, LoadError> {
-        let buckets = match layers.bucket {
-            Bucket::Single => 1,
-            Bucket::Stockfish => 8,
-            Bucket::Rule(_, b) => b,
-        };
+        let buckets = layers.bucket.count();
         let max_bucket = crate::network::PIECES.map(|p| layers.bucket.of(p)).max().unwrap_or(0);
         if max_bucket >= buckets {
             return Err(err(format!("the bucket rule reaches bucket {max_bucket} of {buckets}")));
@@ -273,8 +273,8 @@ impl<'w, I: Input> Program<'w, I> {
         if !I::runs(layers.transform) {
             return Err(err(format!("the view's input kind doesn't run the transform {:?}", layers.transform)));
         }
-        let input = InputShape { chunks: I::CHUNKS, listed: I::listed };
-        let (first, steps) = build(layers, arrays, order, screlu_in_i16, l1, buckets, input)?;
+        let input = InputShape { chunks: I::CHUNKS, columns: I::COLUMNS, listed: I::listed };
+        let (first, steps) = build(layers, arrays, order, screlu_in_i16, buckets, input)?;
         Ok(Program {
             input: std::marker::PhantomData,
             bucket: layers.bucket,
@@ -288,6 +288,7 @@ impl<'w, I: Input> Program<'w, I> {
 /// What the builder needs of the input kind (a value, so that the builder is compiled once).
 struct InputShape {
     chunks: usize,
+    columns: usize,
     listed: fn(usize, bool) -> bool,
 }
 
@@ -297,7 +298,6 @@ fn build<'w>(
     arrays: &HashMap<&'static str, ArrayRef<'w>>,
     order: &dyn Fn(Param) -> InputOrder,
     screlu_in_i16: bool,
-    l1: usize,
     buckets: usize,
     input: InputShape,
 ) -> Result<(First<'w>, Steps<'w>), LoadError> {
@@ -312,7 +312,6 @@ fn build<'w>(
             first: None,
             ops: Vec::new(),
             screlu_in_i16,
-            l1,
         };
         let r0 = match layers.transform {
             Transform::Pairwise { .. } => Val::Ft { listed: true },
@@ -554,7 +553,7 @@ impl<const L1: usize, const P: usize, const CHUNKS: usize> Forward<Accumulator<L
     }
 }
 
-impl<const N: usize> Forward<Accumulator<N, 0>> for Program<'_, AccumulatorInput> {
+impl<const N: usize> Forward<Accumulator<N, 0>> for Program<'_, AccumulatorInput<N>> {
     #[inline(always)]
     fn forward<K: Kernels>(
         &self,
@@ -702,8 +701,6 @@ struct Builder<'a, 'w> {
     first: Option<First<'w>>,
     ops: Vec<Op<'w>>,
     screlu_in_i16: bool,
-    /// The accumulator columns per perspective.
-    l1: usize,
 }
 
 impl<'w> Builder<'_, 'w> {
@@ -904,7 +901,7 @@ impl<'w> Builder<'_, 'w> {
                 if self.first.is_some() {
                     return Err(err(format!("r{out}: a second layer reads the accumulators")));
                 }
-                let w = self.array::<i16>(*param, "weights", Elem::I16, 2 * self.l1)?;
+                let w = self.array::<i16>(*param, "weights", Elem::I16, 2 * self.input.columns)?;
                 let (at, val) = self.new_i32(1)?;
                 self.first = Some(First::Output { w, qa: screlu.1 as i16, screlu: screlu.0, out: at });
                 (*out, val)
