@@ -795,7 +795,11 @@ impl<'w> Builder<'_, 'w> {
             AffineI8 { param, input, out } | AffineI8Pairs { param, input, out } => {
                 let pairs = matches!(step, AffineI8Pairs { .. });
                 let n = self.outputs(*param)?;
-                match self.get(*input)?.clone() {
+                let read = self.get(*input)?.clone();
+                if pairs && !matches!(read, Val::Ft { listed: true }) {
+                    return Err(err(format!("r{out}: int16 pair sums read the pairwise transform")));
+                }
+                match read {
                     Val::Ft { listed } => {
                         if *input != 0 || self.first.is_some() {
                             return Err(err(format!("r{out}: a second layer reads the transform")));
@@ -822,12 +826,8 @@ impl<'w> Builder<'_, 'w> {
                             let b = b.ok_or_else(|| err(format!("r{out}: a sparse layer without biases")))?;
                             First::Sparse { w, b, n, out: at }
                         });
-                        if pairs && !listed {
-                            return Err(err(format!("r{out}: int16 pair sums read the pairwise transform")));
-                        }
                         (*out, val)
                     }
-                    _ if pairs => return Err(err(format!("r{out}: int16 pair sums read the pairwise transform"))),
                     _ => {
                         let (x, inputs) = self.bytes(*input, (self.order)(*param))?;
                         if n == 1 {
