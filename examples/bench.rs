@@ -24,7 +24,8 @@
 //! then the median over positions. `--ply`: the games of a TSV whose `moves` column holds UCI
 //! moves from the start position (rows that are prefixes of the next row are skipped), each
 //! ply pushed and evaluated through an `AccumulatorStack`; 15 repetitions over all games, the
-//! median per-ply time. `median_ns` is wall time; `cpu_ns` the same medians of this thread's
+//! median per-ply time; the refresh cache carries over from game to game (and repetition),
+//! unless `--clear-cache` empties it as each game starts, as Stockfish's timing loop does. `median_ns` is wall time; `cpu_ns` the same medians of this thread's
 //! CPU time, which a busy machine inflates less. Either takes `--path NAME` (repeatable) to measure only those paths.
 //! `--calls N` sets the forward passes per repetition (for counting instructions under an
 //! emulator, where the difference between two counts is what matters).
@@ -170,7 +171,12 @@ fn read_games(file: &str) -> Vec<Vec<String>> {
 
 /// Median (of 15 repetitions over all games) per-ply time: push the move, evaluate. Wall and
 /// thread CPU.
-fn ply_ns<N: Network>(net: &N, path: KernelPath, games: &[Vec<(nnue_runtime::Dirty, Position)>]) -> (f64, f64) {
+fn ply_ns<N: Network>(
+    net: &N,
+    path: KernelPath,
+    games: &[Vec<(nnue_runtime::Dirty, Position)>],
+    clear_cache: bool,
+) -> (f64, f64) {
     let start_pos = nnue_testkit::chess::position(&shakmaty::Chess::default());
     let mut stack = AccumulatorStack::with_path(net, &start_pos, path);
     let plies: usize = games.iter().map(Vec::len).sum();
@@ -178,7 +184,11 @@ fn ply_ns<N: Network>(net: &N, path: KernelPath, games: &[Vec<(nnue_runtime::Dir
         .map(|_| {
             let (wall, cpu) = time_calls(1, || {
                 for game in games {
-                    stack.reset(net, &start_pos);
+                    if clear_cache {
+                        stack.reset_cleared(net, &start_pos);
+                    } else {
+                        stack.reset(net, &start_pos);
+                    }
                     for (dirty, pos) in game {
                         stack.push(*dirty);
                         black_box(stack.evaluate(net, pos));
@@ -208,10 +218,13 @@ fn main() {
         calls = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("--calls takes a number"));
         args.drain(i..i + 2);
     }
+    // `--clear-cache`: each game of `--ply` starts with an empty refresh cache, as Stockfish's
+    // timing harness starts its games (by default the cache carries over, as in a match).
+    let clear_cache = args.iter().position(|a| *a == "--clear-cache").map(|i| args.remove(i)).is_some();
     let usage = || -> ! {
         eprintln!(
             "usage: EVALFILE=FILE cargo run --release --example bench \
-             [-- --fens FILE | --forward --fens FILE | --ply --games FILE] [--path NAME] [--calls N]"
+             [-- --fens FILE | --forward --fens FILE | --ply --games FILE [--clear-cache]] [--path NAME] [--calls N]"
         );
         std::process::exit(2);
     };
@@ -251,7 +264,7 @@ fn main() {
             let plies: usize = games.iter().map(Vec::len).sum();
             eprintln!("{} ({} games, {plies} plies)", net::ARCHITECTURE, games.len());
             for &path in &paths {
-                let (wall, cpu) = ply_ns(&net::NETWORK, path, &games);
+                let (wall, cpu) = ply_ns(&net::NETWORK, path, &games, clear_cache);
                 println!("ply {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
             }
             return;

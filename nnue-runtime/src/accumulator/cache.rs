@@ -62,10 +62,13 @@ struct Entry<A> {
     valid: bool,
 }
 
-/// Per perspective and king square, the last accumulator refreshed there. Runs on the
+/// Per perspective and king square (or the squares that share its features:
+/// [`FeatureSet::cache_slot`]), the last accumulator refreshed there. Runs on the
 /// [`KernelPath`] it was built with, for the network it was built with.
 pub struct RefreshCache<A> {
     entries: Vec<Entry<A>>,
+    /// Entries per perspective.
+    slots: usize,
     path: KernelPath,
     /// The network's weights: its entries hold that network's sums.
     weights: WeightsId,
@@ -83,10 +86,11 @@ impl<A: Clone> RefreshCache<A> {
 
     /// An empty cache for `net`, computing on `path`.
     pub fn with_path<N: Network<Accumulator = A>>(net: &N, path: KernelPath) -> Self {
+        let slots = net.feature_set().cache_slots();
         let entries =
-            (0..128).map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false }).collect();
+            (0..2 * slots).map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false }).collect();
         let weights = net.weights_id();
-        RefreshCache { entries, path, weights, threats: Vec::new(), scratch: None }
+        RefreshCache { entries, slots, path, weights, threats: Vec::new(), scratch: None }
     }
 
     /// Panics unless `net` is the network the cache was built with (a pointer comparison).
@@ -105,6 +109,12 @@ impl<A: Clone> RefreshCache<A> {
         if net.weights_id() != self.weights {
             fail(what)
         }
+    }
+
+    /// Forgets every entry (the next refresh of each king square rebuilds it), as Stockfish
+    /// clears its cache for a new game; evaluations are the same either way.
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| e.valid = false);
     }
 
     /// The path the cache computes on.
@@ -130,7 +140,7 @@ impl<A: Clone> RefreshCache<A> {
             return self.refresh_threats(net, pos, perspective, target);
         }
         let king = pos.king(perspective);
-        let i = perspective.index() * 64 + king.index();
+        let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
         let entry = &mut self.entries[i];
         let source = Source::Position(pos);
         let synced = sync_entry(net, path, entry, perspective, king, &placement(pos), source, target);
@@ -189,7 +199,7 @@ impl<A: Clone> RefreshCache<A> {
         perspective: Color,
     ) -> Option<usize> {
         let king = board.king(perspective)?;
-        let i = perspective.index() * 64 + king.index();
+        let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
         let source = pos.map_or(Source::Board(board), Source::Position);
         let scratch = self.scratch.get_or_insert_with(|| net.new_accumulator());
         sync_entry(net, self.path, &mut self.entries[i], perspective, king, &board.placement(), source, scratch)?;
@@ -274,6 +284,38 @@ mod tests {
 
     /// The same king squares throughout, so every refresh goes through the same two entries:
     /// far from the entry (rebuilt), near it (updated), and far again the other way.
+    #[test]
+    fn a_king_bucketed_net_refreshes_from_its_buckets_entry_and_a_cleared_cache_rebuilds() {
+        // Mirrored, 4 buckets: a1-d1 bucket 0, the rest by rank pairs; e1 mirrors d1.
+        let map: Vec<String> = (0..32).map(|s| (if s < 4 { 0 } else { 1 + (s / 4 - 1) / 3 }).to_string()).collect();
+        let arch = format!("(768x4hm -> 64)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, kings=[{}]", map.join(","));
+        let nnue_format::Architecture::Chess768(arch) = arch.parse().unwrap() else { panic!("{arch}") };
+        let net = synth::chess768(&arch, 5);
+        let eval = Evaluator::new(&net);
+        let mut cache = RefreshCache::new(&eval);
+        assert_eq!(cache.entries.len(), 2 * 8);
+        // White's king on b1, then c1 (bucket 0 both: the entry is updated, not rebuilt), then
+        // g1 (mirrored: another entry), then after clearing.
+        let fens =
+            ["4k3/8/8/8/8/8/3P4/1K6 w - - 0 1", "4k3/8/8/8/8/8/3P4/2K5 w - - 0 1", "4k3/8/8/8/8/8/3P4/6K1 w - - 0 1"];
+        for (n, fen) in fens.into_iter().chain(fens).enumerate() {
+            if n == 3 {
+                cache.clear();
+                assert!(cache.entries.iter().all(|e| !e.valid));
+            }
+            let pos = Position::from_fen(fen).unwrap();
+            let (mut cached, mut fresh) = (eval.new_accumulator(), eval.new_accumulator());
+            for p in Color::BOTH {
+                cache.refresh(&eval, &pos, p, &mut cached);
+                eval.refresh_on(cache.path(), &pos, p, &mut fresh);
+            }
+            assert_eq!(cached, fresh, "{fen}");
+            let white = eval.feature_set().cache_slot(Color::White, pos.king(Color::White));
+            assert_eq!(white, [0, 0, 1][n % 3], "{fen}");
+            assert_eq!(cache.entries[white].placement, placement(&pos), "{fen}");
+        }
+    }
+
     #[test]
     fn a_cached_refresh_equals_a_fresh_one_whether_rebuilt_or_updated() {
         let fens = [

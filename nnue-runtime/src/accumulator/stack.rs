@@ -109,6 +109,14 @@ impl<N: Network> AccumulatorStack<N> {
         stack
     }
 
+    /// Starts over from `pos` as [`AccumulatorStack::reset`] does, with the refresh cache
+    /// cleared ([`RefreshCache::clear`]): a new game as Stockfish starts one, which times
+    /// its refreshes the same way.
+    pub fn reset_cleared(&mut self, net: &N, pos: &Position) {
+        self.cache.clear();
+        self.reset(net, pos);
+    }
+
     /// Starts over from `pos` (a new game or a `position` command), keeping the cache.
     ///
     /// # Panics

@@ -107,6 +107,41 @@ impl FeatureSet {
         }
     }
 
+    /// The refresh cache's entry (below [`FeatureSet::cache_slots`]) for `perspective`'s king
+    /// on `king`. King squares on
+    /// which every feature is the same share one: a king-bucketed net's (bucket, mirror), the
+    /// lite net's mirror. A refresh then finds an entry this game already brought near the
+    /// position (a king entering a bucket by another square than last time) instead of
+    /// rebuilding one from the biases.
+    #[inline]
+    pub fn cache_slot(&self, perspective: Color, king: Square) -> usize {
+        match self {
+            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) => {
+                let (bucket, mirror) = chess768::orientation(kings, perspective, king);
+                if kings.mirrored {
+                    2 * usize::from(bucket) + usize::from(mirror != 0)
+                } else {
+                    usize::from(bucket)
+                }
+            }
+            FeatureSet::Sf19Lite => usize::from(halfka_v2_hm::mirror(king) != 0),
+            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => {
+                king.index()
+            }
+        }
+    }
+
+    /// The number of refresh cache entries per perspective ([`FeatureSet::cache_slot`]).
+    pub fn cache_slots(&self) -> usize {
+        match self {
+            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) => {
+                usize::from(kings.count) * if kings.mirrored { 2 } else { 1 }
+            }
+            FeatureSet::Sf19Lite => 2,
+            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => 64,
+        }
+    }
+
     /// For threat nets: whether the king moving from `from` to `to` changes the board
     /// features' orientation (the board half), so that they must be listed anew.
     pub fn board_needs_refresh(&self, from: Square, to: Square) -> bool {
@@ -193,4 +228,56 @@ fn flip(perspective: Color) -> usize {
 #[inline(always)]
 fn is_king(piece: Piece) -> bool {
     piece.kind == PieceType::King
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::PieceType;
+
+    /// Every kind of feature set, king-bucketed ones mirrored and not, 64 buckets included.
+    fn every_kind() -> Vec<FeatureSet> {
+        let mirrored = KingBuckets::from_map(true, &(0..32).map(|s| (s / 2) as u8).collect::<Vec<_>>()).unwrap();
+        let wide = KingBuckets::from_map(false, &(0..64).map(|s| s as u8).collect::<Vec<_>>()).unwrap();
+        let plain = KingBuckets::from_map(false, &(0..64).map(|s| (s / 16) as u8).collect::<Vec<_>>()).unwrap();
+        let mut all = vec![
+            FeatureSet::HalfKav2Hm,
+            FeatureSet::HalfKp,
+            FeatureSet::HalfKav2HmThreats,
+            FeatureSet::Sf19,
+            FeatureSet::Sf19Lite,
+        ];
+        for kings in [KingBuckets::SINGLE, mirrored, wide, plain] {
+            all.extend([FeatureSet::Chess768(kings), FeatureSet::Chess704(kings)]);
+        }
+        all
+    }
+
+    #[test]
+    fn king_squares_sharing_a_cache_slot_have_every_feature_the_same() {
+        let squares: Vec<Square> = (0..64).map(|i| Square::new(i).unwrap()).collect();
+        let pieces: Vec<Piece> =
+            Color::BOTH.iter().flat_map(|&c| PieceType::ALL.iter().map(move |&t| Piece::new(c, t))).collect();
+        for set in every_kind() {
+            for perspective in Color::BOTH {
+                let features = |king| -> Vec<_> {
+                    squares
+                        .iter()
+                        .flat_map(|&sq| pieces.iter().map(move |&p| (sq, p)))
+                        .map(|(sq, p)| set.index(perspective, king, sq, p))
+                        .collect()
+                };
+                let mut seen: Vec<Option<Vec<Option<usize>>>> = vec![None; set.cache_slots()];
+                for &king in &squares {
+                    let slot = set.cache_slot(perspective, king);
+                    assert!(slot < set.cache_slots(), "{set:?} {king:?}");
+                    let f = features(king);
+                    match &seen[slot] {
+                        Some(other) => assert_eq!(other, &f, "{set:?} {perspective:?} slot {slot} {king:?}"),
+                        None => seen[slot] = Some(f),
+                    }
+                }
+            }
+        }
+    }
 }
