@@ -166,9 +166,8 @@ macro_rules! arrays {
 }
 
 arrays! {
-    /// The 8 layer stacks of the SFNN families (runtime: `nets::LayerStacks`) and of Stockfish
-    /// 19 (runtime: `nets::Sf19Stacks`; there fc_0 has 32 outputs, fc_1 64 inputs in their
-    /// canonical order, fc_2 128).
+    /// The 8 layer stacks of the SFNN families and of Stockfish 19 (there fc_0 has 32 outputs,
+    /// fc_1 64 inputs in their canonical order, fc_2 128).
     pub struct StacksLayout {
         /// `[stack][16]` i32.
         fc0_biases,
@@ -186,7 +185,7 @@ arrays! {
 }
 
 arrays! {
-    /// Stockfish 15.1-17.1 (runtime: `nets::Sfnn`).
+    /// Stockfish 15.1-17.1.
     pub struct SfnnLayout {
         /// `[L1]` i16, doubled and pack-ordered.
         ft_biases,
@@ -202,7 +201,7 @@ arrays! {
 }
 
 arrays! {
-    /// Stockfish 18's threat nets (runtime: `nets::SfnnThreats`).
+    /// Stockfish 18's threat nets.
     pub struct ThreatsLayout {
         /// `[L1]` i16, pack-ordered (not doubled).
         ft_biases,
@@ -220,7 +219,7 @@ arrays! {
 }
 
 arrays! {
-    /// Stockfish 19's big net (runtime: `nets::Sf19`).
+    /// Stockfish 19's big net.
     pub struct Sf19Layout {
         /// `[L1]` i16, pack-ordered (not doubled).
         ft_biases,
@@ -238,7 +237,7 @@ arrays! {
 }
 
 arrays! {
-    /// Stockfish 19's lite net (runtime: `nets::Sf19` without int8 rows).
+    /// Stockfish 19's lite net.
     pub struct Sf19LiteLayout {
         /// `[L1]` i16, pack-ordered (not doubled).
         ft_biases,
@@ -254,7 +253,7 @@ arrays! {
 }
 
 arrays! {
-    /// Stockfish 12-13 (runtime: `nets::HalfKp`). The int8 layers have a stack dimension of 1.
+    /// Stockfish 12-13. The int8 layers have a stack dimension of 1.
     pub struct HalfKpLayout {
         /// `[L1]` i16, pack-ordered.
         ft_biases,
@@ -276,7 +275,7 @@ arrays! {
 }
 
 arrays! {
-    /// Headerless chess-768 nets (runtime: `nets::Chess768`).
+    /// Headerless chess-768 nets.
     pub struct Chess768Layout {
         /// `[N]` i16.
         l0_biases,
@@ -360,7 +359,9 @@ impl Chess768Config {
     }
 }
 
-/// A net in the fast paths' layout: per family, its architecture and its named arrays.
+/// A net in the fast paths' layout: per file layout, its architecture and its named arrays; the
+/// runtime's accumulators read the same [`FastLayout::transformer`] arrays of every one, its
+/// layers find theirs by name ([`param_arrays`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FastLayout<A = Array> {
     /// Stockfish 15.1-17.1.
@@ -403,7 +404,36 @@ pub fn param_arrays(param: Param) -> &'static str {
     }
 }
 
+/// The arrays of a layout's feature transformer, by name: what the runtime's accumulators
+/// (`nets::Transformer`) read, whatever the layers after them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransformerArrays<A> {
+    /// `[L1]` i16.
+    pub biases: A,
+    /// `[features][L1]` i8, the features before the int16 rows' (Stockfish 18's threats,
+    /// Stockfish 19's threats and pawn pairs), if the net has any.
+    pub int8_rows: Option<A>,
+    /// `[features][L1]` i16.
+    pub int16_rows: A,
+    /// `[int8 + int16 features][buckets]` i32, if the net has PSQT outputs.
+    pub psqt: Option<A>,
+}
+
 impl<A> FastLayout<A> {
+    /// The transformer's arrays.
+    pub fn transformer(&self) -> TransformerArrays<&A> {
+        let (biases, int8_rows, int16_rows, psqt) = match self {
+            FastLayout::Sfnn(_, l) => (&l.ft_biases, None, &l.ft_weights, Some(&l.psqt_weights)),
+            FastLayout::Threats(_, l) => (&l.ft_biases, Some(&l.threat_weights), &l.ft_weights, Some(&l.psqt_weights)),
+            FastLayout::Sf19(_, l) => (&l.ft_biases, Some(&l.int8_weights), &l.ft_weights, Some(&l.psqt_weights)),
+            FastLayout::Sf19Lite(_, l) => (&l.ft_biases, None, &l.ft_weights, Some(&l.psqt_weights)),
+            FastLayout::HalfKp(_, l) => (&l.ft_biases, None, &l.ft_weights, None),
+            FastLayout::Chess768(_, l) => (&l.l0_biases, None, &l.l0_weights, None),
+            FastLayout::Layered(_, l) => (&l.ft_biases, None, &l.ft_weights, None),
+        };
+        TransformerArrays { biases, int8_rows, int16_rows, psqt }
+    }
+
     /// The architecture.
     pub fn arch(&self) -> Architecture {
         match self {

@@ -2,11 +2,8 @@
 //! type carries every dimension, and a few entry points.
 
 use nnue_format::layers::Layers;
-use nnue_format::layout::{
-    Chess768Config, Chess768Layout, Elem, FastLayout, HalfKpLayout, LayeredLayout, Sf19Layout, Sf19LiteLayout,
-    SfnnLayout, StacksLayout, ThreatsLayout,
-};
-use nnue_format::SfnnArch;
+use nnue_format::layout::{Elem, FastLayout, TransformerArrays};
+use nnue_format::{Architecture, Sf19Inputs};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -132,217 +129,64 @@ fn weight_literal(blob: &BlobFile, bytes: &[u8]) -> TokenStream {
     }
 }
 
-/// `rt::nets::LayerStacks { .. }` (or `$ty { .. }`), each field the static of the same name.
-fn layer_stacks(stacks: StacksLayout<Ident>) -> TokenStream {
-    stacks_of(quote!(rt::nets::LayerStacks), stacks)
+/// The network's transformer type, its accumulator and its value: `rt::nets::Transformer` with
+/// the layout's transformer arrays ([`FastLayout::transformer`]), each field the static of the
+/// array's name, and the net's features.
+fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenStream, TokenStream) {
+    let TransformerArrays { biases, int8_rows, int16_rows, psqt } = layout.transformer();
+    let name = |b: &BlobFile| static_ident(b.name);
+    let l1 = lit(width);
+    let psqt_buckets = lit(psqt.map_or(0, |b| b.dims[1]));
+    let (int8, int16) = (lit(int8_rows.map_or(0, |b| b.dims[0])), lit(int16_rows.dims[0]));
+    let (biases, int16_rows) = (name(biases), name(int16_rows));
+    // A net without int8 rows or PSQT outputs: empty arrays of the field's type.
+    let int8_rows = int8_rows.map_or(quote!(&[]), |b| {
+        let b = name(b);
+        quote!(#b)
+    });
+    let psqt = psqt.map_or(quote!(&[]), |b| {
+        let b = name(b);
+        quote!(#b)
+    });
+    let features = feature_set(&layout.arch());
+    (
+        quote!(rt::nets::Transformer<'static, #l1, #psqt_buckets, #int8, #int16>),
+        quote!(rt::Accumulator<#l1, #psqt_buckets>),
+        quote! {
+            rt::nets::Transformer {
+                biases: #biases,
+                int8_rows: #int8_rows,
+                int16_rows: #int16_rows,
+                psqt: #psqt,
+                features: #features,
+            }
+        },
+    )
 }
 
-fn stacks_of(ty: TokenStream, stacks: StacksLayout<Ident>) -> TokenStream {
-    let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
-    quote! {
-        #ty {
-            fc0_biases: #fc0_biases,
-            fc0_weights: #fc0_weights,
-            fc1_biases: #fc1_biases,
-            fc1_weights: #fc1_weights,
-            fc2_biases: #fc2_biases,
-            fc2_weights: #fc2_weights,
+/// `rt::features::FeatureSet::…`: the features a net of `arch` reads (as
+/// `FeatureSet::for_arch` gives them at run time).
+fn feature_set(arch: &Architecture) -> TokenStream {
+    let kings = |kings| king_buckets(kings);
+    match arch {
+        Architecture::Sfnn(_) => quote!(rt::features::FeatureSet::HalfKav2Hm),
+        Architecture::HalfKp(_) => quote!(rt::features::FeatureSet::HalfKp),
+        Architecture::Threats(_) => quote!(rt::features::FeatureSet::HalfKav2HmThreats),
+        Architecture::Sf19(a) => match a.inputs {
+            Sf19Inputs::Full => quote!(rt::features::FeatureSet::Sf19),
+            Sf19Inputs::Lite => quote!(rt::features::FeatureSet::Sf19Lite),
+        },
+        Architecture::Chess768(a) => {
+            let kings = kings(&a.kings);
+            quote!(rt::features::FeatureSet::Chess768(#kings))
         }
-    }
-}
-
-/// The network type, its accumulator and its value, per family: a struct literal whose every
-/// field is the static of the same name.
-fn network(layout: FastLayout<Ident>, width: usize) -> (TokenStream, TokenStream, TokenStream) {
-    let l1 = layout.arch().l1();
-    let l1_lit = lit(l1);
-    let psqt = lit(SfnnArch::PSQT_BUCKETS);
-    match layout {
-        FastLayout::Sfnn(_, SfnnLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
-            let (half, chunks, stacks) = (lit(l1 / 2), lit(l1 / 4), layer_stacks(stacks));
-            (
-                quote!(rt::nets::Sfnn<'static, #l1_lit, #half, #chunks>),
-                quote!(rt::Accumulator<#l1_lit, #psqt>),
-                quote! {
-                    rt::nets::Sfnn {
-                        ft_biases: #ft_biases,
-                        ft_weights: #ft_weights,
-                        psqt_weights: #psqt_weights,
-                        stacks: #stacks,
-                    }
-                },
-            )
-        }
-        FastLayout::Threats(_, ThreatsLayout { ft_biases, threat_weights, ft_weights, psqt_weights, stacks }) => {
-            let (half, chunks, stacks) = (lit(l1 / 2), lit(l1 / 4), layer_stacks(stacks));
-            (
-                quote!(rt::nets::SfnnThreats<'static, #l1_lit, #half, #chunks>),
-                quote!(rt::Accumulator<#l1_lit, #psqt>),
-                quote! {
-                    rt::nets::SfnnThreats {
-                        ft_biases: #ft_biases,
-                        threat_weights: #threat_weights,
-                        ft_weights: #ft_weights,
-                        psqt_weights: #psqt_weights,
-                        stacks: #stacks,
-                    }
-                },
-            )
-        }
-        FastLayout::Sf19(arch, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks }) => {
-            sf19(&arch, ft_biases, quote!(#int8_weights), ft_weights, psqt_weights, stacks)
-        }
-        // The lite net's inputs are all int16 rows.
-        FastLayout::Sf19Lite(arch, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
-            sf19(&arch, ft_biases, quote!(&[]), ft_weights, psqt_weights, stacks)
-        }
-        FastLayout::HalfKp(_, layout) => {
-            let HalfKpLayout {
-                ft_biases,
-                ft_weights,
-                fc0_biases,
-                fc0_weights,
-                fc1_biases,
-                fc1_weights,
-                fc2_biases,
-                fc2_weights,
-            } = layout;
-            let chunks = lit(l1 / 2);
-            (
-                quote!(rt::nets::HalfKp<'static, #l1_lit, #chunks>),
-                quote!(rt::Accumulator<#l1_lit, 0>),
-                quote! {
-                    rt::nets::HalfKp {
-                        ft_biases: #ft_biases,
-                        ft_weights: #ft_weights,
-                        fc0_biases: #fc0_biases,
-                        fc0_weights: #fc0_weights,
-                        fc1_biases: #fc1_biases,
-                        fc1_weights: #fc1_weights,
-                        fc2_biases: #fc2_biases,
-                        fc2_weights: #fc2_weights,
-                    }
-                },
-            )
-        }
-        FastLayout::Chess768(arch, Chess768Layout { l0_biases, l0_weights, l1_weights, l1_biases, config }) => {
-            let (inputs, buckets, config) = (lit(arch.inputs()), lit(arch.output_buckets), chess768_config(&config));
-            // The columns compiled in (fewer than the architecture's when dead ones were dropped).
-            let l1_lit = lit(width);
-            (
-                quote!(rt::nets::Chess768<'static, #l1_lit, #inputs, #buckets>),
-                quote!(rt::Accumulator<#l1_lit, 0>),
-                quote! {
-                    rt::nets::Chess768 {
-                        l0_biases: #l0_biases,
-                        l0_weights: #l0_weights,
-                        l1_weights: #l1_weights,
-                        l1_biases: #l1_biases,
-                        config: #config,
-                    }
-                },
-            )
-        }
-        FastLayout::Layered(arch, layout) => {
-            let LayeredLayout {
-                ft_biases,
-                ft_weights,
-                l1_weights,
-                l1_biases,
-                l2_weights,
-                l2_biases,
-                l3_weights,
-                l3_biases,
-                arch: _,
-            } = layout;
-            let (half, chunks, inputs) = (lit(l1 / 2), lit(l1 / 4), lit(arch.inputs()));
-            let (l2, l2f, l3, buckets) = (lit(arch.l2), lit(arch.l2_full()), lit(arch.l3), lit(arch.buckets));
-            let arch_value = layered_arch(&arch);
-            (
-                quote!(rt::nets::Layered<'static, #l1_lit, #half, #chunks, #inputs, #l2, #l2f, #l3, #buckets>),
-                quote!(rt::Accumulator<#l1_lit, 0>),
-                quote! {
-                    rt::nets::Layered {
-                        ft_biases: #ft_biases,
-                        ft_weights: #ft_weights,
-                        l1_weights: #l1_weights,
-                        l1_biases: #l1_biases,
-                        l2_weights: #l2_weights,
-                        l2_biases: #l2_biases,
-                        l3_weights: #l3_weights,
-                        l3_biases: #l3_biases,
-                        arch: #arch_value,
-                    }
-                },
-            )
-        }
-    }
-}
-
-/// `rt::format::LayeredArch { .. }`: the description as a constant.
-fn layered_arch(arch: &nnue_format::LayeredArch) -> TokenStream {
-    use nnue_format::{Act, BucketRule, FileLayout, Numbers};
-    let nnue_format::LayeredArch {
-        kings,
-        merged_kings,
-        l1,
-        l2,
-        l3,
-        buckets,
-        bucket_rule,
-        ft_shift,
-        l1_act,
-        l2_act,
-        i16_pairs,
-        numbers,
-        scale,
-        file,
-    } = *arch;
-    let (l1, l2, l3, buckets) = (lit(l1), lit(l2), lit(l3), lit(buckets));
-    let (ft_shift, scale) = (Literal::u32_unsuffixed(ft_shift), Literal::i32_unsuffixed(scale));
-    let bucket_rule = match bucket_rule {
-        BucketRule::Material => quote!(rt::format::BucketRule::Material),
-        BucketRule::Alexandria => quote!(rt::format::BucketRule::Alexandria),
-    };
-    let numbers = match numbers {
-        Numbers::F32 { num, den } => {
-            let (num, den) = (Literal::u32_unsuffixed(num), Literal::u32_unsuffixed(den));
-            quote!(rt::format::Numbers::F32 { num: #num, den: #den })
-        }
-        Numbers::I32 { q_bits, l1_shift } => {
-            let (q_bits, l1_shift) = (Literal::u32_unsuffixed(q_bits), Literal::u32_unsuffixed(l1_shift));
-            quote!(rt::format::Numbers::I32 { q_bits: #q_bits, l1_shift: #l1_shift })
-        }
-    };
-    let act = |a: Act| match a {
-        Act::Crelu => quote!(rt::format::Act::Crelu),
-        Act::Screlu => quote!(rt::format::Act::Screlu),
-        Act::Dual => quote!(rt::format::Act::Dual),
-    };
-    let (l1_act, l2_act) = (act(l1_act), act(l2_act));
-    let file = match file {
-        FileLayout::Alexandria => quote!(rt::format::FileLayout::Alexandria),
-        FileLayout::Cbnf => quote!(rt::format::FileLayout::Cbnf),
-        FileLayout::Bullet => quote!(rt::format::FileLayout::Bullet),
-        FileLayout::Obsidian => quote!(rt::format::FileLayout::Obsidian),
-    };
-    let kings = king_buckets(&kings);
-    quote! {
-        rt::format::LayeredArch {
-            kings: #kings,
-            merged_kings: #merged_kings,
-            l1: #l1,
-            l2: #l2,
-            l3: #l3,
-            buckets: #buckets,
-            bucket_rule: #bucket_rule,
-            ft_shift: #ft_shift,
-            l1_act: #l1_act,
-            l2_act: #l2_act,
-            i16_pairs: #i16_pairs,
-            numbers: #numbers,
-            scale: #scale,
-            file: #file,
+        Architecture::Layered(a) => {
+            let kings = kings(&a.kings);
+            if a.merged_kings {
+                quote!(rt::features::FeatureSet::Chess704(#kings))
+            } else {
+                quote!(rt::features::FeatureSet::Chess768(#kings))
+            }
         }
     }
 }
@@ -359,56 +203,11 @@ fn king_buckets(kings: &nnue_format::KingBuckets) -> TokenStream {
     quote!(rt::features::KingBuckets { mirrored: #mirrored, count: #count, table: #table })
 }
 
-/// Stockfish 19's network: `rt::nets::Sf19<'static, L1, L1/2, L1/4, INT8, INT16, ROWS>`, its
-/// accumulator and its value.
-fn sf19(
-    arch: &nnue_format::Sf19Arch,
-    ft_biases: Ident,
-    int8_weights: TokenStream,
-    ft_weights: Ident,
-    psqt_weights: Ident,
-    stacks: StacksLayout<Ident>,
-) -> (TokenStream, TokenStream, TokenStream) {
-    let (l1, half, chunks) = (lit(arch.l1), lit(arch.l1 / 2), lit(arch.l1 / 4));
-    let (int8, int16, rows) = (lit(arch.int8_inputs()), lit(arch.int16_inputs()), lit(arch.inputs()));
-    let (psqt, stacks) = (lit(nnue_format::Sf19Arch::PSQT_BUCKETS), stacks_of(quote!(rt::nets::Sf19Stacks), stacks));
-    (
-        quote!(rt::nets::Sf19<'static, #l1, #half, #chunks, #int8, #int16, #rows>),
-        quote!(rt::Accumulator<#l1, #psqt>),
-        quote! {
-            rt::nets::Sf19 {
-                ft_biases: #ft_biases,
-                int8_weights: #int8_weights,
-                ft_weights: #ft_weights,
-                psqt_weights: #psqt_weights,
-                stacks: #stacks,
-            }
-        },
-    )
-}
-
-/// `rt::nets::Chess768Config { .. }` with the layout's scalars.
-fn chess768_config(config: &Chess768Config) -> TokenStream {
-    let Chess768Config { screlu, qa, qb, scale, screlu_in_i16, kings } = *config;
-    let (qa, qb, scale) = (Literal::i16_unsuffixed(qa), Literal::i32_unsuffixed(qb), Literal::i32_unsuffixed(scale));
-    let kings = king_buckets(&kings);
-    quote! {
-        rt::nets::Chess768Config {
-            screlu: #screlu,
-            qa: #qa,
-            qb: #qb,
-            scale: #scale,
-            screlu_in_i16: #screlu_in_i16,
-            kings: #kings,
-        }
-    }
-}
-
 pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let module = &input.name;
     let layout = &loaded.entry.layout;
     let width = accumulator_width(layout);
-    let (network_ty, accumulator_ty, value) = network(layout.as_ref().map(|name, _| static_ident(name)), width);
+    let (network_ty, accumulator_ty, value) = network(layout, width);
     // `compute = "…"`: a sequence of one's own, checked to fit the arrays while loading.
     let own = loaded.compute.is_some();
     let layers = loaded.compute.clone().unwrap_or_else(|| layout.arch().layers());

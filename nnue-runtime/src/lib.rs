@@ -9,7 +9,7 @@
 //!   indices.
 //! - [`network`]: what every evaluator shares: the [`Network`] trait, [`Accumulator`],
 //!   [`Evaluation`], [`Trace`].
-//! - [`nets`]: the const-dimensioned network types the fast paths run.
+//! - [`nets`]: the const-dimensioned transformer every fast network starts with, and `Composed`.
 //! - [`accumulator`]: the accumulator stack with lazy updates and the refresh cache.
 //! - [`simd`]: the kernel paths and the one place that picks among them.
 //! - [`reference`](mod@reference): the generic evaluator, the bit-exact reference for every fast

@@ -249,7 +249,7 @@ pub trait Network {
     ///
     /// # Panics
     /// When `pieces` is not in [`PIECES`] (2..=32, what a [`Position`] holds), on every path
-    /// and for every family, with the same message.
+    /// and for every net, with the same message.
     fn forward_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation;
 
     /// Like [`Network::forward_on`], recording every layer's output (and panicking as it does).

@@ -20,7 +20,7 @@ pub fn dequant<const N: usize>(x: &[i32; N], num: u32, den: u32, b: &[i32; N]) -
 /// `[clamp(z, 0, 1); N] ++ [min(z², 1); N]` (`M` = 2N).
 #[inline(always)]
 pub fn dual_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
-    // Not a const assertion: the run-time families instantiate this in a branch not taken.
+    // Not a const assertion: the run-time program instantiates this in a branch not taken.
     assert!(M == 2 * N, "a dual activation doubles its input");
     let mut a = [0f32; M];
     for j in 0..N {

@@ -1,7 +1,7 @@
 //! The layers after the accumulators, one kernel per layer kind, composed into a forward pass:
 //! by `nnue_net!` for one net (a `Forward` impl in the generated module, read off the
-//! description's [`layers`](nnue_format::Architecture::layers)), and by the families of
-//! [`crate::nets`] for nets loaded at run time. Both call the same functions.
+//! description's [`layers`](nnue_format::Architecture::layers)), and by a
+//! [`Program`](crate::loaded::Program) for nets loaded at run time. Both call the same functions.
 //!
 //! Every function here is safe: it takes the path's kernel set as an [`On`], which only an
 //! entry point compiled for that path (on a CPU that has it) can make.

@@ -1,30 +1,29 @@
-//! Fast-path networks built at run time from a [`Net`]: the accumulator families `nnue_net!`
-//! fills with compile-time weights, here backed by owned buffers, composed with a [`Program`]:
-//! the description's layers resolved into calls of the kernels `nnue_net!` emits. Tests use
-//! them to check every path on arbitrary nets; engines can use them to load a net chosen at
-//! run time (a few ns more per forward pass than the compiled net, whose calls are inlined).
+//! Fast-path networks built at run time from a [`Net`]: the [`Transformer`] `nnue_net!` fills
+//! with compile-time weights, here backed by owned buffers, composed with a [`Program`]: the
+//! description's layers resolved into calls of the kernels `nnue_net!` emits. Tests use them to
+//! check every path on arbitrary nets; engines can use them to load a net chosen at run time (a
+//! few ns more per forward pass than the compiled net, whose calls are inlined).
 //!
-//! Both build from [`nnue_format::layout::FastLayout`]: each network field takes the layout's
-//! array of the same name, and the program finds each layer's arrays by the same names. A net
-//! read at run time takes a neuron order as `nnue_net!`'s `neuron_order` gives one:
-//! `Net::reorder_neurons` before [`FastWeights::new`].
+//! Both build from [`nnue_format::layout::FastLayout`]: the transformer takes the layout's
+//! [`transformer`](FastLayout::transformer) arrays and the program finds each layer's arrays by
+//! their names. Each view names the transform its first layer reads (the `Input` kind) and the
+//! sizes it is compiled for. A net read at run time takes a neuron order as `nnue_net!`'s
+//! `neuron_order` gives one: `Net::reorder_neurons` before [`FastWeights::new`].
 
 use bytemuck::Pod;
-use nnue_format::layout::{
-    self, Chess768Layout, Elem, FastLayout, HalfKpLayout, LayeredLayout, Sf19Layout, Sf19LiteLayout, SfnnLayout,
-    StacksLayout, ThreatsLayout,
-};
+use nnue_format::layout::{self, Elem, FastLayout, TransformerArrays};
 use nnue_format::Net;
 
+use crate::features::{halfka_v2_hm, halfkp, threats, FeatureSet};
 use crate::layers::Composed;
-use crate::nets::{Chess768, HalfKp, LayerStacks, Layered, Sf19, Sfnn, SfnnThreats};
+use crate::nets::Transformer;
 
 mod program;
 
 use program::ArrayRef;
 pub use program::{AccumulatorInput, ClippedInput, Input, PairwiseInput, Program, StockfishInput};
 
-/// A family's accumulators (the net's transformer) with the forward pass of its [`Program`]:
+/// A net's accumulators (its [`Transformer`]) with the forward pass of its [`Program`]:
 /// what each view of [`FastWeights`] returns, a [`Network`](crate::Network).
 pub type Loaded<'w, N, I> = Composed<N, Program<'w, I>>;
 
@@ -58,6 +57,33 @@ impl Words {
     }
 }
 
+impl Words {
+    /// The array as `n` values of `T` (rows of it), which must be exactly its size.
+    fn rows<T: Pod>(&self, n: usize) -> Result<&[T], LoadError> {
+        let size = std::mem::size_of::<T>() * n;
+        if layout::Array::size(self.elem, &self.dims) != Some(size) {
+            return Err(LoadError(format!(
+                "{} has shape {:?} of {}, which is not {n} rows of the {} bytes the requested type takes",
+                self.name,
+                self.dims,
+                self.elem.rust_name(),
+                std::mem::size_of::<T>()
+            )));
+        }
+        let bytes = bytemuck::cast_slice::<u64, u8>(&self.words);
+        bytemuck::try_cast_slice(&bytes[..size]).map_err(|e| LoadError(format!("{}: {e}", self.name)))
+    }
+}
+
+/// `what` must be the net's `want`.
+fn check_size(what: &str, got: usize, want: usize) -> Result<(), LoadError> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(LoadError(format!("{what} is {got}, the net's is {want}")))
+    }
+}
+
 /// A net's arrays in the fast layout, 8-byte aligned.
 pub struct FastWeights {
     layout: FastLayout<Words>,
@@ -76,40 +102,41 @@ impl FastWeights {
     }
 
     /// The SFNNv5+ view; `L1` must be the net's width (`HALF` = L1/2, `CHUNKS` = L1/4).
+    #[allow(clippy::type_complexity)]
     pub fn sfnn<const L1: usize, const HALF: usize, const CHUNKS: usize>(
         &self,
-    ) -> Result<Loaded<'_, Sfnn<'_, L1, HALF, CHUNKS>, StockfishInput<HALF, CHUNKS, 254, 16>>, LoadError> {
-        let FastLayout::Sfnn(_, SfnnLayout { ft_biases, ft_weights, psqt_weights, stacks }) = &self.layout else {
+    ) -> Result<
+        Loaded<'_, Transformer<'_, L1, 8, 0, { halfka_v2_hm::INPUTS }>, StockfishInput<HALF, CHUNKS, 254, 16>>,
+        LoadError,
+    > {
+        let FastLayout::Sfnn(..) = &self.layout else {
             return Err(self.not("an SFNNv5+ net"));
         };
-        self.compose(Sfnn {
-            ft_biases: ft_biases.view()?,
-            ft_weights: ft_weights.view()?,
-            psqt_weights: psqt_weights.view()?,
-            stacks: layer_stacks(stacks)?,
-        })
+        self.compose(self.transformer()?)
     }
 
     /// The threat-net view (Stockfish 18); `L1` must be the net's width (`HALF` = L1/2,
     /// `CHUNKS` = L1/4).
+    #[allow(clippy::type_complexity)]
     pub fn sfnn_threats<const L1: usize, const HALF: usize, const CHUNKS: usize>(
         &self,
-    ) -> Result<Loaded<'_, SfnnThreats<'_, L1, HALF, CHUNKS>, StockfishInput<HALF, CHUNKS, 255, 16>>, LoadError> {
-        let FastLayout::Threats(_, layout) = &self.layout else {
+    ) -> Result<
+        Loaded<
+            '_,
+            Transformer<'_, L1, 8, { threats::INPUTS }, { halfka_v2_hm::INPUTS }>,
+            StockfishInput<HALF, CHUNKS, 255, 16>,
+        >,
+        LoadError,
+    > {
+        let FastLayout::Threats(..) = &self.layout else {
             return Err(self.not("a threat-input net"));
         };
-        let ThreatsLayout { ft_biases, threat_weights, ft_weights, psqt_weights, stacks } = layout;
-        self.compose(SfnnThreats {
-            ft_biases: ft_biases.view()?,
-            threat_weights: threat_weights.view()?,
-            ft_weights: ft_weights.view()?,
-            psqt_weights: psqt_weights.view()?,
-            stacks: layer_stacks(stacks)?,
-        })
+        self.compose(self.transformer()?)
     }
 
     /// The Stockfish 19 view, big or lite; `L1` must be the net's width (`HALF` = L1/2,
     /// `CHUNKS` = L1/4), `INT8` and `INT16` its int8 and int16 rows, `ROWS` their sum.
+    #[allow(clippy::type_complexity)]
     pub fn sf19<
         const L1: usize,
         const HALF: usize,
@@ -119,80 +146,36 @@ impl FastWeights {
         const ROWS: usize,
     >(
         &self,
-    ) -> Result<
-        Loaded<'_, Sf19<'_, L1, HALF, CHUNKS, INT8, INT16, ROWS>, StockfishInput<HALF, CHUNKS, 255, 32>>,
-        LoadError,
-    > {
-        match &self.layout {
-            FastLayout::Sf19(_, Sf19Layout { ft_biases, int8_weights, ft_weights, psqt_weights, stacks }) => self
-                .compose(Sf19 {
-                    ft_biases: ft_biases.view()?,
-                    int8_weights: int8_weights.view()?,
-                    ft_weights: ft_weights.view()?,
-                    psqt_weights: psqt_weights.view()?,
-                    stacks: layer_stacks(stacks)?,
-                }),
-            FastLayout::Sf19Lite(_, Sf19LiteLayout { ft_biases, ft_weights, psqt_weights, stacks }) => {
-                let no_rows: &[[i8; L1]] = &[];
-                self.compose(Sf19 {
-                    ft_biases: ft_biases.view()?,
-                    int8_weights: no_rows
-                        .try_into()
-                        .map_err(|_| LoadError(format!("the lite net has no int8 rows, not {INT8}")))?,
-                    ft_weights: ft_weights.view()?,
-                    psqt_weights: psqt_weights.view()?,
-                    stacks: layer_stacks(stacks)?,
-                })
-            }
-            _ => Err(self.not("a Stockfish 19 net")),
+    ) -> Result<Loaded<'_, Transformer<'_, L1, 8, INT8, INT16>, StockfishInput<HALF, CHUNKS, 255, 32>>, LoadError> {
+        let (FastLayout::Sf19(..) | FastLayout::Sf19Lite(..)) = &self.layout else {
+            return Err(self.not("a Stockfish 19 net"));
+        };
+        if INT8 + INT16 != ROWS {
+            return Err(LoadError(format!("ROWS is {ROWS}, not INT8 + INT16 = {}", INT8 + INT16)));
         }
+        self.compose(self.transformer()?)
     }
 
     /// The HalfKP view; `CHUNKS` = L1/2.
+    #[allow(clippy::type_complexity)]
     pub fn halfkp<const L1: usize, const CHUNKS: usize>(
         &self,
-    ) -> Result<Loaded<'_, HalfKp<'_, L1, CHUNKS>, ClippedInput<CHUNKS>>, LoadError> {
-        let FastLayout::HalfKp(_, layout) = &self.layout else {
+    ) -> Result<Loaded<'_, Transformer<'_, L1, 0, 0, { halfkp::INPUTS }>, ClippedInput<CHUNKS>>, LoadError> {
+        let FastLayout::HalfKp(..) = &self.layout else {
             return Err(self.not("a HalfKP net"));
         };
-        let HalfKpLayout {
-            ft_biases,
-            ft_weights,
-            fc0_biases,
-            fc0_weights,
-            fc1_biases,
-            fc1_weights,
-            fc2_biases,
-            fc2_weights,
-        } = layout;
-        self.compose(HalfKp {
-            ft_biases: ft_biases.view()?,
-            ft_weights: ft_weights.view()?,
-            fc0_biases: fc0_biases.view()?,
-            fc0_weights: fc0_weights.view()?,
-            fc1_biases: fc1_biases.view()?,
-            fc1_weights: fc1_weights.view()?,
-            fc2_biases: fc2_biases.view()?,
-            fc2_weights: fc2_weights.view()?,
-        })
+        self.compose(self.transformer()?)
     }
 
     /// The headerless view; `INPUTS` = 768 x king buckets, `B` output buckets.
     pub fn chess768<const N: usize, const INPUTS: usize, const B: usize>(
         &self,
-    ) -> Result<Loaded<'_, Chess768<'_, N, INPUTS, B>, AccumulatorInput<N>>, LoadError> {
-        let FastLayout::Chess768(_, Chess768Layout { l0_biases, l0_weights, l1_weights, l1_biases, config }) =
-            &self.layout
-        else {
+    ) -> Result<Loaded<'_, Transformer<'_, N, 0, 0, INPUTS>, AccumulatorInput<N>>, LoadError> {
+        let FastLayout::Chess768(arch, _) = &self.layout else {
             return Err(self.not("a headerless net"));
         };
-        self.compose(Chess768 {
-            l0_biases: l0_biases.view()?,
-            l0_weights: l0_weights.view()?,
-            l1_weights: l1_weights.view()?,
-            l1_biases: l1_biases.view()?,
-            config: *config,
-        })
+        check_size("B, the output buckets", B, arch.output_buckets)?;
+        self.compose(self.transformer()?)
     }
 
     /// The multi-layer view; the const parameters must be the net's sizes (`HALF` = L1/2,
@@ -209,36 +192,37 @@ impl FastWeights {
         const B: usize,
     >(
         &self,
-    ) -> Result<Loaded<'_, Layered<'_, L1, HALF, CHUNKS, INPUTS, L2, L2F, L3, B>, PairwiseInput<HALF, CHUNKS>>, LoadError>
-    {
-        let FastLayout::Layered(
-            _,
-            LayeredLayout {
-                ft_biases,
-                ft_weights,
-                l1_weights,
-                l1_biases,
-                l2_weights,
-                l2_biases,
-                l3_weights,
-                l3_biases,
-                arch,
-            },
-        ) = &self.layout
-        else {
+    ) -> Result<Loaded<'_, Transformer<'_, L1, 0, 0, INPUTS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
+        let FastLayout::Layered(arch, _) = &self.layout else {
             return Err(self.not("a multi-layer net"));
         };
-        self.compose(Layered {
-            ft_biases: ft_biases.view()?,
-            ft_weights: ft_weights.view()?,
-            l1_weights: l1_weights.view()?,
-            l1_biases: l1_biases.view()?,
-            l2_weights: l2_weights.view()?,
-            l2_biases: l2_biases.view()?,
-            l3_weights: l3_weights.view()?,
-            l3_biases: l3_biases.view()?,
-            arch: *arch,
-        })
+        check_size("L2", L2, arch.l2)?;
+        check_size("L2F, the dense layer's inputs", L2F, arch.l2_full())?;
+        check_size("L3", L3, arch.l3)?;
+        check_size("B, the output buckets", B, arch.buckets)?;
+        self.compose(self.transformer()?)
+    }
+
+    /// The transformer's arrays ([`FastLayout::transformer`]) as `L1` columns, `PSQT` buckets,
+    /// `INT8` int8 and `INT16` int16 rows, and the net's features.
+    fn transformer<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize>(
+        &self,
+    ) -> Result<Transformer<'_, L1, PSQT, INT8, INT16>, LoadError> {
+        let TransformerArrays { biases, int8_rows, int16_rows, psqt } = self.layout.transformer();
+        let int8_rows = match int8_rows {
+            Some(rows) => rows.view()?,
+            None => {
+                let none: &[[i8; L1]] = &[];
+                none.try_into().map_err(|_| LoadError(format!("the net has no int8 rows, not {INT8}")))?
+            }
+        };
+        let psqt: &[[i32; PSQT]] = match psqt {
+            Some(rows) => rows.rows(INT8 + INT16)?,
+            None if PSQT == 0 => &[],
+            None => return Err(LoadError(format!("the net has no PSQT outputs, not {PSQT}"))),
+        };
+        let features = FeatureSet::for_arch(&self.layout.arch());
+        Ok(Transformer { biases: biases.view()?, int8_rows, int16_rows: int16_rows.view()?, psqt, features })
     }
 
     /// `net`'s accumulators with the forward pass of this net's layers.
@@ -261,18 +245,4 @@ impl FastWeights {
     fn not(&self, what: &str) -> LoadError {
         LoadError(format!("the net is {}, not {what}", self.layout.arch()))
     }
-}
-
-fn layer_stacks<const CHUNKS: usize, const FC0: usize, const FC1_CHUNKS: usize, const FC2_IN: usize>(
-    stacks: &StacksLayout<Words>,
-) -> Result<LayerStacks<'_, CHUNKS, FC0, FC1_CHUNKS, FC2_IN>, LoadError> {
-    let StacksLayout { fc0_biases, fc0_weights, fc1_biases, fc1_weights, fc2_biases, fc2_weights } = stacks;
-    Ok(LayerStacks {
-        fc0_biases: fc0_biases.view()?,
-        fc0_weights: fc0_weights.view()?,
-        fc1_biases: fc1_biases.view()?,
-        fc1_weights: fc1_weights.view()?,
-        fc2_biases: fc2_biases.view()?,
-        fc2_weights: fc2_weights.view()?,
-    })
 }

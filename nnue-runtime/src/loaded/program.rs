@@ -52,7 +52,7 @@ const ONE_IN: &[usize] = &[32, 64, 128];
 const VECTOR: &[usize] = &[16, 32, 64];
 
 /// How the accumulators become `r0`, and the type that carries the transform's dimensions:
-/// the kernels of each transform are instantiated only for the families that have it.
+/// the kernels of each transform are instantiated only for the views that read it.
 pub trait Input {
     /// The four-byte chunks the first layer reads (0: it reads the accumulators).
     const CHUNKS: usize;
@@ -83,7 +83,7 @@ impl<const HALF: usize, const CHUNKS: usize> Input for PairwiseInput<HALF, CHUNK
 
 /// Stockfish's pairwise transform (clamped at `MAX`, 254 on 15.1–17.1's doubled accumulators,
 /// 255 after; shifted by 9) read by its fc_0 of `OUT` outputs: Stockfish 15.1–19. (Its own
-/// kind, so that each family compiles only its own transform and first layer.)
+/// kind, so that each view compiles only its own transform and first layer.)
 #[derive(Debug, Clone, Copy)]
 pub struct StockfishInput<const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize>;
 impl<const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize> Input

@@ -1,39 +1,26 @@
-//! The input side of the fast networks, per family of features and weights: what `nnue_net!`
-//! instantiates with a net's dimensions and weights, and what [`crate::loaded`] builds from a
-//! net read at run time.
+//! The input side of the fast networks: what `nnue_net!` instantiates with a net's dimensions
+//! and weights, and what [`crate::loaded`] builds from a net read at run time.
 //!
-//! Each family is one struct of references to arrays in the fast layout
-//! ([`nnue_format::layout`]) and implements [`FeatureTransformer`]: features, accumulators,
-//! refresh and updates, generic over the kernel set and instantiated per path under that
-//! path's `#[target_feature]`. The layers after the accumulators are not the family's: a
+//! [`Transformer`] is one struct of references to the transformer's arrays in the fast layout
+//! ([`nnue_format::layout::TransformerArrays`]) for every net, and implements
+//! [`FeatureTransformer`]: features, accumulators, refresh and updates, generic over the kernel
+//! set and instantiated per path under that path's `#[target_feature]`. The layers after the
+//! accumulators are not the transformer's: a
 //! [`Composed`] network adds them, the generated module's own `Layers` for a compiled net, a
 //! [`Program`](crate::loaded::Program) of the same kernels for a loaded one, both read off the
 //! description ([`Architecture::layers`](nnue_format::Architecture::layers)).
 
-mod chess768;
-mod halfkp;
-mod layered;
-mod sf19;
-mod sfnn;
-mod sfnn_threats;
+mod transformer;
 
-pub use chess768::{Chess768, Chess768Config};
-pub use halfkp::HalfKp;
-pub use layered::Layered;
-pub use sf19::Sf19;
-pub use sfnn::{LayerStacks, Sf19Stacks, Sfnn};
-pub use sfnn_threats::SfnnThreats;
+pub use transformer::Transformer;
 
 pub use crate::layers::Composed;
 
 use crate::features::FeatureSet;
-use crate::network::Accumulator;
 use crate::position::{Color, Position};
-use crate::simd::rows::RowKernels;
-use crate::simd::{portable, Kernels};
 
 /// A net's input side: its features, its accumulators with their refresh, updates and
-/// rebases, and the identity of its weights. Each family of this module implements it;
+/// rebases, and the identity of its weights. [`Transformer`] implements it;
 /// [`Composed`] adds the layers after the accumulators and makes it a [`Network`], whose
 /// methods of the same names these are (see there).
 ///
@@ -80,48 +67,12 @@ pub trait FeatureTransformer {
     );
 }
 
-/// The [`FeatureTransformer`] impl of a family, from its `refresh_k` and `update_k` methods
-/// (generic over the kernel set): each trait method runs the kernel set of the path it is
-/// given (see [`crate::simd::entry_points`]), after checking the arguments the same way on
+/// The [`FeatureTransformer`] impl of a transformer type, from its `refresh_k` and `update_k`
+/// methods (generic over the kernel set): each trait method runs the kernel set of the path it
+/// is given (see [`crate::simd::entry_points`]), after checking the arguments the same way on
 /// every path. `$rows` gives the weights' feature rows, `$id` the
-/// [`WeightsId`](crate::network::WeightsId); with `refresh: transformer`, `refresh_k` and
-/// `update_k` are those of `self.transformer()`.
+/// [`WeightsId`](crate::network::WeightsId), `pieces` the `refresh_pieces_on` method.
 macro_rules! network_family {
-    // A family whose refresh and update are its transformer's (`self.transformer()`: an
-    // `Int16Rows` or `MixedRows`): `refresh_k` and `update_k` generated, then as below.
-    ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr, refresh: transformer) => {
-        impl<$($generics)*> $ty {
-            #[inline(always)]
-            unsafe fn refresh_k<K: crate::simd::Kernels>(&self, pos: &Position, perspective: Color, acc: &mut $acc) {
-                let () = Self::SHAPE;
-                let features: fn(&Self) -> FeatureSet = $features;
-                // SAFETY: this function's caller holds `K`'s path.
-                unsafe { self.transformer().refresh::<K>(features(self), pos, perspective, acc) }
-            }
-
-            #[inline(always)]
-            unsafe fn update_k<K: crate::simd::Kernels>(
-                &self,
-                src: &$acc,
-                dst: &mut $acc,
-                perspective: Color,
-                added: &[usize],
-                removed: &[usize],
-            ) {
-                // SAFETY: as above.
-                unsafe { self.transformer().update::<K>(src, dst, perspective, added, removed) }
-            }
-        }
-
-        crate::nets::network_family!([$($generics)*] $ty, $acc, $features, $rows, $id, pieces: {
-            fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut $acc) {
-                let features: fn(&Self) -> FeatureSet = $features;
-                let rows = crate::simd::rows::for_path(path);
-                // SAFETY: holding `path` proves its row kernels' target features are available.
-                unsafe { self.transformer().refresh_pieces(rows, features(self), pos, perspective, acc) }
-            }
-        });
-    };
     ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr $(, pieces: { $($pieces:tt)* })?) => {
         impl<$($generics)*> $ty {
             crate::simd::entry_points!(fn refresh_k [refresh_avx2, refresh_avxvnni, refresh_avx512vnni, refresh_neon, refresh_dotprod, refresh_simd128]
@@ -295,144 +246,5 @@ impl Drop for ActiveList {
     fn drop(&mut self) {
         let list = std::mem::take(&mut self.0);
         ACTIVE_LIST.with(|cell| cell.set(list));
-    }
-}
-
-/// The transformer of Stockfish 18's and 19's nets, borrowed from a network: int8 rows (the
-/// features below `int8.len()`), then int16 rows, all summed into one int16 accumulator per
-/// perspective (wrapping), and the PSQT rows of every feature.
-/// An int16-only transformer without PSQT (HalfKP, chess-768, the multi-layer nets): the
-/// refresh and update of one perspective's half of the accumulator.
-pub(crate) struct Int16Rows<'a, const L1: usize> {
-    pub biases: &'a [i16; L1],
-    pub rows: &'a [[i16; L1]],
-}
-
-impl<const L1: usize> Int16Rows<'_, L1> {
-    /// `perspective`'s half of `acc` from scratch: the biases plus every active feature's row.
-    ///
-    /// # Safety
-    /// `K`'s path must be available (its row kernels run under its target features).
-    #[inline(always)]
-    pub(crate) unsafe fn refresh<K: Kernels>(
-        &self,
-        features: FeatureSet,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<L1, 0>,
-    ) {
-        // SAFETY: the caller holds `K`'s path, whose row kernels these are.
-        unsafe { self.refresh_pieces(K::ROWS, features, pos, perspective, acc) }
-    }
-
-    /// [`Int16Rows::refresh`] (every feature is a piece's) with the given row kernels.
-    ///
-    /// # Safety
-    /// `rows` must be the row kernels of an available path.
-    #[inline(always)]
-    pub(crate) unsafe fn refresh_pieces(
-        &self,
-        rows: RowKernels,
-        features: FeatureSet,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<L1, 0>,
-    ) {
-        let (list, n) = active_features(features, pos, perspective);
-        let dst = &mut acc.values[perspective.index()];
-        // SAFETY: the caller's `rows` are an available path's.
-        unsafe { (rows.i16)(self.rows.as_flattened(), self.biases, dst, &list[..n], &[]) }
-    }
-
-    /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, fused.
-    ///
-    /// # Safety
-    /// As for [`Int16Rows::refresh`].
-    #[inline(always)]
-    pub(crate) unsafe fn update<K: Kernels>(
-        &self,
-        src: &Accumulator<L1, 0>,
-        dst: &mut Accumulator<L1, 0>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        let p = perspective.index();
-        // SAFETY: the caller holds `K`'s path.
-        unsafe { (K::ROWS.i16)(self.rows.as_flattened(), &src.values[p], &mut dst.values[p], added, removed) }
-    }
-}
-
-pub(crate) struct MixedRows<'a, const L1: usize> {
-    pub biases: &'a [i16; L1],
-    pub int8: &'a [[i8; L1]],
-    pub int16: &'a [[i16; L1]],
-    pub psqt: &'a [[i32; 8]],
-}
-
-impl<const L1: usize> MixedRows<'_, L1> {
-    /// `perspective`'s half of `acc` from scratch: the biases plus every active feature's rows.
-    ///
-    /// # Safety
-    /// `K`'s path must be available (its row kernels run under its target features).
-    #[inline(always)]
-    pub(crate) unsafe fn refresh<K: Kernels>(
-        &self,
-        features: FeatureSet,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<L1, 8>,
-    ) {
-        let p = perspective.index();
-        let list = ActiveList::of(features, pos, perspective);
-        let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
-        // The PSQT rows first, as in `update`.
-        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list, &[]);
-        // SAFETY: the caller holds `K`'s path.
-        unsafe { (K::ROWS.mixed)(int8, int16, self.biases, &mut acc.values[p], &list, &[]) }
-    }
-
-    /// `perspective`'s half of `acc` from the biases and the piece features' rows (no threats
-    /// or pawn pairs): what the refresh cache keeps per king square.
-    ///
-    /// # Safety
-    /// `rows` must be the row kernels of an available path.
-    #[inline(always)]
-    pub(crate) unsafe fn refresh_pieces(
-        &self,
-        rows: RowKernels,
-        features: FeatureSet,
-        pos: &Position,
-        perspective: Color,
-        acc: &mut Accumulator<L1, 8>,
-    ) {
-        let p = perspective.index();
-        let (list, n) = active_features(features, pos, perspective);
-        let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
-        // The PSQT rows first, as in `update`.
-        portable::update_psqt(self.psqt, &[0; 8], &mut acc.psqt[p], &list[..n], &[]);
-        // SAFETY: the caller's `rows` are an available path's.
-        unsafe { (rows.mixed)(int8, int16, self.biases, &mut acc.values[p], &list[..n], &[]) }
-    }
-
-    /// `dst[perspective] = src[perspective] + rows[added] - rows[removed]`, in one pass.
-    ///
-    /// # Safety
-    /// As for [`MixedRows::refresh`].
-    #[inline(always)]
-    pub(crate) unsafe fn update<K: Kernels>(
-        &self,
-        src: &Accumulator<L1, 8>,
-        dst: &mut Accumulator<L1, 8>,
-        perspective: Color,
-        added: &[usize],
-        removed: &[usize],
-    ) {
-        let p = perspective.index();
-        let (int8, int16) = (self.int8.as_flattened(), self.int16.as_flattened());
-        // The PSQT rows first: their loads (another array, as scattered) then overlap the rows'.
-        portable::update_psqt(self.psqt, &src.psqt[p], &mut dst.psqt[p], added, removed);
-        // SAFETY: the caller holds `K`'s path.
-        unsafe { (K::ROWS.mixed)(int8, int16, &src.values[p], &mut dst.values[p], added, removed) }
     }
 }

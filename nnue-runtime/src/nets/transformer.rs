@@ -1,0 +1,113 @@
+//! The feature transformer every fast network starts with: `L1` int16 sums per perspective of
+//! the biases and the rows of the active features, int8 rows (widened) for the features before
+//! `INT8`, int16 rows after them, and `PSQT` int32 sums per perspective when the net has PSQT
+//! outputs. One type for every net: which features, which rows and how many PSQT buckets are
+//! the layout's ([`nnue_format::layout::TransformerArrays`]), not a family's.
+//!
+//! Stockfish 18's and 19's nets hold threats (and pawn pairs) and piece-square features in one
+//! accumulator: wrapping int16 adds are associative, so this equals Stockfish's sum of its two
+//! accumulators, added with wrapping before the transform; the PSQT sums likewise.
+
+use super::{active_features, network_family, ActiveList};
+use crate::features::FeatureSet;
+use crate::network::{Accumulator, WeightsId};
+use crate::position::{Color, Position};
+use crate::simd::rows::RowKernels;
+use crate::simd::{portable, Kernels};
+
+/// A net's transformer: `L1` columns, `PSQT` buckets (0 or Stockfish's 8), `INT8` int8 rows
+/// then `INT16` int16 rows. The fields are the arrays of the layout's
+/// [`FastLayout::transformer`](nnue_format::layout::FastLayout::transformer).
+#[derive(Debug, Clone, Copy)]
+pub struct Transformer<'a, const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize> {
+    /// The biases, in the layout's column order.
+    pub biases: &'a [i16; L1],
+    /// The int8 rows: features `0..INT8`.
+    pub int8_rows: &'a [[i8; L1]; INT8],
+    /// The int16 rows: features `INT8..INT8 + INT16`.
+    pub int16_rows: &'a [[i16; L1]; INT16],
+    /// The PSQT rows of every feature (`INT8 + INT16` of them), or none when `PSQT` is 0.
+    pub psqt: &'a [[i32; PSQT]],
+    /// The features the rows are indexed by.
+    pub features: FeatureSet,
+}
+
+impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize> Transformer<'_, L1, PSQT, INT8, INT16> {
+    /// `dst`'s `perspective` half = `src` (values and PSQT sums) + the rows of `added` − those
+    /// of `removed`, with `rows`' kernels: the int16 kernel (fused shapes for a move's lists)
+    /// where there are no int8 rows, else the mixed one.
+    ///
+    /// # Safety
+    /// The CPU has `rows`' target features.
+    #[inline(always)]
+    unsafe fn sum(
+        &self,
+        rows: RowKernels,
+        (src, src_psqt): (&[i16; L1], &[i32; PSQT]),
+        dst: &mut Accumulator<L1, PSQT>,
+        p: usize,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        // The PSQT rows first: their loads (another array, as scattered) then overlap the rows'.
+        if PSQT > 0 {
+            portable::update_psqt(self.psqt, src_psqt, &mut dst.psqt[p], added, removed);
+        }
+        let int16 = self.int16_rows.as_flattened();
+        // SAFETY: the caller's contract; the kernels bound every row by the slices' lengths.
+        unsafe {
+            if INT8 == 0 {
+                (rows.i16)(int16, src, &mut dst.values[p], added, removed)
+            } else {
+                (rows.mixed)(self.int8_rows.as_flattened(), int16, src, &mut dst.values[p], added, removed)
+            }
+        }
+    }
+
+    /// Every active feature's rows from the biases: the pieces', and a threat net's board
+    /// features (of any number, so in a reused vector).
+    #[inline(always)]
+    unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
+        let p = perspective.index();
+        let start = (self.biases, &[0; PSQT]);
+        if self.features.has_threats() {
+            let list = ActiveList::of(self.features, pos, perspective);
+            // SAFETY: this function's caller holds `K`'s path.
+            unsafe { self.sum(K::ROWS, start, acc, p, &list, &[]) }
+        } else {
+            let (list, n) = active_features(self.features, pos, perspective);
+            // SAFETY: as above.
+            unsafe { self.sum(K::ROWS, start, acc, p, &list[..n], &[]) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn update_k<K: Kernels>(
+        &self,
+        src: &Accumulator<L1, PSQT>,
+        dst: &mut Accumulator<L1, PSQT>,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let p = perspective.index();
+        // SAFETY: this function's caller holds `K`'s path.
+        unsafe { self.sum(K::ROWS, (&src.values[p], &src.psqt[p]), dst, p, added, removed) }
+    }
+}
+
+network_family!(
+    [const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize] Transformer<'_, L1, PSQT, INT8, INT16>,
+    Accumulator<L1, PSQT>,
+    |net| net.features,
+    |_| INT8 + INT16,
+    |net| WeightsId::of(net.biases, net.int16_rows),
+    pieces: {
+        fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
+            let (list, n) = active_features(self.features, pos, perspective);
+            let rows = crate::simd::rows::for_path(path);
+            // SAFETY: holding `path` proves its row kernels' target features are available.
+            unsafe { self.sum(rows, (self.biases, &[0; PSQT]), acc, perspective.index(), &list[..n], &[]) }
+        }
+    }
+);
