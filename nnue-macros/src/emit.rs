@@ -131,7 +131,7 @@ fn weight_literal(blob: &BlobFile, bytes: &[u8]) -> TokenStream {
 
 /// The network's transformer type, its accumulator and its value: `rt::nets::Transformer` with
 /// the layout's transformer arrays ([`FastLayout::transformer`]), each field the static of the
-/// array's name, and the net's features.
+/// array's name, and the module's `Features`.
 fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenStream, TokenStream) {
     let TransformerArrays { biases, int8_rows, int16_rows, psqt } = layout.transformer();
     let name = |b: &BlobFile| static_ident(b.name);
@@ -148,9 +148,8 @@ fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenSt
         let b = name(b);
         quote!(#b)
     });
-    let features = feature_set(&layout.arch());
     (
-        quote!(rt::nets::Transformer<'static, #l1, #psqt_buckets, #int8, #int16>),
+        quote!(rt::nets::Transformer<'static, #l1, #psqt_buckets, #int8, #int16, Features>),
         quote!(rt::Accumulator<#l1, #psqt_buckets>),
         quote! {
             rt::nets::Transformer {
@@ -158,7 +157,7 @@ fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenSt
                 int8_rows: #int8_rows,
                 int16_rows: #int16_rows,
                 psqt: #psqt,
-                features: #features,
+                features: Features,
             }
         },
     )
@@ -208,6 +207,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let layout = &loaded.entry.layout;
     let width = accumulator_width(layout);
     let (network_ty, accumulator_ty, value) = network(layout, width);
+    let features = feature_set(&layout.arch());
     // `compute = "…"`: a sequence of one's own, checked to fit the arrays while loading.
     let own = loaded.compute.is_some();
     let layers = loaded.compute.clone().unwrap_or_else(|| layout.arch().layers());
@@ -314,6 +314,18 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
 
             /// The network, with its weights baked into the binary.
             pub static NETWORK: Network = #value;
+
+            /// The features this net reads, as a constant of its type (so that compiled code
+            /// folds every `match` on them).
+            #[derive(Debug, Clone, Copy)]
+            pub struct Features;
+
+            impl rt::nets::Features for Features {
+                #[inline(always)]
+                fn set(&self) -> rt::features::FeatureSet {
+                    #features
+                }
+            }
 
             #layers
 

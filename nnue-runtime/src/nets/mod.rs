@@ -12,7 +12,7 @@
 
 mod transformer;
 
-pub use transformer::Transformer;
+pub use transformer::{Features, Transformer};
 
 pub use crate::layers::Composed;
 

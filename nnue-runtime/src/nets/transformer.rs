@@ -15,11 +15,33 @@ use crate::position::{Color, Position};
 use crate::simd::rows::RowKernels;
 use crate::simd::{portable, Kernels};
 
+/// The features a [`Transformer`] reads: a [`FeatureSet`] value (a net loaded at run time), or
+/// a type whose set is a constant (the one `nnue_net!` emits), so that compiled code folds
+/// every `match` on it in the accumulator stack's deltas, refreshes and cache.
+pub trait Features: Copy + std::fmt::Debug {
+    /// The feature set.
+    fn set(&self) -> FeatureSet;
+}
+
+impl Features for FeatureSet {
+    #[inline(always)]
+    fn set(&self) -> FeatureSet {
+        *self
+    }
+}
+
 /// A net's transformer: `L1` columns, `PSQT` buckets (0 or Stockfish's 8), `INT8` int8 rows
-/// then `INT16` int16 rows. The fields are the arrays of the layout's
-/// [`FastLayout::transformer`](nnue_format::layout::FastLayout::transformer).
+/// then `INT16` int16 rows, indexed by the features `F` gives. The array fields are the
+/// layout's [`FastLayout::transformer`](nnue_format::layout::FastLayout::transformer).
 #[derive(Debug, Clone, Copy)]
-pub struct Transformer<'a, const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize> {
+pub struct Transformer<
+    'a,
+    const L1: usize,
+    const PSQT: usize,
+    const INT8: usize,
+    const INT16: usize,
+    F: Features = FeatureSet,
+> {
     /// The biases, in the layout's column order.
     pub biases: &'a [i16; L1],
     /// The int8 rows: features `0..INT8`.
@@ -29,10 +51,12 @@ pub struct Transformer<'a, const L1: usize, const PSQT: usize, const INT8: usize
     /// The PSQT rows of every feature (`INT8 + INT16` of them), or none when `PSQT` is 0.
     pub psqt: &'a [[i32; PSQT]],
     /// The features the rows are indexed by.
-    pub features: FeatureSet,
+    pub features: F,
 }
 
-impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize> Transformer<'_, L1, PSQT, INT8, INT16> {
+impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize, F: Features>
+    Transformer<'_, L1, PSQT, INT8, INT16, F>
+{
     /// `dst`'s `perspective` half = `src` (values and PSQT sums) + the rows of `added` − those
     /// of `removed`, with `rows`' kernels: the int16 kernel (fused shapes for a move's lists)
     /// where there are no int8 rows, else the mixed one.
@@ -70,12 +94,13 @@ impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize> 
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
         let p = perspective.index();
         let start = (self.biases, &[0; PSQT]);
-        if self.features.has_threats() {
-            let list = ActiveList::of(self.features, pos, perspective);
+        let features = self.features.set();
+        if features.has_threats() {
+            let list = ActiveList::of(features, pos, perspective);
             // SAFETY: this function's caller holds `K`'s path.
             unsafe { self.sum(K::ROWS, start, acc, p, &list, &[]) }
         } else {
-            let (list, n) = active_features(self.features, pos, perspective);
+            let (list, n) = active_features(features, pos, perspective);
             // SAFETY: as above.
             unsafe { self.sum(K::ROWS, start, acc, p, &list[..n], &[]) }
         }
@@ -97,14 +122,14 @@ impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize> 
 }
 
 network_family!(
-    [const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize] Transformer<'_, L1, PSQT, INT8, INT16>,
+    [const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize, F: Features] Transformer<'_, L1, PSQT, INT8, INT16, F>,
     Accumulator<L1, PSQT>,
-    |net| net.features,
+    |net| net.features.set(),
     |_| INT8 + INT16,
     |net| WeightsId::of(net.biases, net.int16_rows),
     pieces: {
         fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
-            let (list, n) = active_features(self.features, pos, perspective);
+            let (list, n) = active_features(self.features.set(), pos, perspective);
             let rows = crate::simd::rows::for_path(path);
             // SAFETY: holding `path` proves its row kernels' target features are available.
             unsafe { self.sum(rows, (self.biases, &[0; PSQT]), acc, perspective.index(), &list[..n], &[]) }
