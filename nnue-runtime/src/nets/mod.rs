@@ -200,6 +200,31 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_view_whose_sizes_or_kind_are_not_the_nets_is_a_load_error() {
+        let err = |r: Result<(), crate::loaded::LoadError>| r.unwrap_err().to_string();
+        let net = synth::chess768(&chess768_arch(), 4);
+        let w = FastWeights::new(&net).unwrap();
+        assert_eq!(err(w.chess768::<32, 768, 4>().map(drop)), "B, the output buckets is 4, the net's is 8");
+        assert!(err(w.chess768::<64, 768, 8>().map(drop)).starts_with("l0_biases has shape [32]"));
+        assert!(err(w.sfnn::<32, 16, 8>().map(drop)).contains("not an SFNNv5+ net"));
+        let net = synth::sf19(64, nnue_format::Sf19Inputs::Lite, 5, Encoding::Raw);
+        let w = FastWeights::new(&net).unwrap();
+        assert_eq!(err(w.sf19::<64, 32, 16, 0, 768, 769>().map(drop)), "ROWS is 769, not INT8 + INT16 = 768");
+        assert_eq!(err(w.sf19::<64, 32, 16, 1, 768, 769>().map(drop)), "the net has no int8 rows, not 1");
+        assert!(w.sf19::<64, 32, 16, 0, 768, 768>().is_ok());
+        let arch = "(768x2 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=1/16256, scale=400, \
+                    file=bullet, kings=[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let Architecture::Layered(arch) = arch.parse().unwrap() else { panic!("{arch}") };
+        let w = FastWeights::new(&synth::layered(&arch, 6)).unwrap();
+        assert_eq!(err(w.layered::<64, 32, 16, 1536, 16, 16, 16, 8>().map(drop)), "L3 is 16, the net's is 32");
+        assert_eq!(
+            err(w.layered::<64, 32, 16, 1536, 16, 16, 32, 4>().map(drop)),
+            "B, the output buckets is 4, the net's is 8"
+        );
+        assert!(w.layered::<64, 32, 16, 1536, 16, 16, 32, 8>().is_ok());
+    }
+
+    #[test]
     fn arguments_past_the_documented_limits_panic_the_same_on_every_path() {
         let net = synth::sfnn(64, 1, Encoding::Raw);
         let w = FastWeights::new(&net).unwrap();
