@@ -109,6 +109,10 @@ macro_rules! synthetic_test {
         fn $test() {
             let net = nnue_testkit::read_net(env!($var), option_env!(concat!($var, "_ARCH")));
             assert_eq!(net.arch().to_string(), $module::ARCHITECTURE);
+            // The macro names the feature set as a constant of the module's `Features`: the
+            // one the runtime derives from the architecture.
+            let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
+            assert_eq!(nnue_runtime::Network::feature_set(&$module::NETWORK), features);
             assert!(assert_matches_reference(&net, &$module::NETWORK, &positions(7)) > 0);
         }
     };
