@@ -108,9 +108,8 @@ impl FeatureSet {
     }
 
     /// The refresh cache's entry (below [`FeatureSet::cache_slots`]) for `perspective`'s king
-    /// on `king`. King squares on
-    /// which every feature is the same share one: a king-bucketed net's (bucket, mirror), the
-    /// lite net's mirror. A refresh then finds an entry this game already brought near the
+    /// on `king`. King squares on which every feature is the same share one: a king-bucketed
+    /// net's (bucket, mirror), the lite net's mirror. A refresh then finds an entry this game already brought near the
     /// position (a king entering a bucket by another square than last time) instead of
     /// rebuilding one from the biases.
     #[inline]
