@@ -41,37 +41,32 @@ struct Words {
 }
 
 impl Words {
-    /// The array as `T`, which must be exactly its size (its shape, element type aside).
-    fn view<T: Pod>(&self) -> Result<&T, LoadError> {
-        let size = std::mem::size_of::<T>();
+    /// The array's bytes, which must be `size` (`wanted` says what asked for that many).
+    fn bytes(&self, size: usize, wanted: impl FnOnce() -> String) -> Result<&[u8], LoadError> {
         if layout::Array::size(self.elem, &self.dims) != Some(size) {
             return Err(LoadError(format!(
-                "{} has shape {:?} of {}, which is not the {size} bytes the requested type takes",
-                self.name,
-                self.dims,
-                self.elem.rust_name()
-            )));
-        }
-        let bytes = bytemuck::cast_slice::<u64, u8>(&self.words);
-        bytemuck::try_from_bytes(&bytes[..size]).map_err(|e| LoadError(format!("{}: {e}", self.name)))
-    }
-}
-
-impl Words {
-    /// The array as `n` values of `T` (rows of it), which must be exactly its size.
-    fn rows<T: Pod>(&self, n: usize) -> Result<&[T], LoadError> {
-        let size = std::mem::size_of::<T>() * n;
-        if layout::Array::size(self.elem, &self.dims) != Some(size) {
-            return Err(LoadError(format!(
-                "{} has shape {:?} of {}, which is not {n} rows of the {} bytes the requested type takes",
+                "{} has shape {:?} of {}, which is not {}",
                 self.name,
                 self.dims,
                 self.elem.rust_name(),
-                std::mem::size_of::<T>()
+                wanted()
             )));
         }
-        let bytes = bytemuck::cast_slice::<u64, u8>(&self.words);
-        bytemuck::try_cast_slice(&bytes[..size]).map_err(|e| LoadError(format!("{}: {e}", self.name)))
+        Ok(&bytemuck::cast_slice::<u64, u8>(&self.words)[..size])
+    }
+
+    /// The array as `T`, which must be exactly its size (its shape, element type aside).
+    fn view<T: Pod>(&self) -> Result<&T, LoadError> {
+        let size = std::mem::size_of::<T>();
+        let bytes = self.bytes(size, || format!("the {size} bytes the requested type takes"))?;
+        bytemuck::try_from_bytes(bytes).map_err(|e| LoadError(format!("{}: {e}", self.name)))
+    }
+
+    /// The array as `n` values of `T` (rows of it), which must be exactly its size.
+    fn rows<T: Pod>(&self, n: usize) -> Result<&[T], LoadError> {
+        let row = std::mem::size_of::<T>();
+        let bytes = self.bytes(row * n, || format!("{n} rows of the {row} bytes the requested type takes"))?;
+        bytemuck::try_cast_slice(bytes).map_err(|e| LoadError(format!("{}: {e}", self.name)))
     }
 }
 
