@@ -140,14 +140,13 @@ fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenSt
     let (int8, int16) = (lit(int8_rows.map_or(0, |b| b.dims[0])), lit(int16_rows.dims[0]));
     let (biases, int16_rows) = (name(biases), name(int16_rows));
     // A net without int8 rows or PSQT outputs: empty arrays of the field's type.
-    let int8_rows = int8_rows.map_or(quote!(&[]), |b| {
-        let b = name(b);
-        quote!(#b)
-    });
-    let psqt = psqt.map_or(quote!(&[]), |b| {
-        let b = name(b);
-        quote!(#b)
-    });
+    let or_empty = |b: Option<&BlobFile>| {
+        b.map_or(quote!(&[]), |b| {
+            let b = name(b);
+            quote!(#b)
+        })
+    };
+    let (int8_rows, psqt) = (or_empty(int8_rows), or_empty(psqt));
     (
         quote!(rt::nets::Transformer<'static, #l1, #psqt_buckets, #int8, #int16, Features>),
         quote!(rt::Accumulator<#l1, #psqt_buckets>),
