@@ -92,18 +92,32 @@ impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize, 
     /// features (of any number, so in a reused vector).
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
-        let p = perspective.index();
-        let start = (self.biases, &[0; PSQT]);
         let features = self.features.set();
         if features.has_threats() {
             let list = ActiveList::of(features, pos, perspective);
             // SAFETY: this function's caller holds `K`'s path.
-            unsafe { self.sum(K::ROWS, start, acc, p, &list, &[]) }
+            unsafe { self.sum(K::ROWS, (self.biases, &[0; PSQT]), acc, perspective.index(), &list, &[]) }
         } else {
-            let (list, n) = active_features(features, pos, perspective);
             // SAFETY: as above.
-            unsafe { self.sum(K::ROWS, start, acc, p, &list[..n], &[]) }
+            unsafe { self.refresh_pieces(K::ROWS, pos, perspective, acc) }
         }
+    }
+
+    /// The piece features' rows from the biases (all of a net without board features).
+    ///
+    /// # Safety
+    /// The CPU has `rows`' target features.
+    #[inline(always)]
+    unsafe fn refresh_pieces(
+        &self,
+        rows: RowKernels,
+        pos: &Position,
+        perspective: Color,
+        acc: &mut Accumulator<L1, PSQT>,
+    ) {
+        let (list, n) = active_features(self.features.set(), pos, perspective);
+        // SAFETY: the caller's contract.
+        unsafe { self.sum(rows, (self.biases, &[0; PSQT]), acc, perspective.index(), &list[..n], &[]) }
     }
 
     #[inline(always)]
@@ -129,10 +143,8 @@ network_family!(
     |net| WeightsId::of(net.biases, net.int16_rows),
     pieces: {
         fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
-            let (list, n) = active_features(self.features.set(), pos, perspective);
-            let rows = crate::simd::rows::for_path(path);
             // SAFETY: holding `path` proves its row kernels' target features are available.
-            unsafe { self.sum(rows, (self.biases, &[0; PSQT]), acc, perspective.index(), &list[..n], &[]) }
+            unsafe { self.refresh_pieces(crate::simd::rows::for_path(path), pos, perspective, acc) }
         }
     }
 );
