@@ -8,12 +8,14 @@
 
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
-use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, STORMPHRAX};
+use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS, STORMPHRAX};
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax, env = "NNUE_SYNTH_STORMPHRAX_SYNTH");
 nnue_runtime::nnue_net!(name = integral, env = "NNUE_SYNTH_INTEGRAL_SYNTH");
 nnue_runtime::nnue_net!(name = obsidian, env = "NNUE_SYNTH_OBSIDIAN_SYNTH");
+nnue_runtime::nnue_net!(name = reckless, env = "NNUE_SYNTH_RECKLESS_SYNTH");
+nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -131,4 +133,28 @@ fn obsidian() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered::<1536, 768, 384, 9984, 16, 32, 32, 8>().unwrap();
     compare("obsidian", &net, &positions, &games, &loaded, &obsidian::NETWORK);
+}
+
+/// Reckless: threat inputs (int8 rows) beside `768x10hm` piece-square ones, `-> 768)x2`,
+/// pairwise `>> 9`, sparse int8 16, clipped, f32 32, clipped, f32 1, output buckets by its
+/// table; file `struct Parameters`. Along the games the threats change incrementally (the
+/// stack's board and move logs) and king moves across buckets swap the piece sums.
+#[test]
+fn reckless() {
+    let (net, positions, games) = setup(&RECKLESS, env!("NNUE_SYNTH_RECKLESS_SYNTH"));
+    assert_eq!(net.arch().to_string(), reckless::ARCHITECTURE);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<768, 384, 192, 66864, 7680, 16, 16, 32, 8>().unwrap();
+    compare("reckless", &net, &positions, &games, &loaded, &reckless::NETWORK);
+}
+
+/// Reckless's AVX2 build: its sparse layer's int16 pair sums (`l1sums=i16pairs`), on a net
+/// whose sums wrap (its VNNI build, exact, gives other values on 2 of the 500 positions).
+#[test]
+fn reckless_pairs() {
+    let (net, positions, games) = setup(&RECKLESS_PAIRS, env!("NNUE_SYNTH_RECKLESS_PAIRS_SYNTH"));
+    assert_eq!(net.arch().to_string(), reckless_pairs::ARCHITECTURE);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<768, 384, 192, 66864, 7680, 16, 16, 32, 8>().unwrap();
+    compare("reckless, pair sums", &net, &positions, &games, &loaded, &reckless_pairs::NETWORK);
 }

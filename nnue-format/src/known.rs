@@ -20,13 +20,21 @@ pub const OBSIDIAN: &str = "(768x13hm -> 1536)x2 -> pairwise>>9 -> (16 -> 32 -> 
     l1mul=1/16256, scale=400, file=obsidian, \
     kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,12,12,12,12,12,12,12,12]";
 
+/// Reckless's nets (codedeliveryservice/Reckless 789de89, 2026-08-18: `struct Parameters`,
+/// threat inputs, L1 768, 10 king buckets).
+pub const RECKLESS: &str = "(768x10hm -> 768)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, \
+    l2act=crelu, l1mul=512/4161600, scale=380, \
+    buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], threats=reckless, \
+    file=reckless, kings=[0,1,2,3,4,5,6,7,8,8,8,8,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9]";
+
 /// The engines' shipped headerless nets: whose, and the description.
-const KNOWN: [(&str, &str); 5] = [
+const KNOWN: [(&str, &str); 6] = [
     ("akimbo 0.7.0's", "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400"),
     ("pawnocchio's net20", "(768hm -> 1024)x2 -> 1x8, screlu, qa=255, qb=64, scale=400"),
     ("Alexandria's", ALEXANDRIA),
     ("Integral's", INTEGRAL),
     ("Obsidian's", OBSIDIAN),
+    ("Reckless's", RECKLESS),
 ];
 
 /// The sizes a file of `arch` may have (unpadded, padded).

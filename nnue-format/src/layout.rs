@@ -298,6 +298,8 @@ arrays! {
     /// input-major (`[bucket][input][output]`, so that one input multiplies a run of outputs);
     /// f32 values as their bits.
     pub struct LayeredLayout {
+        /// `[threat inputs][L1]` i8, pack-ordered (no rows without threat inputs).
+        threat_weights,
         /// `[L1]` i16, pack-ordered.
         ft_biases,
         /// `[inputs][L1]` i16, pack-ordered.
@@ -429,7 +431,7 @@ impl<A> FastLayout<A> {
             FastLayout::Sf19Lite(_, l) => (&l.ft_biases, None, &l.ft_weights, Some(&l.psqt_weights)),
             FastLayout::HalfKp(_, l) => (&l.ft_biases, None, &l.ft_weights, None),
             FastLayout::Chess768(_, l) => (&l.l0_biases, None, &l.l0_weights, None),
-            FastLayout::Layered(_, l) => (&l.ft_biases, None, &l.ft_weights, None),
+            FastLayout::Layered(a, l) => (&l.ft_biases, a.threats.map(|_| &l.threat_weights), &l.ft_weights, None),
         };
         TransformerArrays { biases, int8_rows, int16_rows, psqt }
     }
@@ -732,6 +734,7 @@ fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> Layere
         }
     }
     LayeredLayout {
+        threat_weights: int8_rows(&p.threat_weights, l1),
         ft_biases,
         ft_weights,
         l1_weights: stacked_scrambled(&sparse.iter().collect::<Vec<_>>()),

@@ -36,7 +36,7 @@ pub use arch::{
 };
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
-pub use layered::{Act, BucketRule, FileLayout, LayeredArch, Numbers};
+pub use layered::{Act, BucketRule, FileLayout, LayeredArch, Numbers, ThreatInputs};
 pub use layers::{Bucket, Layers, Param, Step, Transform};
 pub use net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,

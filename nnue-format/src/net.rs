@@ -122,7 +122,7 @@ impl Model {
             }
             Model::Layered(_, p) => TransformerView {
                 biases: &p.ft_biases,
-                int8: &[],
+                int8: &p.threat_weights,
                 int16: &p.ft_weights,
                 psqt: &[],
                 psqt_buckets: 0,
@@ -326,7 +326,9 @@ impl Chess768Params {
 /// `f32` stack, so that a net compares and round-trips exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayeredParams {
-    /// `[inputs][l1]`
+    /// `[threat inputs][l1]` int8 (empty without threat inputs).
+    pub threat_weights: Vec<i8>,
+    /// `[piece-square inputs][l1]`
     pub ft_weights: Vec<i16>,
     /// `[l1]`
     pub ft_biases: Vec<i16>,

@@ -272,7 +272,10 @@ pub(crate) fn arrays(model: &Model) -> Vec<Stored<ValuesRef<'_>>> {
         Model::Chess768(_, p) => {
             out.extend([&p.l0w, &p.l0b, &p.l1w, &p.l1b].map(|v| (I16(v), raw)));
         }
-        Model::Layered(_, p) => {
+        Model::Layered(a, p) => {
+            if a.threats.is_some() {
+                out.push((I8(&p.threat_weights), raw));
+            }
             out.extend([(I16(&p.ft_weights), raw), (I16(&p.ft_biases), raw), (I8(&p.l1_weights), raw)]);
             out.extend([&p.l1_biases, &p.l2_weights, &p.l2_biases, &p.l3_weights, &p.l3_biases].map(|v| (I32(v), raw)));
         }
@@ -347,9 +350,11 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
             Model::Chess768(a, Chess768Params { l0w, l0b, l1w, l1b, padding })
         }
         Architecture::Layered(a) => {
+            let threat_weights = if a.threats.is_some() { next.i8().0 } else { Vec::new() };
             let (ft_weights, ft_biases, l1_weights) = (next.i16().0, next.i16().0, next.i8().0);
             let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases] = [(); 5].map(|()| next.i32().0);
             let params = LayeredParams {
+                threat_weights,
                 ft_weights,
                 ft_biases,
                 l1_weights,

@@ -195,7 +195,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     let real = |r: &mut Rng, spread: f32| {
         (r.range(-1 << 20, 1 << 20) + r.range(-1 << 20, 1 << 20)) as f32 / (1 << 21) as f32 * spread
     };
-    let ft_weights = fill(&mut rng, arch.inputs() * l1, |r| r.weight(40, 255) as i16);
+    let ft_weights = fill(&mut rng, arch.int16_inputs() * l1, |r| r.weight(40, 255) as i16);
     // Integral-style sums (`l1sums=i16pairs`): activations and weights large enough that two
     // groups' int16 lanes do wrap on ordinary positions, as they can on a trained net.
     let (bias_hi, l1_spread) = if arch.i16_pairs { (I16_PAIRS_BIAS, I16_PAIRS_SPREAD) } else { (140, 12) };
@@ -229,7 +229,11 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
             )
         }
     };
+    // Threat rows: a position has some 30–60 active threats per perspective, so smaller than
+    // the piece rows (drawn last: nets without threats keep their values for a seed).
+    let threat_weights = fill(&mut rng, arch.int8_inputs() * l1, |r| r.weight(12, 127) as i8);
     let params = crate::LayeredParams {
+        threat_weights,
         ft_weights,
         ft_biases,
         l1_weights,
@@ -241,7 +245,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         // As each engine's own files are: bullet pads, Obsidian's `struct Net` ends aligned.
         padding: match arch.file {
             crate::FileLayout::Bullet => Padding::Bullet,
-            crate::FileLayout::Obsidian => Padding::Zeros,
+            crate::FileLayout::Obsidian | crate::FileLayout::Reckless => Padding::Zeros,
             crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => Padding::None,
         },
     };
@@ -249,7 +253,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     let description = match arch.file {
         crate::FileLayout::Alexandria => String::new(),
         crate::FileLayout::Cbnf => format!("synthetic {seed}"),
-        crate::FileLayout::Bullet | crate::FileLayout::Obsidian => String::new(),
+        crate::FileLayout::Bullet | crate::FileLayout::Obsidian | crate::FileLayout::Reckless => String::new(),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }

@@ -180,10 +180,13 @@ fn feature_set(arch: &Architecture) -> TokenStream {
         }
         Architecture::Layered(a) => {
             let kings = kings(&a.kings);
-            if a.merged_kings {
-                quote!(rt::features::FeatureSet::Chess704(#kings))
-            } else {
-                quote!(rt::features::FeatureSet::Chess768(#kings))
+            match a.threats {
+                Some(nnue_format::ThreatInputs::Reckless) => quote!(rt::features::FeatureSet::Chess768Threats(
+                    #kings,
+                    rt::features::threats::ThreatSet::Reckless
+                )),
+                None if a.merged_kings => quote!(rt::features::FeatureSet::Chess704(#kings)),
+                None => quote!(rt::features::FeatureSet::Chess768(#kings)),
             }
         }
     }

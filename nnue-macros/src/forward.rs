@@ -82,10 +82,20 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
     let (bucket, pieces) = match layers.bucket {
         Bucket::Stockfish => (quote!(let bucket = l::stockfish_bucket(pieces);), quote!(pieces)),
         Bucket::Single => (quote!(let bucket = 0;), quote!(_pieces)),
+        Bucket::Rule(BucketRule::Table(table), _) => {
+            // The table as a constant: one load by piece count.
+            let table = table.iter().map(|&b| Literal::u8_unsuffixed(b));
+            let bucket = quote! {
+                const BUCKETS: [u8; 33] = [#(#table),*];
+                let bucket = usize::from(BUCKETS[pieces]);
+            };
+            (bucket, quote!(pieces))
+        }
         Bucket::Rule(rule, buckets) => {
             let rule = match rule {
                 BucketRule::Material => quote!(Material),
                 BucketRule::Alexandria => quote!(Alexandria),
+                BucketRule::Table(_) => unreachable!("matched above"),
             };
             let buckets = lit(buckets);
             (quote!(let bucket = rt::format::BucketRule::#rule.bucket(pieces, #buckets);), quote!(pieces))

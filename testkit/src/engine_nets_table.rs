@@ -44,3 +44,30 @@ pub const OBSIDIAN: EngineNet = EngineNet {
     seed: 2029,
     oracle: "obsidian-synth.tsv",
 };
+
+/// Reckless (codedeliveryservice/Reckless 789de89, 2026-08-18): threat inputs (int8 rows)
+/// beside king-bucketed chess-768, f32 later layers with clipped activations, its output
+/// buckets by table, `struct Parameters` as the file.
+pub const RECKLESS: EngineNet = EngineNet {
+    name: "reckless",
+    engine: "Reckless 789de89, cargo build --release, RUSTFLAGS=-Ctarget-cpu=x86-64-v3 (AVX2, FMA), rustc 1.95",
+    arch: nnue_format::known::RECKLESS,
+    seed: 2030,
+    oracle: "reckless-synth.tsv",
+};
+
+/// Reckless's AVX2 build (no VNNI) adds two input groups' `maddubs` products in int16 before
+/// widening, as Integral does (`l1sums=i16pairs`); its VNNI build sums exactly. This net's
+/// sparse weights span the int8 range, so the int16 sums wrap: its oracle is the AVX2 build's.
+pub const RECKLESS_PAIRS: EngineNet = EngineNet {
+    name: "reckless-pairs",
+    engine: "Reckless 789de89, cargo build --release, RUSTFLAGS=-Ctarget-cpu=x86-64-v3 (AVX2, FMA), rustc 1.95",
+    arch: concat!(
+        "(768x10hm -> 768)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, ",
+        "l1mul=512/4161600, scale=380, l1sums=i16pairs, ",
+        "buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], threats=reckless, ",
+        "file=reckless, kings=[0,1,2,3,4,5,6,7,8,8,8,8,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9]"
+    ),
+    seed: 2031,
+    oracle: "reckless-pairs-synth.tsv",
+};

@@ -82,8 +82,11 @@ impl FileArray {
 
 /// The arrays of a net of `arch`, in file order.
 pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
-    let (inputs, l1, l2, l3, l2f, b) = (arch.inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
+    let (inputs, l1, l2, l3, l2f, b) = (arch.int16_inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
     use Elem::{I16, I32, I8};
+    // Threat rows (int8) come first where a layout has them; only Reckless's has.
+    let threats = arch.int8_inputs();
+    debug_assert!(threats == 0 || arch.file == FileLayout::Reckless, "checked by LayeredArch::validate");
     match arch.file {
         // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
         // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
@@ -115,6 +118,20 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
             FileArray::new("ft biases", I16, &[l1], &[0]),
             FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 2, 1]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
+        ],
+        // Reckless's `struct Parameters`: threat weights[threats][L1] i8, piece weights
+        // [inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`, L1 biases[B][L2], L2
+        // weights[B][L2][L3] (input-major), L2 biases[B][L3], L3 weights[B][L3], L3 biases[B].
+        FileLayout::Reckless => vec![
+            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
             FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
             FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),

@@ -58,6 +58,8 @@ use crate::arch::{parse_num, KingBuckets};
 pub struct LayeredArch {
     /// King buckets of the input layer (and horizontal mirroring).
     pub kings: KingBuckets,
+    /// Threat inputs before the piece-square ones (`threats=`), int8 rows; none unless said.
+    pub threats: Option<ThreatInputs>,
     /// Both kings on one plane (704 inputs per king bucket instead of 768).
     pub merged_kings: bool,
     /// Transformer width per perspective.
@@ -85,6 +87,33 @@ pub struct LayeredArch {
     pub scale: i32,
     /// How the file stores the net.
     pub file: FileLayout,
+}
+
+/// A multi-layer net's threat inputs (`threats=`): one feature per (attacker, its square,
+/// attacked piece, its square), oriented as the perspective's piece-square features are (its
+/// colour up the board, mirrored with its king on files e–h), int8 rows ahead of the
+/// piece-square ones. Each engine defines its own set; the runtime's feature sets name
+/// exactly which pairs each has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ThreatInputs {
+    /// Reckless's (`threats=reckless`): Stockfish 18's FullThreats pairs without those
+    /// whose attacked piece is a king, 66864 features.
+    Reckless,
+}
+
+impl ThreatInputs {
+    /// Number of features.
+    pub const fn inputs(self) -> usize {
+        match self {
+            ThreatInputs::Reckless => 66864,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            ThreatInputs::Reckless => "reckless",
+        }
+    }
 }
 
 /// The numbers of the layers after the sparse int8 one.
@@ -145,6 +174,9 @@ pub enum BucketRule {
     Material,
     /// Alexandria's: `min((63 - pieces) * (32 - pieces) / 225, 7)`.
     Alexandria,
+    /// A table by piece count (`buckets=[b0,b1,...,b32]`, entry `p` the bucket of `p`
+    /// pieces), as Reckless's `OUTPUT_BUCKETS_LAYOUT`.
+    Table([u8; 33]),
 }
 
 impl BucketRule {
@@ -153,6 +185,7 @@ impl BucketRule {
         match self {
             BucketRule::Material => (pieces - 2) / 32usize.div_ceil(buckets),
             BucketRule::Alexandria => ((63 - pieces) * (32 - pieces) / 225).min(7),
+            BucketRule::Table(t) => usize::from(t[pieces]),
         }
     }
 }
@@ -172,13 +205,17 @@ pub enum FileLayout {
     /// Obsidian's `struct Net`: bullet's order but the sparse and dense layers' weights
     /// input-major (`[B][L1][L2]`, `[B][L2 (x2)][L3]`), every array aligned to 64 bytes.
     Obsidian,
+    /// Reckless's `struct Parameters` (embedded as its bytes): the threat rows, then the
+    /// piece-square rows and biases, the sparse layer blocked for `dpbusd` (`[B][L1 / 4][L2][4]`),
+    /// the dense layer input-major; every array aligned to 64 bytes.
+    Reckless,
 }
 
 impl FileLayout {
     /// Each array starts at a multiple of this (1: packed).
     pub fn array_align(self) -> usize {
         match self {
-            FileLayout::Cbnf | FileLayout::Obsidian => 64,
+            FileLayout::Cbnf | FileLayout::Obsidian | FileLayout::Reckless => 64,
             FileLayout::Alexandria | FileLayout::Bullet => 1,
         }
     }
@@ -189,6 +226,7 @@ impl FileLayout {
             FileLayout::Cbnf => "cbnf",
             FileLayout::Bullet => "bullet",
             FileLayout::Obsidian => "obsidian",
+            FileLayout::Reckless => "reckless",
         }
     }
 }
@@ -209,7 +247,7 @@ impl LayeredArch {
     /// never saturate, and the factor shifted before `mulhi` fits an i16.
     pub const FT_SHIFTS: std::ops::RangeInclusive<u32> = 9..=15;
 
-    /// Input features per king bucket.
+    /// Piece-square input features per king bucket.
     pub fn inputs_per_bucket(&self) -> usize {
         if self.merged_kings {
             704
@@ -218,9 +256,19 @@ impl LayeredArch {
         }
     }
 
-    /// All input features.
-    pub fn inputs(&self) -> usize {
+    /// Rows of int8 weights (the threat inputs), first in the feature index.
+    pub fn int8_inputs(&self) -> usize {
+        self.threats.map_or(0, ThreatInputs::inputs)
+    }
+
+    /// Rows of int16 weights: the piece-square inputs of every king bucket.
+    pub fn int16_inputs(&self) -> usize {
         self.inputs_per_bucket() * self.kings.count()
+    }
+
+    /// All input features: threats, then piece-square.
+    pub fn inputs(&self) -> usize {
+        self.int8_inputs() + self.int16_inputs()
     }
 
     /// The dense layer's inputs: L2, doubled by a dual activation.
@@ -244,8 +292,9 @@ impl LayeredArch {
             FileLayout::Alexandria => exact,
             // Stormphrax's writer pads every array, the last one included.
             FileLayout::Cbnf => header::bytes(self) + file::padded_bytes(self, header::CBNF_ALIGN),
-            // `sizeof(struct Net)`: every array aligned, the last one's padding included.
-            FileLayout::Obsidian => file::padded_bytes(self, 64),
+            // `sizeof(struct Net)` / `sizeof(Parameters)`: every array aligned, the last one's
+            // padding included.
+            FileLayout::Obsidian | FileLayout::Reckless => file::padded_bytes(self, 64),
         }
     }
 
@@ -286,6 +335,14 @@ impl LayeredArch {
         }
         if self.bucket_rule == BucketRule::Alexandria && self.buckets != 8 {
             return Err("buckets=(63-p)(32-p)/225 chooses among 8 output buckets".into());
+        }
+        if let BucketRule::Table(t) = self.bucket_rule {
+            if let Some(&b) = t[2..].iter().find(|&&b| usize::from(b) >= self.buckets) {
+                return Err(format!("buckets=[...] names bucket {b} of {} output buckets", self.buckets));
+            }
+        }
+        if self.threats.is_some() && (self.merged_kings || !self.kings.mirrored) {
+            return Err("threats= take chess-768 inputs mirrored by the king (768xKhm)".into());
         }
         if !Self::FT_SHIFTS.contains(&self.ft_shift) {
             return Err(format!("pairwise>>{}: the shift must be 9 to 15", self.ft_shift));
@@ -341,8 +398,16 @@ impl fmt::Display for LayeredArch {
         if self.i16_pairs {
             write!(f, ", l1sums=i16pairs")?;
         }
-        if self.bucket_rule == BucketRule::Alexandria {
-            write!(f, ", buckets=(63-p)(32-p)/225")?;
+        match self.bucket_rule {
+            BucketRule::Material => {}
+            BucketRule::Alexandria => write!(f, ", buckets=(63-p)(32-p)/225")?,
+            BucketRule::Table(t) => {
+                let list: Vec<String> = t.iter().map(u8::to_string).collect();
+                write!(f, ", buckets=[{}]", list.join(","))?
+            }
+        }
+        if let Some(t) = self.threats {
+            write!(f, ", threats={}", t.name())?;
         }
         write!(f, ", file={}", self.file.name())?;
         if let Some(map) = self.kings.map() {
@@ -389,6 +454,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         (None, Act::Screlu, None, None, None, None, None, None, None);
     let mut bucket_rule = BucketRule::Material;
     let mut i16_pairs = false;
+    let mut threats = None;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
@@ -408,10 +474,21 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("l1sums", "exact")) => i16_pairs = false,
             Some(("buckets", "material")) => bucket_rule = BucketRule::Material,
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
+            Some(("buckets", v)) if v.starts_with('[') => bucket_rule = BucketRule::Table(parse_bucket_table(v)?),
+            Some(("threats", "reckless")) => threats = Some(ThreatInputs::Reckless),
+            Some(("threats", v)) => return Err(format!("threats={v}: expected threats=reckless")),
             Some(("file", v)) => {
-                let layouts = [FileLayout::Alexandria, FileLayout::Cbnf, FileLayout::Bullet, FileLayout::Obsidian];
+                let layouts = [
+                    FileLayout::Alexandria,
+                    FileLayout::Cbnf,
+                    FileLayout::Bullet,
+                    FileLayout::Obsidian,
+                    FileLayout::Reckless,
+                ];
                 file = Some(layouts.into_iter().find(|l| l.name() == v).ok_or_else(|| {
-                    format!("file={v}: expected file=alexandria, file=bullet, file=cbnf or file=obsidian")
+                    format!(
+                        "file={v}: expected file=alexandria, file=bullet, file=cbnf, file=obsidian or file=reckless"
+                    )
                 })?)
             }
             Some(("kings", v)) => map = Some(crate::arch::parse_king_map(v)?),
@@ -442,6 +519,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let kings = crate::arch::king_buckets(declared, mirrored, map)?;
     Ok(LayeredArch {
         kings,
+        threats,
         merged_kings: per_bucket == 704,
         l1: parse_num(l1)?,
         l2: parse_num(l2)?,
@@ -454,9 +532,16 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         i16_pairs,
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
-        file: file
-            .ok_or_else(|| missing("its file layout (file=alexandria, file=bullet, file=cbnf or file=obsidian)"))?,
+        file: file.ok_or_else(|| missing("its file layout (file=alexandria, bullet, cbnf, obsidian or reckless)"))?,
     })
+}
+
+/// `[b0,b1,...,b32]`: the output bucket of each piece count 0 to 32.
+pub(crate) fn parse_bucket_table(v: &str) -> Result<[u8; 33], String> {
+    let err = || format!("buckets={v}: expected 33 buckets, one per piece count 0 to 32: buckets=[0,0,...,7]");
+    let inner = v.strip_prefix('[').and_then(|v| v.strip_suffix(']')).ok_or_else(err)?;
+    let list: Vec<u8> = inner.split(',').map(|b| b.parse().map_err(|_| err())).collect::<Result<_, _>>()?;
+    list.try_into().map_err(|_| err())
 }
 
 fn parse_act(name: &str, v: &str) -> Result<Act, String> {

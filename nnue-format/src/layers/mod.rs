@@ -431,6 +431,10 @@ impl fmt::Display for Layers {
             Bucket::Stockfish => writeln!(f, "bucket (pieces - 1) / 4")?,
             Bucket::Rule(BucketRule::Material, b) => writeln!(f, "bucket (pieces - 2) / ceil(32 / {b})")?,
             Bucket::Rule(BucketRule::Alexandria, _) => writeln!(f, "bucket min((63 - pieces)(32 - pieces) / 225, 7)")?,
+            Bucket::Rule(BucketRule::Table(t), _) => {
+                let list: Vec<String> = t.iter().map(u8::to_string).collect();
+                writeln!(f, "bucket [{}][pieces]", list.join(", "))?
+            }
         }
         match self.transform {
             Transform::Pairwise { max, shift } => {

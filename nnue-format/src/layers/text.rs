@@ -190,6 +190,16 @@ impl FromStr for Layers {
             "bucket 0" => Bucket::Single,
             "bucket (pieces - 1) / 4" => Bucket::Stockfish,
             "bucket min((63 - pieces)(32 - pieces) / 225, 7)" => Bucket::Rule(BucketRule::Alexandria, 8),
+            other if other.starts_with("bucket [") => {
+                let table = other
+                    .strip_prefix("bucket ")
+                    .and_then(|t| t.strip_suffix("[pieces]"))
+                    .map(|t| t.replace(' ', ""))
+                    .and_then(|t| crate::layered::parse_bucket_table(&t).ok())
+                    .ok_or_else(|| err(*n, format!("expected `bucket [b0, b1, ..., b32][pieces]`, found `{other}`")))?;
+                let buckets = usize::from(table[2..].iter().copied().max().unwrap_or(0)) + 1;
+                Bucket::Rule(BucketRule::Table(table), buckets)
+            }
             other => match captures(other, "bucket (pieces - 2) / ceil(32 / {})").and_then(|v| num(v[0])) {
                 Some(b) if (1..=32).contains(&b) => Bucket::Rule(BucketRule::Material, b),
                 _ => {

@@ -38,6 +38,11 @@ pub enum FeatureSet {
     Sf19,
     /// Stockfish 19's lite net: 768 mirrored piece-square features ([`psq768_hm`]).
     Sf19Lite,
+    /// A multi-layer net's threats (`threats=`) then king-bucketed, mirrored chess-768: threat
+    /// features `0..set.inputs()`, chess-768 feature `i` at `set.inputs() + i`. The threats
+    /// take the piece-square features' orientation (mirrored with the king on files e–h),
+    /// so a king move within its bucket changes only the king's own feature.
+    Chess768Threats(KingBuckets, threats::ThreatSet),
 }
 
 /// Where Stockfish 19's pawn-pair features start in [`FeatureSet::Sf19`].
@@ -52,8 +57,13 @@ impl FeatureSet {
             Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
             Architecture::Chess768(s) => FeatureSet::Chess768(s.kings),
-            Architecture::Layered(a) if a.merged_kings => FeatureSet::Chess704(a.kings),
-            Architecture::Layered(a) => FeatureSet::Chess768(a.kings),
+            Architecture::Layered(a) => match a.threats {
+                Some(nnue_format::ThreatInputs::Reckless) => {
+                    FeatureSet::Chess768Threats(a.kings, threats::ThreatSet::Reckless)
+                }
+                None if a.merged_kings => FeatureSet::Chess704(a.kings),
+                None => FeatureSet::Chess768(a.kings),
+            },
             Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
             Architecture::Sf19(a) => match a.inputs {
                 nnue_format::Sf19Inputs::Full => FeatureSet::Sf19,
@@ -72,6 +82,7 @@ impl FeatureSet {
             FeatureSet::HalfKav2HmThreats => threats::INPUTS + halfka_v2_hm::INPUTS,
             FeatureSet::Sf19 => PIECES_19 + halfka_v2_hm::INPUTS,
             FeatureSet::Sf19Lite => psq768_hm::INPUTS,
+            FeatureSet::Chess768Threats(kings, set) => set.inputs() + 768 * kings.count as usize,
         }
     }
 
@@ -87,6 +98,9 @@ impl FeatureSet {
             FeatureSet::HalfKav2HmThreats => Some(threats::INPUTS + halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::Sf19 => Some(PIECES_19 + halfka_v2_hm::index(perspective, king, sq, piece)),
             FeatureSet::Sf19Lite => Some(psq768_hm::index(perspective, king, sq, piece)),
+            FeatureSet::Chess768Threats(kings, set) => {
+                Some(set.inputs() + chess768::index(kings, perspective, king, sq, piece))
+            }
         }
     }
 
@@ -101,7 +115,7 @@ impl FeatureSet {
                 from != to
             }
             FeatureSet::Sf19Lite => psq768_hm::changes_orientation(from, to),
-            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) => {
+            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) | FeatureSet::Chess768Threats(kings, _) => {
                 chess768::orientation(kings, perspective, from) != chess768::orientation(kings, perspective, to)
             }
         }
@@ -115,7 +129,7 @@ impl FeatureSet {
     #[inline]
     pub fn cache_slot(&self, perspective: Color, king: Square) -> usize {
         match self {
-            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) => {
+            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) | FeatureSet::Chess768Threats(kings, _) => {
                 let (bucket, mirror) = chess768::orientation(kings, perspective, king);
                 if kings.mirrored {
                     2 * usize::from(bucket) + usize::from(mirror != 0)
@@ -133,7 +147,7 @@ impl FeatureSet {
     /// The number of refresh cache entries per perspective ([`FeatureSet::cache_slot`]).
     pub fn cache_slots(&self) -> usize {
         match self {
-            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) => {
+            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) | FeatureSet::Chess768Threats(kings, _) => {
                 usize::from(kings.count) * if kings.mirrored { 2 } else { 1 }
             }
             FeatureSet::Sf19Lite => 2,
@@ -158,6 +172,7 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKav2HmThreats => Some(threats::ThreatSet::Sf18),
             FeatureSet::Sf19 => Some(threats::ThreatSet::Sf19),
+            FeatureSet::Chess768Threats(_, set) => Some(*set),
             _ => None,
         }
     }
@@ -180,6 +195,7 @@ impl FeatureSet {
                 threats::active(threats::ThreatSet::Sf19, board, perspective, king, out);
                 pawn_pairs::active(board, perspective, king, PAIRS_19, out);
             }
+            FeatureSet::Chess768Threats(_, set) => threats::active(*set, board, perspective, king, out),
             _ => {}
         }
     }
@@ -204,6 +220,7 @@ impl FeatureSet {
                 threats::changes(threats::ThreatSet::Sf19, log, perspective, king, added, removed);
                 pawn_pairs::changes(before, after, perspective, king, PAIRS_19, added, removed);
             }
+            FeatureSet::Chess768Threats(_, set) => threats::changes(*set, log, perspective, king, added, removed),
             _ => {}
         }
     }
@@ -249,6 +266,7 @@ mod tests {
         for kings in [KingBuckets::SINGLE, mirrored, wide, plain] {
             all.extend([FeatureSet::Chess768(kings), FeatureSet::Chess704(kings)]);
         }
+        all.push(FeatureSet::Chess768Threats(mirrored, threats::ThreatSet::Reckless));
         all
     }
 

@@ -51,6 +51,8 @@ use crate::position::{Color, Piece, PieceType, Position};
 pub const INPUTS: usize = 79856;
 /// Number of Stockfish 19's threat features.
 pub const INPUTS_19: usize = 59808;
+/// Number of Reckless's threat features.
+pub const INPUTS_RECKLESS: usize = 66864;
 
 /// Which definition of the threat features.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +61,9 @@ pub enum ThreatSet {
     Sf18,
     /// Stockfish 19's threats.
     Sf19,
+    /// Reckless's threats (its `threat_index`): Stockfish 18's pairs without the ones whose
+    /// attacked piece is a king.
+    Reckless,
 }
 
 impl ThreatSet {
@@ -67,6 +72,7 @@ impl ThreatSet {
         match self {
             ThreatSet::Sf18 => INPUTS,
             ThreatSet::Sf19 => INPUTS_19,
+            ThreatSet::Reckless => INPUTS_RECKLESS,
         }
     }
 
@@ -95,6 +101,17 @@ impl ThreatSet {
                     [-1; 6],
                 ],
                 [4, 10, 8, 8, 10, 0],
+            ),
+            ThreatSet::Reckless => (
+                [
+                    [0, 1, -1, 2, -1, -1],
+                    [0, 1, 2, 3, 4, -1],
+                    [0, 1, 2, 3, -1, -1],
+                    [0, 1, 2, 3, -1, -1],
+                    [0, 1, 2, 3, 4, -1],
+                    [0, 1, 2, 3, -1, -1],
+                ],
+                [6, 10, 8, 8, 10, 8],
             ),
         }
     }
@@ -144,9 +161,11 @@ fn attacks_of(piece: Piece, s: usize, occ: Bitboard) -> Bitboard {
 fn layout(set: ThreatSet) -> &'static Layout {
     static L18: OnceLock<Layout> = OnceLock::new();
     static L19: OnceLock<Layout> = OnceLock::new();
+    static LRECKLESS: OnceLock<Layout> = OnceLock::new();
     let cell = match set {
         ThreatSet::Sf18 => &L18,
         ThreatSet::Sf19 => &L19,
+        ThreatSet::Reckless => &LRECKLESS,
     };
     cell.get_or_init(|| {
         let (target_slot, targets) = set.slots();
@@ -415,6 +434,7 @@ pub(crate) fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &m
     let kept = match set {
         ThreatSet::Sf18 => const { ThreatSet::Sf18.kept_pairs() },
         ThreatSet::Sf19 => const { ThreatSet::Sf19.kept_pairs() },
+        ThreatSet::Reckless => const { ThreatSet::Reckless.kept_pairs() },
     };
     let mut log = Log { changes: log, kept };
     for (sq, piece) in dirty.removed() {
@@ -592,6 +612,20 @@ mod tests {
         assert!((0..12).all(|a| l.pair[a][5] == u32::MAX && l.pair[a][11] == u32::MAX));
     }
 
+    /// Reckless's blocks: Stockfish 18's without the attacks on kings (its
+    /// `PIECE_INTERACTION_MAP` and `PIECE_TARGET_COUNT`), as many features as its file has rows.
+    #[test]
+    fn index_space_reckless() {
+        let l = layout(ThreatSet::Reckless);
+        assert_eq!(INPUTS_RECKLESS, nnue_format::ThreatInputs::Reckless.inputs());
+        // Own pawns: 84 squares' attacks, 6 targets; own knights start at 6 * 84.
+        let firsts: Vec<u32> = (0..12).map(|a| (0..12).map(|t| l.pair[a][t]).min().unwrap()).collect();
+        assert_eq!(firsts[..2], [0, 504]);
+        assert!((0..12).all(|a| l.pair[a][5] == u32::MAX && l.pair[a][11] == u32::MAX));
+        // Kings attack P N B R of both colours, as in Stockfish 18.
+        assert!((0..4).all(|t| l.pair[5][t] != u32::MAX && l.pair[5][6 + t] != u32::MAX));
+    }
+
     /// Incremental changes equal the difference of the active sets, for random removals and
     /// additions on random placements (kings kept in place).
     /// The log keeps a pair of piece types exactly when some colours make it a feature.
@@ -621,7 +655,7 @@ mod tests {
     fn deltas_equal_set_differences() {
         let mut rng = nnue_format::synth::Rng::new(5);
         for (i, pos) in random_positions(9, 300).into_iter().enumerate() {
-            let set = if i % 2 == 0 { ThreatSet::Sf18 } else { ThreatSet::Sf19 };
+            let set = [ThreatSet::Sf18, ThreatSet::Sf19, ThreatSet::Reckless][i % 3];
             let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.kind != PieceType::King).collect();
             if pieces.is_empty() {
                 continue;

@@ -188,14 +188,40 @@ impl FastWeights {
     >(
         &self,
     ) -> Result<Loaded<'_, Transformer<'_, L1, 0, 0, INPUTS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
+        self.layered_sizes(L2, L2F, L3, B)?;
+        self.compose(self.transformer()?)
+    }
+
+    /// The multi-layer view of a net with threat inputs (`threats=`): as
+    /// [`FastWeights::layered`], `THREATS` the threat features (int8 rows) and `INPUTS` the
+    /// piece-square ones.
+    #[allow(clippy::type_complexity)]
+    pub fn layered_threats<
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const THREATS: usize,
+        const INPUTS: usize,
+        const L2: usize,
+        const L2F: usize,
+        const L3: usize,
+        const B: usize,
+    >(
+        &self,
+    ) -> Result<Loaded<'_, Transformer<'_, L1, 0, THREATS, INPUTS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
+        self.layered_sizes(L2, L2F, L3, B)?;
+        self.compose(self.transformer()?)
+    }
+
+    /// Checks that this is a multi-layer net of these layer sizes.
+    fn layered_sizes(&self, l2: usize, l2f: usize, l3: usize, b: usize) -> Result<(), LoadError> {
         let FastLayout::Layered(arch, _) = &self.layout else {
             return Err(self.not("a multi-layer net"));
         };
-        check_size("L2", L2, arch.l2)?;
-        check_size("L2F, the dense layer's inputs", L2F, arch.l2_full())?;
-        check_size("L3", L3, arch.l3)?;
-        check_size("B, the output buckets", B, arch.buckets)?;
-        self.compose(self.transformer()?)
+        check_size("L2", l2, arch.l2)?;
+        check_size("L2F, the dense layer's inputs", l2f, arch.l2_full())?;
+        check_size("L3", l3, arch.l3)?;
+        check_size("B, the output buckets", b, arch.buckets)
     }
 
     /// The transformer's arrays ([`FastLayout::transformer`]) as `L1` columns, `PSQT` buckets,
