@@ -60,6 +60,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         synth::layered(&arch, seed)
     };
     let kings2 = "kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+    let kings3 = "kings=[0,0,0,0,1,1,1,1,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2]";
     vec![
         ("ALEXANDRIA_SYNTH", layered(engine_nets::ALEXANDRIA.arch, engine_nets::ALEXANDRIA.seed)),
         ("STORMPHRAX_SYNTH", layered(engine_nets::STORMPHRAX.arch, engine_nets::STORMPHRAX.seed)),
@@ -76,6 +77,19 @@ fn synthetic() -> Vec<(&'static str, Net)> {
             synth::with_wrapping_first_layer(
                 layered("(768hm -> 128)x2 -> pairwise>>9 -> (32 -> 32 -> 1)x8, i32, dual, q=64, l1shift=10, scale=400, file=cbnf", 131),
                 7,
+            ),
+        ),
+        // Threat inputs beside 3 king buckets (back rank, second rank, the rest: random games
+        // cross them often), output buckets by table.
+        (
+            "LAYERED_THREATS_64",
+            layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=380, buckets=[0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,2,2,2,2,2,2,2,3,3,3,3,3,3,3,3], threats=reckless, file=reckless, {kings3}"), 132),
+        ),
+        (
+            "LAYERED_THREATS_128_WRAP",
+            synth::with_wrapping_first_layer(
+                layered(&format!("(768x3hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=512/4161600, scale=400, l1sums=i16pairs, threats=reckless, file=reckless, {kings3}"), 133),
+                8,
             ),
         ),
         ("SFNN64", synth::sfnn(64, 101, Encoding::Leb128)),

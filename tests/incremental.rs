@@ -16,6 +16,8 @@ nnue_runtime::nnue_net!(name = halfkp64, env = "NNUE_SYNTH_HALFKP64");
 nnue_runtime::nnue_net!(name = chess768_96, env = "NNUE_SYNTH_CHESS768_96");
 nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
 nnue_runtime::nnue_net!(name = chess768_128_dead, env = "NNUE_SYNTH_CHESS768_128_DEAD");
+nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THREATS_64");
+nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -118,15 +120,25 @@ incremental_test!(halfkp, halfkp64, "NNUE_SYNTH_HALFKP64", 2);
 incremental_test!(chess768_king_buckets_mirrored, chess768_96, "NNUE_SYNTH_CHESS768_96", 3);
 incremental_test!(chess768, chess768_128, "NNUE_SYNTH_CHESS768_128", 4);
 incremental_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD", 5);
+incremental_test!(chess768_king_buckets_with_threats_64, layered_threats_64, "NNUE_SYNTH_LAYERED_THREATS_64", 9);
+incremental_test!(
+    chess768_king_buckets_with_threats_128_wrap,
+    layered_threats_128_wrap,
+    "NNUE_SYNTH_LAYERED_THREATS_128_WRAP",
+    10
+);
 
 /// Threat nets through the generic evaluator: the stack keeps a board per ply and updates by
 /// piece and threat deltas; after every make and unmake it equals a refresh.
 #[test]
 fn halfkav2_hm_threats_generic() {
-    for (var, seed) in
-        [(env!("NNUE_SYNTH_THREATS64"), 5), (env!("NNUE_SYNTH_THREATS128"), 6), (env!("NNUE_SYNTH_SF19_64"), 7)]
-    {
-        let net = nnue_testkit::read_net(var, None);
+    for (var, arch, seed) in [
+        (env!("NNUE_SYNTH_THREATS64"), None, 5),
+        (env!("NNUE_SYNTH_THREATS128"), None, 6),
+        (env!("NNUE_SYNTH_SF19_64"), None, 7),
+        (env!("NNUE_SYNTH_LAYERED_THREATS_64"), Some(env!("NNUE_SYNTH_LAYERED_THREATS_64_ARCH")), 9),
+    ] {
+        let net = nnue_testkit::read_net(var, arch);
         let generic = Evaluator::new(&net);
         let n = random_games(&generic, &generic, KernelPath::SCALAR, seed, 8, 160);
         assert!(n > 1000, "{n} plies checked");

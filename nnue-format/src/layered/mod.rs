@@ -12,7 +12,8 @@
 //! 1. **Inputs.** `768xK[hm]`: chess-768 with K king buckets (the `kings=[...]` table) and
 //!    horizontal mirroring; `704xK[hm]`: the same with both kings on one plane (the other
 //!    side's king takes the own king's plane, 5: feature `64·5 + square`), as Stormphrax's
-//!    merged-king sets.
+//!    merged-king sets. `threats=reckless` puts Reckless's threat features (int8 rows) ahead
+//!    of `768xKhm`'s: see [`ThreatInputs`].
 //! 2. **Transformer.** int16 rows summed into one int16 accumulator per perspective, wrapping.
 //! 3. **Pairwise activation** `pairwise>>S`: per perspective (side to move's first), for
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
@@ -43,8 +44,9 @@
 //!    each division truncating; Stormphrax's).
 //!
 //! The output bucket is `buckets=material` (bullet's `MaterialCount<B>`:
-//! `(pieces − 2) / ceil(32 / B)`) or `buckets=(63-p)(32-p)/225` (Alexandria's:
-//! `min((63 − p)(32 − p) / 225, 7)`, p the piece count with kings).
+//! `(pieces − 2) / ceil(32 / B)`), `buckets=(63-p)(32-p)/225` (Alexandria's:
+//! `min((63 − p)(32 − p) / 225, 7)`, p the piece count with kings) or a table
+//! `buckets=[b0,…,b32]` by piece count (Reckless's).
 
 pub(crate) mod file;
 pub(crate) mod header;
@@ -566,6 +568,40 @@ mod tests {
             Ok(Architecture::Layered(a)) => a,
             other => panic!("{text}: {other:?}"),
         }
+    }
+
+    /// Reckless's description: threat inputs ahead of the piece-square ones, output buckets
+    /// by table, its file; prints as read and reads back; bad variants are named.
+    #[test]
+    fn threats_and_a_bucket_table_read_and_print() {
+        let a = layered(crate::known::RECKLESS);
+        assert_eq!(a.threats, Some(ThreatInputs::Reckless));
+        assert_eq!((a.int8_inputs(), a.int16_inputs(), a.inputs()), (66864, 7680, 66864 + 7680));
+        assert_eq!((a.bucket(2), a.bucket(8), a.bucket(9), a.bucket(19), a.bucket(32)), (0, 0, 1, 3, 7));
+        assert_eq!(a.file, FileLayout::Reckless);
+        assert_eq!(layered(&a.to_string()), a);
+        assert_eq!(a.to_string(), crate::known::RECKLESS.split_whitespace().collect::<Vec<_>>().join(" "));
+        // `sizeof(Parameters)`: every array 64-byte aligned, the last one's padding included.
+        assert_eq!(a.file_bytes(), 63_266_880);
+        // The layers' text names the table and reads back.
+        let layers = crate::Architecture::Layered(a).layers();
+        assert_eq!(layers.to_string().parse::<crate::Layers>().unwrap().bucket, layers.bucket);
+        let base = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200, file=reckless";
+        let two = "kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        for (options, why) in [
+            ("threats=stockfish", "expected threats=reckless"),
+            ("buckets=[0,1,2]", "expected 33 buckets"),
+            ("buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7]", "names bucket 4 of 4"),
+        ] {
+            let text = format!("{base}, {options}, {two}");
+            let e = text.parse::<Architecture>().unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        let unmirrored = "(768x2 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=1/64, scale=200, \
+            threats=reckless, file=reckless, kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,\
+            1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let e = unmirrored.parse::<Architecture>().unwrap_err().to_string();
+        assert!(e.contains("mirrored by the king"), "{e}");
     }
 
     /// `dual` reads as it always did; the activations print only where they differ from the
