@@ -68,6 +68,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("OBSIDIAN_SYNTH", layered(engine_nets::OBSIDIAN.arch, engine_nets::OBSIDIAN.seed)),
         ("RECKLESS_SYNTH", layered(engine_nets::RECKLESS.arch, engine_nets::RECKLESS.seed)),
         ("RECKLESS_PAIRS_SYNTH", layered(engine_nets::RECKLESS_PAIRS.arch, engine_nets::RECKLESS_PAIRS.seed)),
+        ("PLENTYCHESS_SYNTH", layered(engine_nets::PLENTYCHESS.arch, engine_nets::PLENTYCHESS.seed)),
         (
             "LAYERED_F32_64",
             layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings2}"), 130),
@@ -90,6 +91,19 @@ fn synthetic() -> Vec<(&'static str, Net)> {
             synth::with_wrapping_first_layer(
                 layered(&format!("(768x3hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=512/4161600, scale=400, l1sums=i16pairs, threats=reckless, file=reckless, {kings3}"), 133),
                 8,
+            ),
+        ),
+        // PlentyChess's shape: pawn pairs and Stockfish 19's threats, a skip connection into
+        // the output layer, one varint per value.
+        (
+            "LAYERED_PAIRS_THREATS_64",
+            layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 134),
+        ),
+        (
+            "LAYERED_PAIRS_THREATS_128_WRAP",
+            synth::with_wrapping_first_layer(
+                layered(&format!("(768x3hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, l1sums=i16pairs, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 135),
+                9,
             ),
         ),
         ("SFNN64", synth::sfnn(64, 101, Encoding::Leb128)),

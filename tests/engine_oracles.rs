@@ -8,7 +8,9 @@
 
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
-use nnue_testkit::engine_nets::{EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS, STORMPHRAX};
+use nnue_testkit::engine_nets::{
+    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX,
+};
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax, env = "NNUE_SYNTH_STORMPHRAX_SYNTH");
@@ -16,6 +18,7 @@ nnue_runtime::nnue_net!(name = integral, env = "NNUE_SYNTH_INTEGRAL_SYNTH");
 nnue_runtime::nnue_net!(name = obsidian, env = "NNUE_SYNTH_OBSIDIAN_SYNTH");
 nnue_runtime::nnue_net!(name = reckless, env = "NNUE_SYNTH_RECKLESS_SYNTH");
 nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_SYNTH");
+nnue_runtime::nnue_net!(name = plentychess, env = "NNUE_SYNTH_PLENTYCHESS_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -157,4 +160,17 @@ fn reckless_pairs() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered_threats::<768, 384, 192, 66864, 7680, 16, 16, 32, 8>().unwrap();
     compare("reckless, pair sums", &net, &positions, &games, &loaded, &reckless_pairs::NETWORK);
+}
+
+/// PlentyChess: Stockfish 19's pawn-pair and threat inputs (int8 rows) beside `768x12hm`
+/// piece-square ones, `-> 1024)x2`, pairwise `>> 9`, sparse int8 16, dual activation, f32 32,
+/// squared, then the output layer over the dense layer's 32 values and the sparse layer's 32
+/// activations (a skip connection); one LEB128 varint per value in the file.
+#[test]
+fn plentychess() {
+    let (net, positions, games) = setup(&PLENTYCHESS, env!("NNUE_SYNTH_PLENTYCHESS_SYNTH"));
+    assert_eq!(net.arch().to_string(), plentychess::ARCHITECTURE);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 9216, 16, 32, 32, 8>().unwrap();
+    compare("plentychess", &net, &positions, &games, &loaded, &plentychess::NETWORK);
 }

@@ -45,6 +45,8 @@ nnue_runtime::nnue_net!(name = layered_f32_64, env = "NNUE_SYNTH_LAYERED_F32_64"
 nnue_runtime::nnue_net!(name = layered_i32_128_wrap, env = "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THREATS_64");
 nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
+nnue_runtime::nnue_net!(name = layered_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
+nnue_runtime::nnue_net!(name = layered_pairs_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_128_WRAP");
 // The same net zstd-compressed, as Stormphrax ships its nets.
 nnue_runtime::nnue_net!(name = layered_i32_128_zstd, env = "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 // The same nets with their neurons in another order, from `<VAR>_NEURON_ORDER` beside each
@@ -134,6 +136,12 @@ synthetic_test!(layered_f32_64, layered_f32_64, "NNUE_SYNTH_LAYERED_F32_64");
 synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 synthetic_test!(layered_threats_64, layered_threats_64, "NNUE_SYNTH_LAYERED_THREATS_64");
 synthetic_test!(layered_threats_128_wrap, layered_threats_128_wrap, "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
+synthetic_test!(layered_pairs_threats_64, layered_pairs_threats_64, "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
+synthetic_test!(
+    layered_pairs_threats_128_wrap,
+    layered_pairs_threats_128_wrap,
+    "NNUE_SYNTH_LAYERED_PAIRS_THREATS_128_WRAP"
+);
 synthetic_test!(layered_i32_128_zstd, layered_i32_128_zstd, "NNUE_SYNTH_LAYERED_I32_128_ZSTD");
 synthetic_test!(chess768_screlu_128x8, chess768_128, "NNUE_SYNTH_CHESS768_128");
 synthetic_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD");

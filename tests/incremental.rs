@@ -18,6 +18,7 @@ nnue_runtime::nnue_net!(name = chess768_128, env = "NNUE_SYNTH_CHESS768_128");
 nnue_runtime::nnue_net!(name = chess768_128_dead, env = "NNUE_SYNTH_CHESS768_128_DEAD");
 nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THREATS_64");
 nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
+nnue_runtime::nnue_net!(name = layered_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -121,6 +122,12 @@ incremental_test!(chess768_king_buckets_mirrored, chess768_96, "NNUE_SYNTH_CHESS
 incremental_test!(chess768, chess768_128, "NNUE_SYNTH_CHESS768_128", 4);
 incremental_test!(chess768_dead_columns_left_out, chess768_128_dead, "NNUE_SYNTH_CHESS768_128_DEAD", 5);
 incremental_test!(chess768_king_buckets_with_threats_64, layered_threats_64, "NNUE_SYNTH_LAYERED_THREATS_64", 9);
+incremental_test!(
+    chess768_king_buckets_with_pawn_pairs_and_threats_64,
+    layered_pairs_threats_64,
+    "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64",
+    11
+);
 incremental_test!(
     chess768_king_buckets_with_threats_128_wrap,
     layered_threats_128_wrap,

@@ -196,8 +196,9 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
         return Ok(());
     }
     if let Some(Architecture::Layered(arch)) = given {
-        // A CBNF file's size depends on its padding and compression: the reader checks it.
-        if head.starts_with(b"CBNF") {
+        // A CBNF file's size depends on its padding and compression, a varint file's on its
+        // values: the reader checks them.
+        if head.starts_with(b"CBNF") || arch.file.varints() {
             return Ok(());
         }
         let (exact, padded) = (arch.param_bytes(), arch.file_bytes());

@@ -27,6 +27,14 @@ pub const RECKLESS: &str = "(768x10hm -> 768)x2 -> pairwise>>9 -> (16 -> 32 -> 1
     buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], threats=reckless, \
     file=reckless, kings=[0,1,2,3,4,5,6,7,8,8,8,8,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9]";
 
+/// PlentyChess's nets (Yoshie2000/PlentyChess 20878a8, 2026-06-28: `0179r.bin`, one LEB128
+/// varint per value, pawn-pair and threat inputs, a skip connection into the output layer).
+/// Its build for AVX-512 VBMI2 sums the sparse layer exactly; its AVX2 build in int16 pairs
+/// (add `, l1sums=i16pairs`).
+pub const PLENTYCHESS: &str = "(768x12hm -> 1024)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, \
+    l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, \
+    kings=[0,1,2,3,4,5,6,7,8,8,9,9,10,10,10,10,11,11,11,11,11,11,11,11,11,11,11,11,11,11,11,11]";
+
 /// The engines' shipped headerless nets: whose, and the description.
 const KNOWN: [(&str, &str); 6] = [
     ("akimbo 0.7.0's", "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400"),

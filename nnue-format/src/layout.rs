@@ -741,7 +741,7 @@ fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> Layere
         l1_biases: i32s(vec![b, l2], &p.l1_biases),
         l2_weights: i32s(vec![b, l2f, l3], &l2_weights),
         l2_biases: i32s(vec![b, l3], &p.l2_biases),
-        l3_weights: i32s(vec![b, l3], &p.l3_weights),
+        l3_weights: i32s(vec![b, arch.l3_inputs()], &p.l3_weights),
         l3_biases: i32s(vec![b], &p.l3_biases),
         arch: *arch,
     }

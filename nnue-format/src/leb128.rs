@@ -101,6 +101,69 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
     Ok(())
 }
 
+/// Decodes `out.len()` values, one LEB128 varint each (PlentyChess's files: no magic, no
+/// byte count), from the start of `data`; returns the bytes they took. Signed, or unsigned
+/// (f32 bits, as `u32`, kept in the `T` of the same width). Overlong encodings are read (the
+/// engine's own reader takes them) and written back minimal.
+pub fn decode_varints<T: Element>(data: &[u8], out: &mut [T], unsigned: bool) -> Result<usize, DecodeError> {
+    let max_len = (T::BYTES * 8).div_ceil(7);
+    let mut pos = 0;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let start = pos;
+        let (mut value, mut shift) = (0i64, 0u32);
+        loop {
+            let Some(&byte) = data.get(pos) else {
+                return Err(DecodeError { at: pos, reason: format!("value {i} runs past the end of the file") });
+            };
+            pos += 1;
+            value |= i64::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                if !unsigned && byte & 0x40 != 0 {
+                    value |= -1i64 << shift; // sign-extend
+                }
+                break;
+            }
+            if pos - start == max_len {
+                return Err(DecodeError {
+                    at: start,
+                    reason: format!("value {i} is longer than {max_len} bytes, the most an {} takes", T::NAME),
+                });
+            }
+        }
+        // An unsigned value is the bits of the same width.
+        let value = if unsigned && T::BYTES < 8 && value >= 1i64 << (8 * T::BYTES - 1) && value < 1i64 << (8 * T::BYTES)
+        {
+            value - (1i64 << (8 * T::BYTES))
+        } else {
+            value
+        };
+        *slot = T::from_i64(value).ok_or_else(|| DecodeError {
+            at: start,
+            reason: format!("value {i} = {value} does not fit in an {}", T::NAME),
+        })?;
+    }
+    Ok(pos)
+}
+
+/// Appends one minimal LEB128 varint per value: signed, or unsigned of the value's bits.
+pub fn encode_varints<T: Element>(values: &[T], out: &mut Vec<u8>, unsigned: bool) {
+    if !unsigned {
+        return encode(values, out);
+    }
+    for &v in values {
+        let mut v = v.to_i64().rem_euclid(1i64 << (8 * T::BYTES));
+        loop {
+            let byte = (v & 0x7f) as u8;
+            v >>= 7;
+            out.push(if v == 0 { byte } else { byte | 0x80 });
+            if v == 0 {
+                break;
+            }
+        }
+    }
+}
+
 /// The length of the minimal signed LEB128 encoding of `v`.
 fn minimal_len(mut v: i64) -> usize {
     let mut len = 1;
@@ -142,6 +205,36 @@ mod tests {
         let mut bytes16 = Vec::new();
         encode(&[i16::MIN, i16::MAX], &mut bytes16);
         assert_eq!(bytes16.len(), 6);
+    }
+
+    /// Varints back to back: signed and unsigned (f32 bits) round trip; the bytes taken are
+    /// counted; a truncated or too long value is an error at its offset.
+    #[test]
+    fn varints_round_trip_signed_and_unsigned() {
+        let ints: Vec<i16> = vec![0, 1, -1, 63, 64, -64, -65, i16::MIN, i16::MAX];
+        let floats: Vec<i32> =
+            [0.0f32, -0.5, 1.0, f32::MIN_POSITIVE, -3.25e7].iter().map(|f| f.to_bits() as i32).collect();
+        let mut bytes = Vec::new();
+        encode_varints(&ints, &mut bytes, false);
+        let split = bytes.len();
+        encode_varints(&floats, &mut bytes, true);
+        bytes.push(0xaa);
+        let mut back = vec![0i16; ints.len()];
+        assert_eq!(decode_varints(&bytes, &mut back, false).unwrap(), split);
+        assert_eq!(back, ints);
+        let mut fback = vec![0i32; floats.len()];
+        assert_eq!(decode_varints(&bytes[split..], &mut fback, true).unwrap(), bytes.len() - split - 1);
+        assert_eq!(fback, floats);
+        // Negative f32s take 5 bytes (their sign bit is bit 31).
+        let mut neg = Vec::new();
+        encode_varints(&[(-0.5f32).to_bits() as i32], &mut neg, true);
+        assert_eq!(neg.len(), 5);
+        let mut one = [0i16; 1];
+        assert!(decode_varints(&[0x80], &mut one, false).unwrap_err().reason.contains("runs past"));
+        assert!(decode_varints(&[0x80, 0x80, 0x80, 0x01], &mut one, false).unwrap_err().reason.contains("longer"));
+        // Overlong but in range: read (PlentyChess's reader takes it).
+        assert_eq!(decode_varints(&[0x81, 0x00], &mut one, false).unwrap(), 2);
+        assert_eq!(one, [1]);
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! (Headers and what follows the arrays, `bullet` padding and `CBNF`'s, are the frame around
 //! the list: `read.rs`, `write.rs`, `headerless.rs` and `layered/header.rs`.)
 
+use std::collections::HashMap;
+
 use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
 use crate::layered::file::FileArray;
 use crate::layered::Numbers;
@@ -41,6 +43,9 @@ pub(crate) enum Storage {
     Raw,
     /// Raw or LEB128-compressed (Stockfish's `COMPRESSED_LEB128` magic tells them apart).
     RawOrLeb128,
+    /// One LEB128 varint per value, back to back (PlentyChess's files): signed, or (f32
+    /// arrays) unsigned of the bits.
+    Varint,
 }
 
 /// One array of a file.
@@ -164,7 +169,7 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                     what: f.name.into(),
                     elem,
                     len: f.len(),
-                    storage: Storage::Raw,
+                    storage: if a.file.varints() { Storage::Varint } else { Storage::Raw },
                     order,
                     finite,
                     align,
@@ -273,11 +278,21 @@ pub(crate) fn arrays(model: &Model) -> Vec<Stored<ValuesRef<'_>>> {
             out.extend([&p.l0w, &p.l0b, &p.l1w, &p.l1b].map(|v| (I16(v), raw)));
         }
         Model::Layered(a, p) => {
-            if a.threats.is_some() {
-                out.push((I8(&p.threat_weights), raw));
+            // In the file's order (`layered::file`), by name.
+            for f in crate::layered::file::arrays(a) {
+                out.push(match f.name {
+                    "threat weights" => (I8(&p.threat_weights), raw),
+                    "ft weights" => (I16(&p.ft_weights), raw),
+                    "ft biases" => (I16(&p.ft_biases), raw),
+                    "l1 weights" => (I8(&p.l1_weights), raw),
+                    "l1 biases" => (I32(&p.l1_biases), raw),
+                    "l2 weights" => (I32(&p.l2_weights), raw),
+                    "l2 biases" => (I32(&p.l2_biases), raw),
+                    "l3 weights" => (I32(&p.l3_weights), raw),
+                    "l3 biases" => (I32(&p.l3_biases), raw),
+                    other => unreachable!("no multi-layer array is named {other}"),
+                });
             }
-            out.extend([(I16(&p.ft_weights), raw), (I16(&p.ft_biases), raw), (I8(&p.l1_weights), raw)]);
-            out.extend([&p.l1_biases, &p.l2_weights, &p.l2_biases, &p.l3_weights, &p.l3_biases].map(|v| (I32(v), raw)));
         }
     }
     out
@@ -350,9 +365,28 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
             Model::Chess768(a, Chess768Params { l0w, l0b, l1w, l1b, padding })
         }
         Architecture::Layered(a) => {
-            let threat_weights = if a.threats.is_some() { next.i8().0 } else { Vec::new() };
-            let (ft_weights, ft_biases, l1_weights) = (next.i16().0, next.i16().0, next.i8().0);
-            let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases] = [(); 5].map(|()| next.i32().0);
+            // By name: each engine orders the arrays its own way (`layered::file`).
+            let mut by_name: HashMap<&str, Values> =
+                crate::layered::file::arrays(&a).iter().map(|f| f.name).zip(next.0.by_ref().map(|(v, _)| v)).collect();
+            let mut take = |name| by_name.remove(name);
+            let i8s = |v: Option<Values>| match v {
+                Some(Values::I8(v)) => v,
+                None => Vec::new(),
+                _ => unreachable!("the plan lists int8 arrays here"),
+            };
+            let i16s = |v: Option<Values>| match v {
+                Some(Values::I16(v)) => v,
+                _ => unreachable!("the plan lists int16 arrays here"),
+            };
+            let i32s = |v: Option<Values>| match v {
+                Some(Values::I32(v)) => v,
+                _ => unreachable!("the plan lists int32 arrays here"),
+            };
+            let threat_weights = i8s(take("threat weights"));
+            let (ft_weights, ft_biases, l1_weights) =
+                (i16s(take("ft weights")), i16s(take("ft biases")), i8s(take("l1 weights")));
+            let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases] =
+                ["l1 biases", "l2 weights", "l2 biases", "l3 weights", "l3 biases"].map(|n| i32s(take(n)));
             let params = LayeredParams {
                 threat_weights,
                 ft_weights,

@@ -65,6 +65,24 @@ impl<'a> Reader<'a> {
         Ok(bytes.chunks_exact(T::BYTES).map(T::from_le).collect())
     }
 
+    /// `count` values, one LEB128 varint each (`unsigned`: f32 bits).
+    fn varints<T: Element>(&mut self, count: usize, what: &str, unsigned: bool) -> Result<Vec<T>, FormatError> {
+        // Every value takes at least one byte: this bounds the allocation by the file size.
+        if count > self.remaining() {
+            return Err(self.err(ErrorKind::Truncated {
+                expected: format!("{count} varints of {what} (at least a byte each)"),
+                needed: count,
+                available: self.remaining(),
+            }));
+        }
+        let mut values = vec![T::default(); count];
+        let used = leb128::decode_varints(&self.data[self.pos..], &mut values, unsigned).map_err(|e| {
+            FormatError::new(self.pos + e.at, &self.section, ErrorKind::Leb128(format!("{what}: {}", e.reason)))
+        })?;
+        self.pos += used;
+        Ok(values)
+    }
+
     /// An array stored either raw or LEB128-compressed (told apart by the magic).
     fn array<T: Element>(&mut self, count: usize, what: &str) -> Result<(Vec<T>, Encoding), FormatError> {
         if !self.data[self.pos..].starts_with(leb128::MAGIC) {
@@ -127,6 +145,9 @@ impl<'a> Reader<'a> {
             (Elem::I8, Storage::RawOrLeb128) => self.array(a.len, &a.what).map(|(v, e)| (Values::I8(v), e))?,
             (Elem::I16, Storage::RawOrLeb128) => self.array(a.len, &a.what).map(|(v, e)| (Values::I16(v), e))?,
             (Elem::I32, Storage::RawOrLeb128) => self.array(a.len, &a.what).map(|(v, e)| (Values::I32(v), e))?,
+            (Elem::I8, Storage::Varint) => (Values::I8(self.varints(a.len, &a.what, false)?), Encoding::Raw),
+            (Elem::I16, Storage::Varint) => (Values::I16(self.varints(a.len, &a.what, false)?), Encoding::Raw),
+            (Elem::I32, Storage::Varint) => (Values::I32(self.varints(a.len, &a.what, true)?), Encoding::Raw),
         };
         if let (true, Values::I32(words)) = (a.finite, &values) {
             // A NaN or an infinity would evaluate to garbage (0 on every path): refused.
@@ -136,7 +157,9 @@ impl<'a> Reader<'a> {
                     a.what,
                     f32::from_bits(words[i] as u32)
                 ));
-                return Err(FormatError::new(at + 4 * i, &self.section, kind));
+                // A varint array's values have no fixed offset: its start, and the index says which.
+                let off = if a.storage == Storage::Varint { at } else { at + 4 * i };
+                return Err(FormatError::new(off, &self.section, kind));
             }
         }
         if a.align > 1 {
@@ -317,7 +340,10 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     // A CBNF header says how the arrays are stored; the other layouts have none.
     let head = header::read(data, arch)?;
     let decompressed;
-    let (body, start, padding, aligned) = if head.zstd {
+    let (body, start, padding, aligned) = if arch.file.varints() {
+        // One varint per value: the size follows from the values; nothing may trail them.
+        (data, 0, Padding::None, false)
+    } else if head.zstd {
         decompressed = header::decompress(&data[head.start..], head.start, file::param_bytes(arch))?;
         (&decompressed[..], 0, Padding::None, false)
     } else {
@@ -348,6 +374,9 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     }
     let mut r = Reader { data: body, pos: start, section: String::new() };
     let arrays = r.parts(&parts)?;
+    if arch.file.varints() {
+        r.end()?;
+    }
     Ok(Net { description: head.name, model: plan::assemble(&full, arrays, padding) })
 }
 

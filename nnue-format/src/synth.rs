@@ -213,7 +213,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
                 f(b * l2, -0.3, 0.5),
                 f(b * l3 * l2f, -0.6, 0.6),
                 f(b * l3, -0.3, 0.5),
-                f(b * l3, -2.0, 2.0),
+                f(b * arch.l3_inputs(), -2.0, 2.0),
                 f(b, -0.5, 0.5),
             )
         }
@@ -224,7 +224,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
                 f(b * l2, -q * 3 / 10, q / 2),
                 f(b * l3 * l2f, -q * 6 / 10, q * 6 / 10),
                 f(b * l3, -q * q * q * 3 / 10, q * q * q / 2),
-                f(b * l3, -q, q),
+                f(b * arch.l3_inputs(), -q, q),
                 f(b, -q * q * q * q / 2, q * q * q * q / 2),
             )
         }
@@ -246,14 +246,17 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         padding: match arch.file {
             crate::FileLayout::Bullet => Padding::Bullet,
             crate::FileLayout::Obsidian | crate::FileLayout::Reckless => Padding::Zeros,
-            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf => Padding::None,
+            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf | crate::FileLayout::PlentyChess => Padding::None,
         },
     };
     // Headerless layouts have no description; CBNF names the net in its header.
     let description = match arch.file {
         crate::FileLayout::Alexandria => String::new(),
         crate::FileLayout::Cbnf => format!("synthetic {seed}"),
-        crate::FileLayout::Bullet | crate::FileLayout::Obsidian | crate::FileLayout::Reckless => String::new(),
+        crate::FileLayout::Bullet
+        | crate::FileLayout::Obsidian
+        | crate::FileLayout::Reckless
+        | crate::FileLayout::PlentyChess => String::new(),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }

@@ -56,11 +56,21 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     out
 }
 
-/// An array as its part says: in the file's axis order, raw or LEB128.
+/// An array as its part says: in the file's axis order, raw, LEB128 or one varint per value.
 fn stored<T: Element>(out: &mut Vec<u8>, part: &ArrayPart, values: &[T], encoding: Encoding) {
-    match &part.order {
-        Some(order) => array(out, &order.file_order(values), encoding),
-        None => array(out, values, encoding),
+    let ordered;
+    let values = match &part.order {
+        Some(order) => {
+            ordered = order.file_order(values);
+            &ordered[..]
+        }
+        None => values,
+    };
+    if part.storage == crate::plan::Storage::Varint {
+        // int32 arrays of a varint file are f32 bits, stored unsigned.
+        leb128::encode_varints(values, out, T::BYTES == 4);
+    } else {
+        array(out, values, encoding);
     }
 }
 

@@ -185,6 +185,9 @@ fn feature_set(arch: &Architecture) -> TokenStream {
                     #kings,
                     rt::features::threats::ThreatSet::Reckless
                 )),
+                Some(nnue_format::ThreatInputs::PawnPairsSf19) => {
+                    quote!(rt::features::FeatureSet::Chess768PairsThreats(#kings))
+                }
                 None if a.merged_kings => quote!(rt::features::FeatureSet::Chess704(#kings)),
                 None => quote!(rt::features::FeatureSet::Chess768(#kings)),
             }

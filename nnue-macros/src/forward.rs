@@ -293,6 +293,20 @@ impl Emitter<'_> {
                 let i = lit(*start);
                 (*out, self.scalar_val(*out, quote!(#name[#i]), true))
             }
+            // f32 values joined at once (a skip connection); bytes wait for the kernel that
+            // makes them in the order the reading layer wants.
+            Concat { inputs, out } if inputs.iter().all(|&r| matches!(self.regs.get(&r), Some(Val::F32 { .. }))) => {
+                let (mut acc, mut len) = self.f32s(inputs[0])?;
+                for (k, &r) in inputs.iter().enumerate().skip(1) {
+                    let (x, n) = self.f32s(r)?;
+                    let name =
+                        if k + 1 == inputs.len() { self.name(*out) } else { format_ident!("{}_{k}", self.name(*out)) };
+                    let total = lit(len + n);
+                    self.body.push(quote!(let #name: [f32; #total] = l::concat_f32(&#acc, &#x);));
+                    (acc, len) = (name, len + n);
+                }
+                (*out, Val::F32 { name: acc, len })
+            }
             Slice { out, .. } | ClippedShift { out, .. } | SqrClippedShift { out, .. } | Concat { out, .. } => {
                 (*out, Val::Pending(step.clone()))
             }

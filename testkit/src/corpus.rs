@@ -269,8 +269,9 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
                 w.push("cbnf", "CBNF header", 64, RegionKind::Raw);
             }
             let (l1, l2, l3, l2f, nb) = (a.l1, a.l2, a.l3, a.l2_full(), a.buckets);
+            let threats = [("threat.weights", "threat weights", a.int8_inputs() * l1)];
             let arrays = [
-                ("ft.weights", "ft weights", 2 * a.inputs() * l1),
+                ("ft.weights", "ft weights", 2 * a.int16_inputs() * l1),
                 ("ft.biases", "ft biases", 2 * l1),
                 ("l1.weights", "l1 weights", nb * l2 * l1),
                 ("l1.biases", "l1 biases", 4 * nb * l2),
@@ -282,7 +283,8 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             // Stormphrax and Obsidian align each array; the file may end without the last
             // one's padding.
             let align = a.file.array_align();
-            for (k, (name, section, len)) in arrays.into_iter().enumerate() {
+            let arrays: Vec<_> = threats.into_iter().filter(|_| a.threats.is_some()).chain(arrays).collect();
+            for (k, &(name, section, len)) in arrays.iter().enumerate() {
                 w.push(name, section, len, RegionKind::Raw);
                 let pad = w.pos.next_multiple_of(align) - w.pos;
                 if pad > 0 && (k + 1 < arrays.len() || w.pos + pad <= b.len()) {

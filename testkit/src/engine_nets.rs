@@ -30,7 +30,7 @@ use nnue_runtime::format as nnue_format;
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 6] = [ALEXANDRIA, STORMPHRAX, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS];
+pub const ALL: [EngineNet; 7] = [ALEXANDRIA, STORMPHRAX, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS, PLENTYCHESS];
 
 impl EngineNet {
     /// The architecture.

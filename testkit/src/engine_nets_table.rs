@@ -71,3 +71,14 @@ pub const RECKLESS_PAIRS: EngineNet = EngineNet {
     seed: 2031,
     oracle: "reckless-pairs-synth.tsv",
 };
+
+/// PlentyChess (Yoshie2000/PlentyChess 20878a8, 2026-06-28): Stockfish 19's pawn-pair and
+/// threat inputs beside king-bucketed chess-768, dual activation, a skip connection from the
+/// sparse layer's activation into the output layer, one LEB128 varint per value.
+pub const PLENTYCHESS: EngineNet = EngineNet {
+    name: "plentychess",
+    engine: "PlentyChess 20878a8, make arch=avx512vbmi2 (-march=icelake-client, GCC 12.2)",
+    arch: nnue_format::known::PLENTYCHESS,
+    seed: 2032,
+    oracle: "plentychess-synth.tsv",
+};

@@ -83,10 +83,16 @@ impl FileArray {
 /// The arrays of a net of `arch`, in file order.
 pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     let (inputs, l1, l2, l3, l2f, b) = (arch.int16_inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
+    // The output layer's inputs (`skip`: the sparse layer's activation after the dense layer's).
+    let l3i = arch.l3_inputs();
     use Elem::{I16, I32, I8};
     // Threat rows (int8) come first where a layout has them; only Reckless's has.
     let threats = arch.int8_inputs();
-    debug_assert!(threats == 0 || arch.file == FileLayout::Reckless, "checked by LayeredArch::validate");
+    debug_assert!(
+        threats == 0 || matches!(arch.file, FileLayout::Reckless | FileLayout::PlentyChess),
+        "checked by LayeredArch::validate"
+    );
+    debug_assert!(!arch.skip || arch.file == FileLayout::PlentyChess || l3i == l3, "only PlentyChess's skips");
     match arch.file {
         // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
         // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
@@ -127,15 +133,33 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
         // Reckless's `struct Parameters`: threat weights[threats][L1] i8, piece weights
         // [inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`, L1 biases[B][L2], L2
         // weights[B][L2][L3] (input-major), L2 biases[B][L3], L3 weights[B][L3], L3 biases[B].
-        FileLayout::Reckless => vec![
-            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
+        FileLayout::Reckless => [FileArray::new("threat weights", I8, &[threats, l1], &[0, 1])]
+            .into_iter()
+            .filter(|_| threats > 0)
+            .chain([
+                FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+                FileArray::new("ft biases", I16, &[l1], &[0]),
+                FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
+                FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+                FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+                FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+                FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+                FileArray::new("l3 biases", I32, &[b], &[0]),
+            ])
+            .collect(),
+        // PlentyChess's (`tools/process_net.cpp` reads it so), one varint per value: piece-square
+        // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], biases[L1], L1
+        // weights[L1][B][L2], L1 biases[B][L2], L2 weights[L2 (x2)][B][L3], L2 biases[B][L3], L3
+        // weights[L3 (+ L2 (x2))][B], L3 biases[B].
+        FileLayout::PlentyChess => vec![
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
             FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
             FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
         // Stormphrax's: FT weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`
@@ -209,5 +233,57 @@ mod round_trip {
             assert_eq!(a.l3_weights, b.l3_weights, "l3");
             assert_eq!(net.description, back.description, "description");
         }
+    }
+
+    /// PlentyChess's layout, one varint per value: read back as written, byte for byte; its
+    /// size follows from the values, so a value cut short, a byte after the last value, an
+    /// f32 that isn't finite and an int8 value out of range are errors at their offsets.
+    #[test]
+    fn a_varint_file_round_trips_and_its_errors_are_placed() {
+        let text = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, \
+                    scale=287, threats=pawnpairs+sf19, file=plentychess, \
+                    kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Layered(a) = arch else { unreachable!() };
+        assert_eq!((a.int8_inputs(), a.l3_inputs()), (4560 + 59808, 32 + 32));
+        let net = crate::synth::layered(&a, 3);
+        let bytes = net.to_bytes();
+        let back = Net::from_bytes(&bytes, Some(&arch)).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.to_bytes(), bytes);
+        // The int16 rows take two bytes a value at most, the int8 rows one or two.
+        assert!(bytes.len() < 2 * 2 * 768 * 64 + 2 * 64368 * 64 + 64 * 1024);
+        let err = |b: &[u8]| Net::from_bytes(b, Some(&arch)).unwrap_err();
+        // The last value (l3 biases 7, an f32) cut short.
+        let cut = err(&bytes[..bytes.len() - 1]);
+        assert!(matches!(cut.kind, crate::ErrorKind::Leb128(_)), "{cut}");
+        assert_eq!(cut.section, "l3 biases");
+        let mut longer = bytes.clone();
+        longer.push(0);
+        let trailing = err(&longer);
+        assert!(matches!(trailing.kind, crate::ErrorKind::Trailing { count: 1 }), "{trailing}");
+        assert_eq!(trailing.offset, bytes.len());
+        // The first value, an int16 piece-square weight, made the varint of 2^16.
+        let big = [0x80, 0x80, 0x04];
+        let first = bytes.iter().position(|b| b & 0x80 == 0).unwrap() + 1;
+        let mut out_of_range = big.to_vec();
+        out_of_range.extend_from_slice(&bytes[first..]);
+        let e = err(&out_of_range);
+        assert!(e.to_string().contains("does not fit in an int16"), "{e}");
+        assert_eq!((e.section.as_str(), e.offset), ("ft weights", 0));
+        // An l3 bias made a NaN (the unsigned varint of 0x7fc00000, five bytes).
+        let nan = {
+            let mut v = Vec::new();
+            crate::leb128::encode_varints(&[0x7fc0_0000i32], &mut v, true);
+            v
+        };
+        let mut last = bytes.len() - 1;
+        while last > 0 && bytes[last - 1] & 0x80 != 0 {
+            last -= 1;
+        }
+        let mut with_nan = bytes[..last].to_vec();
+        with_nan.extend_from_slice(&nan);
+        let e = err(&with_nan);
+        assert!(e.to_string().contains("l3 biases 7 is NaN"), "{e}");
     }
 }

@@ -19,7 +19,11 @@ const PAIRWISE: u16 = 8;
 /// The header's size.
 pub(crate) fn bytes(arch: &LayeredArch) -> usize {
     match arch.file {
-        FileLayout::Alexandria | FileLayout::Bullet | FileLayout::Obsidian | FileLayout::Reckless => 0,
+        FileLayout::Alexandria
+        | FileLayout::Bullet
+        | FileLayout::Obsidian
+        | FileLayout::Reckless
+        | FileLayout::PlentyChess => 0,
         FileLayout::Cbnf => CBNF_BYTES,
     }
 }

@@ -12,8 +12,9 @@
 //! 1. **Inputs.** `768xK[hm]`: chess-768 with K king buckets (the `kings=[...]` table) and
 //!    horizontal mirroring; `704xK[hm]`: the same with both kings on one plane (the other
 //!    side's king takes the own king's plane, 5: feature `64·5 + square`), as Stormphrax's
-//!    merged-king sets. `threats=reckless` puts Reckless's threat features (int8 rows) ahead
-//!    of `768xKhm`'s: see [`ThreatInputs`].
+//!    merged-king sets. `threats=reckless` (Reckless's threat features) or
+//!    `threats=pawnpairs+sf19` (Stockfish 19's pawn pairs and threats: PlentyChess's) puts
+//!    board features, int8 rows, ahead of `768xKhm`'s: see [`ThreatInputs`].
 //! 2. **Transformer.** int16 rows summed into one int16 accumulator per perspective, wrapping.
 //! 3. **Pairwise activation** `pairwise>>S`: per perspective (side to move's first), for
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
@@ -37,7 +38,8 @@
 //!    unless said) or `clamp(y, 0, 1)` (`crelu`); `i32`: `y = bias + Σ x[i] · w[k][i]`
 //!    wrapping, then `clamp(y, 0, Q³)` (`crelu`, the only one). No engine computes the other
 //!    i32 activations, so they are refused rather than guessed.
-//! 7. **Output** L3 → 1: `f32`: 16 lane sums, lane `j` taking inputs `j, j + 16, ...` in order
+//! 7. **Output** L3 → 1 (with `skip`, f32 only: over the dense layer's L3 values then the
+//!    sparse layer's activation, `L3 + L2 (x2)` inputs, PlentyChess's): `f32`: 16 lane sums, lane `j` taking inputs `j, j + 16, ...` in order
 //!    (`x·w`, then `fma`), the lanes halved four times (`p[j] + p[j + half]`), the bias added
 //!    last, then `(out · scale) as i32` (truncating; Alexandria's AVX2 order); `i32`:
 //!    `out = bias + Σ clamp(y, 0, Q³) · w` (wrapping), then `(out / Q) · scale / Q³` (int32,
@@ -78,6 +80,9 @@ pub struct LayeredArch {
     pub ft_shift: u32,
     /// The sparse layer's activation (`l1act=`; `dual` doubles the dense layer's inputs).
     pub l1_act: Act,
+    /// The output layer reads the sparse layer's activation after the dense layer's
+    /// (`skip`: PlentyChess's), `L3 + L2 (x2)` inputs.
+    pub skip: bool,
     /// The dense layer's activation (`l2act=`).
     pub l2_act: Act,
     /// The sparse layer sums as Integral does (`l1sums=i16pairs`): two listed 4-byte groups'
@@ -101,6 +106,9 @@ pub enum ThreatInputs {
     /// Reckless's (`threats=reckless`): Stockfish 18's FullThreats pairs without those
     /// whose attacked piece is a king, 66864 features.
     Reckless,
+    /// PlentyChess's (`threats=pawnpairs+sf19`, Viridithas's too): Stockfish 19's pawn pairs
+    /// (4560), then Stockfish 19's threats (59808).
+    PawnPairsSf19,
 }
 
 impl ThreatInputs {
@@ -108,12 +116,22 @@ impl ThreatInputs {
     pub const fn inputs(self) -> usize {
         match self {
             ThreatInputs::Reckless => 66864,
+            ThreatInputs::PawnPairsSf19 => 4560 + 59808,
         }
     }
 
     fn name(self) -> &'static str {
         match self {
             ThreatInputs::Reckless => "reckless",
+            ThreatInputs::PawnPairsSf19 => "pawnpairs+sf19",
+        }
+    }
+
+    /// The one file layout that stores these rows.
+    fn file(self) -> FileLayout {
+        match self {
+            ThreatInputs::Reckless => FileLayout::Reckless,
+            ThreatInputs::PawnPairsSf19 => FileLayout::PlentyChess,
         }
     }
 }
@@ -211,6 +229,10 @@ pub enum FileLayout {
     /// piece-square rows and biases, the sparse layer blocked for `dpbusd` (`[B][L1 / 4][L2][4]`),
     /// the dense layer input-major; every array aligned to 64 bytes.
     Reckless,
+    /// PlentyChess's: every value one LEB128 varint (signed; an f32 as the unsigned varint of
+    /// its bits), no header: piece-square rows, pawn-pair and threat rows, biases, then the
+    /// layers input-major (`[L1][B][L2]`, `[L2 (x2)][B][L3]`, `[L3 (+ L2 (x2))][B]`).
+    PlentyChess,
 }
 
 impl FileLayout {
@@ -218,8 +240,13 @@ impl FileLayout {
     pub fn array_align(self) -> usize {
         match self {
             FileLayout::Cbnf | FileLayout::Obsidian | FileLayout::Reckless => 64,
-            FileLayout::Alexandria | FileLayout::Bullet => 1,
+            FileLayout::Alexandria | FileLayout::Bullet | FileLayout::PlentyChess => 1,
         }
+    }
+
+    /// Whether every value is one LEB128 varint (the file's size then follows from the values).
+    pub fn varints(self) -> bool {
+        self == FileLayout::PlentyChess
     }
 
     fn name(self) -> &'static str {
@@ -229,6 +256,7 @@ impl FileLayout {
             FileLayout::Bullet => "bullet",
             FileLayout::Obsidian => "obsidian",
             FileLayout::Reckless => "reckless",
+            FileLayout::PlentyChess => "plentychess",
         }
     }
 }
@@ -278,6 +306,11 @@ impl LayeredArch {
         self.l2 * if self.dual() { 2 } else { 1 }
     }
 
+    /// The output layer's inputs: L3, and the sparse layer's activation after them with `skip`.
+    pub fn l3_inputs(&self) -> usize {
+        self.l3 + if self.skip { self.l2_full() } else { 0 }
+    }
+
     /// The sparse layer's activation is dual (linear ⊕ squared).
     pub fn dual(&self) -> bool {
         self.l1_act == Act::Dual
@@ -291,7 +324,8 @@ impl LayeredArch {
         let exact = self.param_bytes();
         match self.file {
             FileLayout::Bullet => exact.next_multiple_of(64),
-            FileLayout::Alexandria => exact,
+            // Varints: the raw size, for want of one (a file's size follows from its values).
+            FileLayout::Alexandria | FileLayout::PlentyChess => exact,
             // Stormphrax's writer pads every array, the last one included.
             FileLayout::Cbnf => header::bytes(self) + file::padded_bytes(self, header::CBNF_ALIGN),
             // `sizeof(struct Net)` / `sizeof(Parameters)`: every array aligned, the last one's
@@ -346,6 +380,18 @@ impl LayeredArch {
         if self.threats.is_some() && (self.merged_kings || !self.kings.mirrored) {
             return Err("threats= take chess-768 inputs mirrored by the king (768xKhm)".into());
         }
+        match (self.threats, self.file) {
+            (Some(t), f) if t.file() != f => {
+                return Err(format!("threats={} are stored by file={} only", t.name(), t.file().name()))
+            }
+            (None, f @ (FileLayout::Reckless | FileLayout::PlentyChess)) => {
+                return Err(format!("file={} stores threat inputs: say which (threats=...)", f.name()))
+            }
+            _ => {}
+        }
+        if self.skip && !matches!(self.numbers, Numbers::F32 { .. }) {
+            return Err("skip: the output layer reads the sparse layer's activation in f32 stacks only".into());
+        }
         if !Self::FT_SHIFTS.contains(&self.ft_shift) {
             return Err(format!("pairwise>>{}: the shift must be 9 to 15", self.ft_shift));
         }
@@ -385,11 +431,14 @@ impl fmt::Display for LayeredArch {
             Act::Dual => ", dual".into(),
             a => format!(", l1act={}", a.name()),
         };
-        let act2 = if self.l2_act == Act::l2_default(self.numbers) {
+        let mut act2 = if self.l2_act == Act::l2_default(self.numbers) {
             String::new()
         } else {
             format!(", l2act={}", self.l2_act.name())
         };
+        if self.skip {
+            act2 += ", skip";
+        }
         match self.numbers {
             Numbers::F32 { num, den } => write!(f, ", f32{act}{act2}, l1mul={num}/{den}")?,
             Numbers::I32 { q_bits, l1_shift } => {
@@ -457,10 +506,12 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let mut bucket_rule = BucketRule::Material;
     let mut i16_pairs = false;
     let mut threats = None;
+    let mut skip = false;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
             None if opt == "dual" => l1_act = Act::Dual,
+            None if opt == "skip" => skip = true,
             Some(("l1act", v)) => l1_act = parse_act("l1act", v)?,
             Some(("l2act", v)) => l2_act = Some(parse_act("l2act", v)?),
             Some(("l1mul", v)) => {
@@ -478,7 +529,10 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
             Some(("buckets", v)) if v.starts_with('[') => bucket_rule = BucketRule::Table(parse_bucket_table(v)?),
             Some(("threats", "reckless")) => threats = Some(ThreatInputs::Reckless),
-            Some(("threats", v)) => return Err(format!("threats={v}: expected threats=reckless")),
+            Some(("threats", "pawnpairs+sf19")) => threats = Some(ThreatInputs::PawnPairsSf19),
+            Some(("threats", v)) => {
+                return Err(format!("threats={v}: expected threats=reckless or threats=pawnpairs+sf19"))
+            }
             Some(("file", v)) => {
                 let layouts = [
                     FileLayout::Alexandria,
@@ -486,11 +540,10 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
                     FileLayout::Bullet,
                     FileLayout::Obsidian,
                     FileLayout::Reckless,
+                    FileLayout::PlentyChess,
                 ];
                 file = Some(layouts.into_iter().find(|l| l.name() == v).ok_or_else(|| {
-                    format!(
-                        "file={v}: expected file=alexandria, file=bullet, file=cbnf, file=obsidian or file=reckless"
-                    )
+                    format!("file={v}: expected file=alexandria, bullet, cbnf, obsidian, reckless or plentychess")
                 })?)
             }
             Some(("kings", v)) => map = Some(crate::arch::parse_king_map(v)?),
@@ -530,11 +583,14 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         bucket_rule,
         ft_shift: parse_u32("pairwise", shift)?,
         l1_act,
+        skip,
         l2_act: l2_act.unwrap_or(Act::l2_default(numbers)),
         i16_pairs,
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
-        file: file.ok_or_else(|| missing("its file layout (file=alexandria, bullet, cbnf, obsidian or reckless)"))?,
+        file: file.ok_or_else(|| {
+            missing("its file layout (file=alexandria, bullet, cbnf, obsidian, reckless or plentychess)")
+        })?,
     })
 }
 
@@ -586,12 +642,18 @@ mod tests {
         // The layers' text names the table and reads back.
         let layers = crate::Architecture::Layered(a).layers();
         assert_eq!(layers.to_string().parse::<crate::Layers>().unwrap().bucket, layers.bucket);
-        let base = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200, file=reckless";
+        let base = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200";
         let two = "kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
         for (options, why) in [
-            ("threats=stockfish", "expected threats=reckless"),
-            ("buckets=[0,1,2]", "expected 33 buckets"),
-            ("buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7]", "names bucket 4 of 4"),
+            ("threats=stockfish, file=reckless", "expected threats=reckless or"),
+            ("threats=reckless, buckets=[0,1,2], file=reckless", "expected 33 buckets"),
+            (
+                "threats=reckless, buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], file=reckless",
+                "names bucket 4 of 4",
+            ),
+            ("threats=reckless, file=bullet", "stored by file=reckless only"),
+            ("file=reckless", "say which"),
+            ("threats=pawnpairs+sf19, file=reckless", "stored by file=plentychess only"),
         ] {
             let text = format!("{base}, {options}, {two}");
             let e = text.parse::<Architecture>().unwrap_err().to_string();

@@ -228,12 +228,16 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
                 Kind::Float(_) => return Err(format!("r{input} is f32 values; slices are of integers")),
             }
         }
+        // Bytes (Stockfish 19's activations) or f32 values (a skip connection), one kind.
+        Concat { inputs, .. } if inputs.iter().all(|&r| matches!(get(r), Ok(Kind::Float(_)))) => {
+            Kind::Float(inputs.iter().map(|&r| if let Ok(Kind::Float(n)) = get(r) { n } else { 0 }).sum())
+        }
         Concat { inputs, .. } => {
             let (mut len, mut max) = (0, 0);
             for &r in inputs {
                 match get(r)? {
                     Kind::Bytes { len: n, max: m } => (len, max) = (len + n, max.max(m)),
-                    k => return Err(format!("r{r} is {}; a concatenation joins bytes", k.name())),
+                    k => return Err(format!("r{r} is {}; a concatenation joins bytes, or f32 values", k.name())),
                 }
             }
             Kind::Bytes { len, max }

@@ -310,14 +310,25 @@ impl Architecture {
                 };
                 let mut steps = vec![sparse, trace(1, false)];
                 match a.numbers {
-                    Numbers::F32 { num, den } => steps.extend([
-                        DequantF32 { param: L1, input: 1, num, den, out: 2 },
-                        f32_act(a.l1_act, 2, 3),
-                        AffineF32 { param: L2, input: 3, out: 4 },
-                        f32_act(a.l2_act, 4, 5),
-                        DotF32 { param: L3, input: 5, out: 6 },
-                        F32ToInt { input: 6, scale: a.scale, out: 7 },
-                    ]),
+                    Numbers::F32 { num, den } => {
+                        steps.extend([
+                            DequantF32 { param: L1, input: 1, num, den, out: 2 },
+                            f32_act(a.l1_act, 2, 3),
+                            AffineF32 { param: L2, input: 3, out: 4 },
+                            f32_act(a.l2_act, 4, 5),
+                        ]);
+                        // `skip`: the output layer reads the sparse layer's activation too.
+                        let last = if a.skip {
+                            steps.push(Concat { inputs: vec![5, 3], out: 8 });
+                            8
+                        } else {
+                            5
+                        };
+                        steps.extend([
+                            DotF32 { param: L3, input: last, out: 6 },
+                            F32ToInt { input: 6, scale: a.scale, out: 7 },
+                        ]);
+                    }
                     Numbers::I32 { q_bits, l1_shift } => steps.extend([
                         ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
                         if a.dual() {

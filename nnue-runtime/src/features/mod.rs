@@ -43,7 +43,16 @@ pub enum FeatureSet {
     /// take the piece-square features' orientation (mirrored with the king on files e–h),
     /// so a king move within its bucket changes only the king's own feature.
     Chess768Threats(KingBuckets, threats::ThreatSet),
+    /// PlentyChess's (`threats=pawnpairs+sf19`): Stockfish 19's pawn pairs `0..4560`, its
+    /// threats at `PAIRS_FIRST_THREATS..`, then king-bucketed, mirrored chess-768 feature `i` at
+    /// `PAIRS_FIRST_PIECES + i`; oriented as [`FeatureSet::Chess768Threats`]'s.
+    Chess768PairsThreats(KingBuckets),
 }
+
+/// Where the threats start in [`FeatureSet::Chess768PairsThreats`].
+pub const PAIRS_FIRST_THREATS: usize = pawn_pairs::INPUTS;
+/// Where the piece-square features start in [`FeatureSet::Chess768PairsThreats`].
+pub const PAIRS_FIRST_PIECES: usize = PAIRS_FIRST_THREATS + threats::INPUTS_19;
 
 /// Where Stockfish 19's pawn-pair features start in [`FeatureSet::Sf19`].
 pub const PAIRS_19: usize = threats::INPUTS_19;
@@ -61,6 +70,7 @@ impl FeatureSet {
                 Some(nnue_format::ThreatInputs::Reckless) => {
                     FeatureSet::Chess768Threats(a.kings, threats::ThreatSet::Reckless)
                 }
+                Some(nnue_format::ThreatInputs::PawnPairsSf19) => FeatureSet::Chess768PairsThreats(a.kings),
                 None if a.merged_kings => FeatureSet::Chess704(a.kings),
                 None => FeatureSet::Chess768(a.kings),
             },
@@ -83,6 +93,7 @@ impl FeatureSet {
             FeatureSet::Sf19 => PIECES_19 + halfka_v2_hm::INPUTS,
             FeatureSet::Sf19Lite => psq768_hm::INPUTS,
             FeatureSet::Chess768Threats(kings, set) => set.inputs() + 768 * kings.count as usize,
+            FeatureSet::Chess768PairsThreats(kings) => PAIRS_FIRST_PIECES + 768 * kings.count as usize,
         }
     }
 
@@ -101,6 +112,9 @@ impl FeatureSet {
             FeatureSet::Chess768Threats(kings, set) => {
                 Some(set.inputs() + chess768::index(kings, perspective, king, sq, piece))
             }
+            FeatureSet::Chess768PairsThreats(kings) => {
+                Some(PAIRS_FIRST_PIECES + chess768::index(kings, perspective, king, sq, piece))
+            }
         }
     }
 
@@ -115,7 +129,10 @@ impl FeatureSet {
                 from != to
             }
             FeatureSet::Sf19Lite => psq768_hm::changes_orientation(from, to),
-            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) | FeatureSet::Chess768Threats(kings, _) => {
+            FeatureSet::Chess768(kings)
+            | FeatureSet::Chess704(kings)
+            | FeatureSet::Chess768Threats(kings, _)
+            | FeatureSet::Chess768PairsThreats(kings) => {
                 chess768::orientation(kings, perspective, from) != chess768::orientation(kings, perspective, to)
             }
         }
@@ -129,7 +146,10 @@ impl FeatureSet {
     #[inline]
     pub fn cache_slot(&self, perspective: Color, king: Square) -> usize {
         match self {
-            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) | FeatureSet::Chess768Threats(kings, _) => {
+            FeatureSet::Chess768(kings)
+            | FeatureSet::Chess704(kings)
+            | FeatureSet::Chess768Threats(kings, _)
+            | FeatureSet::Chess768PairsThreats(kings) => {
                 let (bucket, mirror) = chess768::orientation(kings, perspective, king);
                 if kings.mirrored {
                     2 * usize::from(bucket) + usize::from(mirror != 0)
@@ -147,9 +167,10 @@ impl FeatureSet {
     /// The number of refresh cache entries per perspective ([`FeatureSet::cache_slot`]).
     pub fn cache_slots(&self) -> usize {
         match self {
-            FeatureSet::Chess768(kings) | FeatureSet::Chess704(kings) | FeatureSet::Chess768Threats(kings, _) => {
-                usize::from(kings.count) * if kings.mirrored { 2 } else { 1 }
-            }
+            FeatureSet::Chess768(kings)
+            | FeatureSet::Chess704(kings)
+            | FeatureSet::Chess768Threats(kings, _)
+            | FeatureSet::Chess768PairsThreats(kings) => usize::from(kings.count) * if kings.mirrored { 2 } else { 1 },
             FeatureSet::Sf19Lite => 2,
             FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => 64,
         }
@@ -173,6 +194,7 @@ impl FeatureSet {
             FeatureSet::HalfKav2HmThreats => Some(threats::ThreatSet::Sf18),
             FeatureSet::Sf19 => Some(threats::ThreatSet::Sf19),
             FeatureSet::Chess768Threats(_, set) => Some(*set),
+            FeatureSet::Chess768PairsThreats(_) => Some(threats::ThreatSet::Sf19),
             _ => None,
         }
     }
@@ -196,6 +218,12 @@ impl FeatureSet {
                 pawn_pairs::active(board, perspective, king, PAIRS_19, out);
             }
             FeatureSet::Chess768Threats(_, set) => threats::active(*set, board, perspective, king, out),
+            FeatureSet::Chess768PairsThreats(_) => {
+                pawn_pairs::active(board, perspective, king, 0, out);
+                let from = out.len();
+                threats::active(threats::ThreatSet::Sf19, board, perspective, king, out);
+                out[from..].iter_mut().for_each(|f| *f += PAIRS_FIRST_THREATS);
+            }
             _ => {}
         }
     }
@@ -221,6 +249,12 @@ impl FeatureSet {
                 pawn_pairs::changes(before, after, perspective, king, PAIRS_19, added, removed);
             }
             FeatureSet::Chess768Threats(_, set) => threats::changes(*set, log, perspective, king, added, removed),
+            FeatureSet::Chess768PairsThreats(_) => {
+                let (a, r) = (added.len(), removed.len());
+                threats::changes(threats::ThreatSet::Sf19, log, perspective, king, added, removed);
+                added[a..].iter_mut().chain(&mut removed[r..]).for_each(|f| *f += PAIRS_FIRST_THREATS);
+                pawn_pairs::changes(before, after, perspective, king, 0, added, removed);
+            }
             _ => {}
         }
     }
@@ -267,6 +301,7 @@ mod tests {
             all.extend([FeatureSet::Chess768(kings), FeatureSet::Chess704(kings)]);
         }
         all.push(FeatureSet::Chess768Threats(mirrored, threats::ThreatSet::Reckless));
+        all.push(FeatureSet::Chess768PairsThreats(mirrored));
         all
     }
 

@@ -30,6 +30,17 @@ pub fn dual_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
     a
 }
 
+/// `a ++ b` (`N` = A + B): a skip connection's input, the later layer's values first.
+#[inline(always)]
+pub fn concat_f32<const A: usize, const B: usize, const N: usize>(a: &[f32; A], b: &[f32; B]) -> [f32; N] {
+    // Not a const assertion, as `dual_f32`.
+    assert!(N == A + B, "a concatenation's length is its parts'");
+    let mut out = [0f32; N];
+    out[..A].copy_from_slice(a);
+    out[A..].copy_from_slice(b);
+    out
+}
+
 /// `clamp(z, 0, 1)²`.
 #[inline(always)]
 pub fn screlu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {

@@ -146,30 +146,156 @@ enum First<'w> {
 /// One step after the first layer, its arrays and registers resolved.
 #[derive(Debug, Clone)]
 enum Op<'w> {
-    Dense { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, n: usize, out: At },
-    One { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, out: At },
-    SfnnFc0Act { x: At, out: At },
-    SfnnFc1Act { x: At, out: At },
-    Clipped { x: At, n: usize, shift: u32, out: At },
-    SqrClipped { x: At, n: usize, sqr: u32, shift: u32, out: At },
-    CopyBytes { x: At, n: usize, out: At },
-    Mul { x: At, k: i32, out: At },
-    Div { x: At, k: i32, out: At },
-    Add { a: At, b: At, out: At },
-    Sub { a: At, b: At, out: At },
-    AddBiasI16 { x: At, b: &'w [i16], out: At },
-    Dequant { x: At, n: usize, num: u32, den: u32, b: &'w [i32], out: At },
-    DualF32 { x: At, n: usize, out: At },
-    ScreluF32 { x: At, n: usize, out: At },
-    ClampF32 { x: At, n: usize, out: At },
-    AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
-    DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
-    F32ToInt { x: At, scale: i32, out: At },
-    ShiftBias { x: At, n: usize, shift: u32, b: &'w [i32], out: At },
-    DualI32 { x: At, n: usize, q_bits: u32, out: At },
-    ClampSquare { x: At, n: usize, q_bits: u32, out: At },
-    AffineI32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
-    ClampedDotI32 { x: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
+    Dense {
+        w: &'w [i8],
+        b: &'w [i32],
+        x: At,
+        inputs: usize,
+        n: usize,
+        out: At,
+    },
+    One {
+        w: &'w [i8],
+        b: &'w [i32],
+        x: At,
+        inputs: usize,
+        out: At,
+    },
+    SfnnFc0Act {
+        x: At,
+        out: At,
+    },
+    SfnnFc1Act {
+        x: At,
+        out: At,
+    },
+    Clipped {
+        x: At,
+        n: usize,
+        shift: u32,
+        out: At,
+    },
+    SqrClipped {
+        x: At,
+        n: usize,
+        sqr: u32,
+        shift: u32,
+        out: At,
+    },
+    CopyBytes {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    Mul {
+        x: At,
+        k: i32,
+        out: At,
+    },
+    Div {
+        x: At,
+        k: i32,
+        out: At,
+    },
+    Add {
+        a: At,
+        b: At,
+        out: At,
+    },
+    Sub {
+        a: At,
+        b: At,
+        out: At,
+    },
+    AddBiasI16 {
+        x: At,
+        b: &'w [i16],
+        out: At,
+    },
+    Dequant {
+        x: At,
+        n: usize,
+        num: u32,
+        den: u32,
+        b: &'w [i32],
+        out: At,
+    },
+    DualF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    /// `n` f32 values copied: one part of a concatenation (a skip connection).
+    CopyF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    ScreluF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    ClampF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    AffineF32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        n: usize,
+        out: At,
+    },
+    DotF32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        out: At,
+    },
+    F32ToInt {
+        x: At,
+        scale: i32,
+        out: At,
+    },
+    ShiftBias {
+        x: At,
+        n: usize,
+        shift: u32,
+        b: &'w [i32],
+        out: At,
+    },
+    DualI32 {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        out: At,
+    },
+    ClampSquare {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        out: At,
+    },
+    AffineI32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        n: usize,
+        out: At,
+    },
+    ClampedDotI32 {
+        x: At,
+        inputs: usize,
+        max: i32,
+        w: &'w [i32],
+        b: &'w [i32],
+        out: At,
+    },
 }
 
 /// A traced register, as the trace records it.
@@ -619,6 +745,7 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
             let y: [f32; N] = *get(&a.f, x);
             put::<f32, { 2 * N }>(&mut a.f, out, dual_f32::<N, { 2 * N }>(&y));
         }),
+        Op::CopyF32 { x, n, out } => a.f.copy_within(x..x + n, out),
         Op::ScreluF32 { x, n, out } => {
             sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = screlu_f32(get(&a.f, x)); put(&mut a.f, out, y) })
         }
@@ -858,6 +985,18 @@ impl<'w> Builder<'_, 'w> {
                     return Err(err(format!("r{out}: r{input}[{start}] is past its {len} values")));
                 }
                 (*out, Val::I32 { at: x + start, len: 1 })
+            }
+            // f32 values joined at once (a skip connection); bytes wait for the kernel that
+            // makes them in the order the reading layer wants.
+            Concat { inputs, out } if inputs.iter().all(|&r| matches!(self.regs.get(&r), Some(Val::F32 { .. }))) => {
+                let parts = inputs.iter().map(|&r| self.f32s(r)).collect::<Result<Vec<_>, _>>()?;
+                let (at, val) = self.new_f32(parts.iter().map(|p| p.1).sum())?;
+                let mut to = at;
+                for (x, n) in parts {
+                    self.ops.push(Op::CopyF32 { x, n, out: to });
+                    to += n;
+                }
+                (*out, val)
             }
             Slice { out, .. } | ClippedShift { out, .. } | SqrClippedShift { out, .. } | Concat { out, .. } => {
                 (*out, Val::Pending(step.clone()))

@@ -72,7 +72,10 @@ fn word_layer(model: &Model, param: Param, bucket: usize) -> (&[i32], &[i32]) {
         Param::L2 => {
             (&p.l2_weights[bucket * l3 * l2f..(bucket + 1) * l3 * l2f], &p.l2_biases[bucket * l3..(bucket + 1) * l3])
         }
-        _ => (&p.l3_weights[bucket * l3..(bucket + 1) * l3], &p.l3_biases[bucket..bucket + 1]),
+        _ => {
+            let n = a.l3_inputs();
+            (&p.l3_weights[bucket * n..(bucket + 1) * n], &p.l3_biases[bucket..bucket + 1])
+        }
     }
 }
 
@@ -148,9 +151,14 @@ pub(super) fn forward(
             Slice { input, start, len, out } => {
                 (out, Value::Int(get(&regs, *input).ints()[*start..start + len].to_vec()))
             }
-            Concat { inputs, out } => {
-                (out, Value::Int(inputs.iter().flat_map(|&r| get(&regs, r).ints().to_vec()).collect()))
-            }
+            Concat { inputs, out } => match get(&regs, inputs[0]) {
+                Value::Float(_) => {
+                    (out, Value::Float(inputs.iter().flat_map(|&r| get(&regs, r).floats().to_vec()).collect()))
+                }
+                Value::Int(_) => {
+                    (out, Value::Int(inputs.iter().flat_map(|&r| get(&regs, r).ints().to_vec()).collect()))
+                }
+            },
             ClippedShift { input, shift, out } => {
                 let v = clipped_relu_shift(get(&regs, *input).ints(), *shift);
                 (out, Value::Int(v.into_iter().map(i32::from).collect()))
