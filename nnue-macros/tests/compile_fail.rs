@@ -34,6 +34,21 @@ fn compile_errors() {
     if std::fs::read(dir.join("valid.nnue")).ok() != Some(valid.clone()) {
         std::fs::write(dir.join("valid.nnue"), valid).unwrap();
     }
+    // For `varints.rs`: a net of PlentyChess's layout (one varint per value) cut short, and
+    // with a byte after its last value.
+    let Ok(nnue_runtime::format::Architecture::Layered(layered)) = nnue_testkit::engine_nets::PLENTYCHESS_SMALL.parse()
+    else {
+        panic!("PLENTYCHESS_SMALL is a multi-layer description")
+    };
+    let plenty = synth::layered(&layered, 5).to_bytes();
+    for (name, bytes) in [
+        ("varints_cut_short.nnue", plenty[..plenty.len() - 1].to_vec()),
+        ("varints_trailing_byte.nnue", [&plenty[..], &[0]].concat()),
+    ] {
+        if std::fs::read(dir.join(name)).ok() != Some(bytes.clone()) {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+    }
     let ui = root().join("nnue-macros/tests/ui/corpus.rs");
     let source = corpus::ui_source(&corpus::cases());
     if std::env::var_os("NNUE_UI_REGENERATE").is_some() {

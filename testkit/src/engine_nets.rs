@@ -56,3 +56,9 @@ impl EngineNet {
         ALL.into_iter().find(|n| n.name == name)
     }
 }
+
+/// A small net of PlentyChess's layout (L1 64, 2 king buckets), for tests of its varint file
+/// form that need no engine oracle.
+pub const PLENTYCHESS_SMALL: &str = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, \
+    l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, \
+    kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";

@@ -704,4 +704,16 @@ nnue_runtime::nnue_net! {
     arch = "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=512/4161600, scale=400, file=bullet",
 }
 
+nnue_runtime::nnue_net! {
+    name = reckless_one_byte_short,
+    path = "../../nnue-corpus/reckless_one_byte_short.nnue",
+    arch = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=380, threats=reckless, file=reckless, kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]",
+}
+
+nnue_runtime::nnue_net! {
+    name = reckless_nan_l3_bias,
+    path = "../../nnue-corpus/reckless_nan_l3_bias.nnue",
+    arch = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=380, threats=reckless, file=reckless, kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]",
+}
+
 fn main() {}
