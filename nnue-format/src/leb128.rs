@@ -46,33 +46,54 @@ pub struct DecodeError {
     pub reason: String,
 }
 
+/// Reads value `i`, one varint starting at `pos` of at most `max_len` bytes (`T`'s width):
+/// the value (sign-extended unless `unsigned`) and where the next one starts. `past_end`
+/// says what running out of bytes means.
+fn varint<T: Element>(
+    data: &[u8],
+    mut pos: usize,
+    i: usize,
+    unsigned: bool,
+    past_end: &str,
+) -> Result<(i64, usize), DecodeError> {
+    let max_len = (T::BYTES * 8).div_ceil(7);
+    let start = pos;
+    let (mut value, mut shift) = (0i64, 0u32);
+    loop {
+        let Some(&byte) = data.get(pos) else {
+            return Err(DecodeError { at: pos, reason: format!("value {i} runs past {past_end}") });
+        };
+        pos += 1;
+        value |= i64::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            if !unsigned && byte & 0x40 != 0 {
+                value |= -1i64 << shift; // sign-extend
+            }
+            return Ok((value, pos));
+        }
+        if pos - start == max_len {
+            return Err(DecodeError {
+                at: start,
+                reason: format!("value {i} is longer than {max_len} bytes, the most an {} takes", T::NAME),
+            });
+        }
+    }
+}
+
+/// `value` as a `T`, or why not.
+fn fit<T: Element>(value: i64, i: usize, at: usize) -> Result<T, DecodeError> {
+    T::from_i64(value)
+        .ok_or_else(|| DecodeError { at, reason: format!("value {i} = {value} does not fit in an {}", T::NAME) })
+}
+
 /// Decodes exactly `out.len()` values that must use exactly all of `data`.
 pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError> {
-    let max_len = (T::BYTES * 8).div_ceil(7);
     let mut pos = 0;
     for (i, slot) in out.iter_mut().enumerate() {
         let start = pos;
-        let (mut value, mut shift) = (0i64, 0u32);
-        loop {
-            let Some(&byte) = data.get(pos) else {
-                return Err(DecodeError { at: pos, reason: format!("value {i} runs past the byte count") });
-            };
-            pos += 1;
-            value |= i64::from(byte & 0x7f) << shift;
-            shift += 7;
-            if byte & 0x80 == 0 {
-                if byte & 0x40 != 0 {
-                    value |= -1i64 << shift; // sign-extend
-                }
-                break;
-            }
-            if pos - start == max_len {
-                return Err(DecodeError {
-                    at: start,
-                    reason: format!("value {i} is longer than {max_len} bytes, the most an {} takes", T::NAME),
-                });
-            }
-        }
+        let value;
+        (value, pos) = varint::<T>(data, pos, i, false, "the byte count")?;
         let len = pos - start;
         if len > 1 {
             // The last byte only repeats the sign of the one before: not minimal.
@@ -87,10 +108,7 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
                 });
             }
         }
-        *slot = T::from_i64(value).ok_or_else(|| DecodeError {
-            at: start,
-            reason: format!("value {i} = {value} does not fit in an {}", T::NAME),
-        })?;
+        *slot = fit(value, i, start)?;
     }
     if pos != data.len() {
         return Err(DecodeError {
@@ -106,42 +124,17 @@ pub fn decode<T: Element>(data: &[u8], out: &mut [T]) -> Result<(), DecodeError>
 /// (f32 bits, as `u32`, kept in the `T` of the same width). Overlong encodings are read (the
 /// engine's own reader takes them) and written back minimal.
 pub fn decode_varints<T: Element>(data: &[u8], out: &mut [T], unsigned: bool) -> Result<usize, DecodeError> {
-    let max_len = (T::BYTES * 8).div_ceil(7);
     let mut pos = 0;
     for (i, slot) in out.iter_mut().enumerate() {
         let start = pos;
-        let (mut value, mut shift) = (0i64, 0u32);
-        loop {
-            let Some(&byte) = data.get(pos) else {
-                return Err(DecodeError { at: pos, reason: format!("value {i} runs past the end of the file") });
-            };
-            pos += 1;
-            value |= i64::from(byte & 0x7f) << shift;
-            shift += 7;
-            if byte & 0x80 == 0 {
-                if !unsigned && byte & 0x40 != 0 {
-                    value |= -1i64 << shift; // sign-extend
-                }
-                break;
-            }
-            if pos - start == max_len {
-                return Err(DecodeError {
-                    at: start,
-                    reason: format!("value {i} is longer than {max_len} bytes, the most an {} takes", T::NAME),
-                });
-            }
-        }
+        let mut value;
+        (value, pos) = varint::<T>(data, pos, i, unsigned, "the end of the file")?;
         // An unsigned value is the bits of the same width.
-        let value = if unsigned && T::BYTES < 8 && value >= 1i64 << (8 * T::BYTES - 1) && value < 1i64 << (8 * T::BYTES)
-        {
-            value - (1i64 << (8 * T::BYTES))
-        } else {
-            value
-        };
-        *slot = T::from_i64(value).ok_or_else(|| DecodeError {
-            at: start,
-            reason: format!("value {i} = {value} does not fit in an {}", T::NAME),
-        })?;
+        let bits = 8 * T::BYTES as u32;
+        if unsigned && bits < 64 && (1i64 << (bits - 1)..1i64 << bits).contains(&value) {
+            value -= 1i64 << bits;
+        }
+        *slot = fit(value, i, start)?;
     }
     Ok(pos)
 }

@@ -188,8 +188,7 @@ impl FastWeights {
     >(
         &self,
     ) -> Result<Loaded<'_, Transformer<'_, L1, 0, 0, INPUTS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
-        self.layered_sizes(L2, L2F, L3, B)?;
-        self.compose(self.transformer()?)
+        self.layered_threats::<L1, HALF, CHUNKS, 0, INPUTS, L2, L2F, L3, B>()
     }
 
     /// The multi-layer view of a net with threat inputs (`threats=`): as
@@ -209,19 +208,14 @@ impl FastWeights {
     >(
         &self,
     ) -> Result<Loaded<'_, Transformer<'_, L1, 0, THREATS, INPUTS>, PairwiseInput<HALF, CHUNKS>>, LoadError> {
-        self.layered_sizes(L2, L2F, L3, B)?;
-        self.compose(self.transformer()?)
-    }
-
-    /// Checks that this is a multi-layer net of these layer sizes.
-    fn layered_sizes(&self, l2: usize, l2f: usize, l3: usize, b: usize) -> Result<(), LoadError> {
         let FastLayout::Layered(arch, _) = &self.layout else {
             return Err(self.not("a multi-layer net"));
         };
-        check_size("L2", l2, arch.l2)?;
-        check_size("L2F, the dense layer's inputs", l2f, arch.l2_full())?;
-        check_size("L3", l3, arch.l3)?;
-        check_size("B, the output buckets", b, arch.buckets)
+        check_size("L2", L2, arch.l2)?;
+        check_size("L2F, the dense layer's inputs", L2F, arch.l2_full())?;
+        check_size("L3", L3, arch.l3)?;
+        check_size("B, the output buckets", B, arch.buckets)?;
+        self.compose(self.transformer()?)
     }
 
     /// The transformer's arrays ([`FastLayout::transformer`]) as `L1` columns, `PSQT` buckets,

@@ -146,156 +146,31 @@ enum First<'w> {
 /// One step after the first layer, its arrays and registers resolved.
 #[derive(Debug, Clone)]
 enum Op<'w> {
-    Dense {
-        w: &'w [i8],
-        b: &'w [i32],
-        x: At,
-        inputs: usize,
-        n: usize,
-        out: At,
-    },
-    One {
-        w: &'w [i8],
-        b: &'w [i32],
-        x: At,
-        inputs: usize,
-        out: At,
-    },
-    SfnnFc0Act {
-        x: At,
-        out: At,
-    },
-    SfnnFc1Act {
-        x: At,
-        out: At,
-    },
-    Clipped {
-        x: At,
-        n: usize,
-        shift: u32,
-        out: At,
-    },
-    SqrClipped {
-        x: At,
-        n: usize,
-        sqr: u32,
-        shift: u32,
-        out: At,
-    },
-    CopyBytes {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    Mul {
-        x: At,
-        k: i32,
-        out: At,
-    },
-    Div {
-        x: At,
-        k: i32,
-        out: At,
-    },
-    Add {
-        a: At,
-        b: At,
-        out: At,
-    },
-    Sub {
-        a: At,
-        b: At,
-        out: At,
-    },
-    AddBiasI16 {
-        x: At,
-        b: &'w [i16],
-        out: At,
-    },
-    Dequant {
-        x: At,
-        n: usize,
-        num: u32,
-        den: u32,
-        b: &'w [i32],
-        out: At,
-    },
-    DualF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    /// `n` f32 values copied: one part of a concatenation (a skip connection).
-    CopyF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    ScreluF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    ClampF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    AffineF32 {
-        x: At,
-        inputs: usize,
-        w: &'w [i32],
-        b: &'w [i32],
-        n: usize,
-        out: At,
-    },
-    DotF32 {
-        x: At,
-        inputs: usize,
-        w: &'w [i32],
-        b: &'w [i32],
-        out: At,
-    },
-    F32ToInt {
-        x: At,
-        scale: i32,
-        out: At,
-    },
-    ShiftBias {
-        x: At,
-        n: usize,
-        shift: u32,
-        b: &'w [i32],
-        out: At,
-    },
-    DualI32 {
-        x: At,
-        n: usize,
-        q_bits: u32,
-        out: At,
-    },
-    ClampSquare {
-        x: At,
-        n: usize,
-        q_bits: u32,
-        out: At,
-    },
-    AffineI32 {
-        x: At,
-        inputs: usize,
-        w: &'w [i32],
-        b: &'w [i32],
-        n: usize,
-        out: At,
-    },
-    ClampedDotI32 {
-        x: At,
-        inputs: usize,
-        max: i32,
-        w: &'w [i32],
-        b: &'w [i32],
-        out: At,
-    },
+    Dense { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, n: usize, out: At },
+    One { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, out: At },
+    SfnnFc0Act { x: At, out: At },
+    SfnnFc1Act { x: At, out: At },
+    Clipped { x: At, n: usize, shift: u32, out: At },
+    SqrClipped { x: At, n: usize, sqr: u32, shift: u32, out: At },
+    CopyBytes { x: At, n: usize, out: At },
+    Mul { x: At, k: i32, out: At },
+    Div { x: At, k: i32, out: At },
+    Add { a: At, b: At, out: At },
+    Sub { a: At, b: At, out: At },
+    AddBiasI16 { x: At, b: &'w [i16], out: At },
+    Dequant { x: At, n: usize, num: u32, den: u32, b: &'w [i32], out: At },
+    DualF32 { x: At, n: usize, out: At },
+    CopyF32 { x: At, n: usize, out: At },
+    ScreluF32 { x: At, n: usize, out: At },
+    ClampF32 { x: At, n: usize, out: At },
+    AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
+    DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
+    F32ToInt { x: At, scale: i32, out: At },
+    ShiftBias { x: At, n: usize, shift: u32, b: &'w [i32], out: At },
+    DualI32 { x: At, n: usize, q_bits: u32, out: At },
+    ClampSquare { x: At, n: usize, q_bits: u32, out: At },
+    AffineI32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
+    ClampedDotI32 { x: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
 }
 
 /// A traced register, as the trace records it.
@@ -745,6 +620,7 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
             let y: [f32; N] = *get(&a.f, x);
             put::<f32, { 2 * N }>(&mut a.f, out, dual_f32::<N, { 2 * N }>(&y));
         }),
+        // One part of a concatenation of f32 values (a skip connection).
         Op::CopyF32 { x, n, out } => a.f.copy_within(x..x + n, out),
         Op::ScreluF32 { x, n, out } => {
             sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = screlu_f32(get(&a.f, x)); put(&mut a.f, out, y) })
