@@ -50,6 +50,7 @@ impl Deltas {
 ///
 /// For threat nets these are the piece features only: a move's threat changes depend on the
 /// board before it ([`crate::features::threats`]); [`AccumulatorStack`] adds them.
+#[inline]
 pub fn deltas(
     features: FeatureSet,
     perspective: Color,
