@@ -277,7 +277,7 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
                 ("l1.biases", "l1 biases", 4 * nb * l2),
                 ("l2.weights", "l2 weights", 4 * nb * l3 * l2f),
                 ("l2.biases", "l2 biases", 4 * nb * l3),
-                ("l3.weights", "l3 weights", 4 * nb * l3),
+                ("l3.weights", "l3 weights", 4 * nb * a.l3_inputs()),
                 ("l3.biases", "l3 biases", 4 * nb),
             ];
             // Stormphrax and Obsidian align each array; the file may end without the last

@@ -83,7 +83,8 @@ impl FileArray {
 /// The arrays of a net of `arch`, in file order.
 pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     let (inputs, l1, l2, l3, l2f, b) = (arch.int16_inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
-    // The output layer's inputs (`skip`: the sparse layer's activation after the dense layer's).
+    // The output layer's inputs (`skip`: the sparse layer's activation after the dense layer's;
+    // PlentyChess's, the others' orders taking it as their L3 axis).
     let l3i = arch.l3_inputs();
     use Elem::{I16, I32, I8};
     // Threat rows (int8) come first where a layout has them; only Reckless's has.
@@ -92,7 +93,6 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
         threats == 0 || matches!(arch.file, FileLayout::Reckless | FileLayout::PlentyChess),
         "checked by LayeredArch::validate"
     );
-    debug_assert!(!arch.skip || arch.file == FileLayout::PlentyChess || l3i == l3, "only PlentyChess's skips");
     match arch.file {
         // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
         // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
@@ -104,7 +104,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
             FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
             FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3], &[1, 0]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
         // bullet's example, saved with `.transpose()` on every weight: all canonical.
@@ -115,7 +115,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
             FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 1, 2]),
             FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
         // Obsidian's `struct Net`: bullet's order, the sparse and dense weights input-major
@@ -127,7 +127,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
             FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
             FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
         // Reckless's `struct Parameters`: threat weights[threats][L1] i8, piece weights
@@ -143,7 +143,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
                 FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
                 FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
                 FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-                FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+                FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
                 FileArray::new("l3 biases", I32, &[b], &[0]),
             ])
             .collect(),
@@ -172,7 +172,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
             FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
             FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
     }

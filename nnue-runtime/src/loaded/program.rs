@@ -1168,6 +1168,27 @@ mod tests {
         assert!(e.contains("a dense layer of 48 values") && e.contains("nnue_net! compiles any size"), "{e}");
     }
 
+    /// A skip connection (`skip`: the output layer also reads the sparse layer's activation) in
+    /// layouts other than PlentyChess's: the output weights take `L3 + L2 (x2)` in the layout's
+    /// own order; the file round-trips, and every path equals the reference.
+    #[test]
+    fn a_skip_connection_in_any_layout_runs_as_the_reference() {
+        let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+        for file in ["bullet", "alexandria", "obsidian"] {
+            let text = format!(
+                "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, file={file}"
+            );
+            let net = layered(&text);
+            assert_eq!(nnue_format::Net::from_bytes(&net.to_bytes(), Some(&net.arch())).unwrap(), net, "{file}");
+            let reference = Evaluator::new(&net).evaluate(&pos);
+            let w = FastWeights::new(&net).unwrap();
+            let fast = w.layered::<64, 32, 16, 768, 16, 32, 32, 8>().unwrap();
+            for path in KernelPath::all() {
+                assert_eq!(fast.evaluate_on(path, &pos), reference, "{file} {path}");
+            }
+        }
+    }
+
     /// The same description with sizes the kernels have runs, equal to the reference on every
     /// path (what `tests/` checks for every family, here for the f32 and int32 stacks' sizes
     /// at the ends of what the program dispatches over).
