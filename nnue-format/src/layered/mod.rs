@@ -637,6 +637,11 @@ mod tests {
         assert_eq!(a.file, FileLayout::Reckless);
         assert_eq!(layered(&a.to_string()), a);
         assert_eq!(a.to_string(), crate::known::RECKLESS.split_whitespace().collect::<Vec<_>>().join(" "));
+        // PlentyChess's: pawn pairs and threats, the skip connection, varints; prints as written.
+        let p = layered(crate::known::PLENTYCHESS);
+        assert_eq!((p.threats, p.skip, p.file), (Some(ThreatInputs::PawnPairsSf19), true, FileLayout::PlentyChess));
+        assert_eq!((p.int8_inputs(), p.l3_inputs()), (64368, 64));
+        assert_eq!(p.to_string(), crate::known::PLENTYCHESS.split_whitespace().collect::<Vec<_>>().join(" "));
         // `sizeof(Parameters)`: every array 64-byte aligned, the last one's padding included.
         assert_eq!(a.file_bytes(), 63_266_880);
         // The layers' text names the table and reads back.
