@@ -167,25 +167,57 @@ impl<A: Clone> RefreshCache<A> {
         net.update_on(self.path, &self.entries[i].acc, target, perspective, threats, &[]);
     }
 
-    /// Threat nets: `perspective`'s king moved from its square on `before` to its square on
-    /// `after` (the same board half) and `acc` holds the board features after the move on the
-    /// piece sums before it: replaces those piece sums by the ones after (`acc += after's −
-    /// before's`, both from their king square's entry). False when a board is not a position
-    /// (pushes that don't describe moves), and `acc` is unchanged.
-    pub(super) fn rebase<N: Network<Accumulator = A>>(
+    /// Threat nets, first half of a king move within its board half: `perspective`'s king went
+    /// from its square on `before` to its square on `after`, and the step's update (`added`,
+    /// `removed`: its board features) is about to run. Brings the entry of the square after to
+    /// `after`'s piece sums, and returns the [`Rebase`] that then swaps the sums before for
+    /// those ([`RefreshCache::rebase`]). The entry of the square before is not brought to
+    /// `before` (its sums are only subtracted, and the engines never read them here): its
+    /// difference to `before` joins the step's lists, reversed, unless it was last brought
+    /// further away than a rebuild costs. `None` when a board is not a position (pushes that
+    /// don't describe moves); the lists are then unchanged.
+    pub(super) fn plan_rebase<N: Network<Accumulator = A>>(
         &mut self,
+        net: &N,
+        perspective: Color,
+        [before, after]: [&Board; 2],
+        added: &mut Vec<usize>,
+        removed: &mut Vec<usize>,
+    ) -> Option<Rebase> {
+        let plus = self.pieces_entry(net, after, None, perspective)?;
+        let king = before.king(perspective)?;
+        let minus = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
+        if minus == plus {
+            return None;
+        }
+        let (entry, now) = (&self.entries[minus], before.placement());
+        let pieces: usize = now.iter().map(|b| b.count_ones() as usize).sum();
+        if entry.valid && changed_squares(&entry.placement, &now) <= pieces {
+            // The entry's sums plus its difference to `before` are `before`'s: subtracting
+            // both, the difference's added rows are removed and its removed rows added.
+            placement_changes(net.feature_set(), perspective, king, &entry.placement, &now, |f, add| {
+                if add {
+                    removed.push(f)
+                } else {
+                    added.push(f)
+                }
+            });
+        } else {
+            self.pieces_entry(net, before, None, perspective)?;
+        }
+        Some(Rebase { plus, minus })
+    }
+
+    /// Second half of [`RefreshCache::plan_rebase`], after the step's update: `acc += plus −
+    /// minus`, the entries' sums.
+    pub(super) fn rebase<N: Network<Accumulator = A>>(
+        &self,
         net: &N,
         acc: &mut A,
         perspective: Color,
-        [before, after]: [&Board; 2],
-    ) -> bool {
-        let Some(minus) = self.pieces_entry(net, before, None, perspective) else { return false };
-        let Some(plus) = self.pieces_entry(net, after, None, perspective) else { return false };
-        if minus == plus {
-            return false;
-        }
+        Rebase { plus, minus }: Rebase,
+    ) {
         net.rebase_on(self.path, acc, perspective, &self.entries[plus].acc, &self.entries[minus].acc);
-        true
     }
 
     /// Threat nets: brings the entry of `perspective`'s king square on `board` to the piece
@@ -205,6 +237,13 @@ impl<A: Clone> RefreshCache<A> {
         sync_entry(net, self.path, &mut self.entries[i], perspective, king, &board.placement(), source, scratch)?;
         Some(i)
     }
+}
+
+/// A planned swap of piece sums: the entries added and subtracted ([`RefreshCache::plan_rebase`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Rebase {
+    plus: usize,
+    minus: usize,
 }
 
 /// Where a rebuilt entry takes its position from.
@@ -351,6 +390,48 @@ mod tests {
             // The walk takes both branches (threat nets' entries hold the piece sums alone and
             // follow the same rule).
             assert_eq!((rebuilt, updated), (1, 3));
+        }
+    }
+
+    /// A king move within its board half on a threat net: the entry of the square after is
+    /// brought to the board; that of the square before joins the step's lists when near
+    /// (left where it was) and is rebuilt when far; either way the result is a fresh refresh.
+    #[test]
+    fn a_king_moves_piece_sums_swap_whether_the_entry_before_is_near_or_far() {
+        let net = synth::threats(64, 13, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let features = eval.feature_set();
+        let white = Color::White;
+        let before = Position::from_fen("4k3/8/8/3n4/8/8/3P4/5K2 w - - 0 1").unwrap();
+        let after = Position::from_fen("4k3/8/8/3n4/8/8/3P4/6K1 b - - 1 1").unwrap();
+        // Last brought to: one knight more (near), or the whole army with the king on f1 (far).
+        let near = "4k3/8/8/3n4/8/2N5/3P4/5K2 w - - 0 1";
+        let far = "rnbq1bnr/ppppkppp/8/8/8/8/PPPPPPPP/RNBQ1KNR w - - 0 1";
+        for (last, is_near) in [(near, true), (far, false)] {
+            let last = Position::from_fen(last).unwrap();
+            let mut cache = RefreshCache::new(&eval);
+            let mut scratch = eval.new_accumulator();
+            cache.refresh(&eval, &last, white, &mut scratch);
+            let minus = features.cache_slot(white, before.king(white));
+            assert_ne!(minus, features.cache_slot(white, after.king(white)));
+            let boards = [Board::new(&before), Board::new(&after)];
+            let (mut added, mut removed) = (Vec::new(), Vec::new());
+            features.board_features(&boards[1], white, after.king(white).index(), &mut added);
+            features.board_features(&boards[0], white, before.king(white).index(), &mut removed);
+            let board_rows = added.len() + removed.len();
+            let (mut src, mut dst, mut fresh) =
+                (eval.new_accumulator(), eval.new_accumulator(), eval.new_accumulator());
+            eval.refresh_on(cache.path(), &before, white, &mut src);
+            let rebase = cache.plan_rebase(&eval, white, [&boards[0], &boards[1]], &mut added, &mut removed).unwrap();
+            // Near: the knight's row joins the lists and the entry stays; far: rebuilt.
+            assert_eq!(added.len() + removed.len() - board_rows, usize::from(is_near));
+            let want = if is_near { placement(&last) } else { placement(&before) };
+            assert_eq!(cache.entries[minus].placement, want);
+            eval.update_on(cache.path(), &src, &mut dst, white, &added, &removed);
+            cache.rebase(&eval, &mut dst, white, rebase);
+            eval.refresh_on(cache.path(), &after, white, &mut fresh);
+            let w = white.index();
+            assert_eq!((&dst.values[w], &dst.psqt[w]), (&fresh.values[w], &fresh.psqt[w]), "near: {is_near}");
         }
     }
 }

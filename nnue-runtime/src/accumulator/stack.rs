@@ -285,12 +285,21 @@ impl<N: Network> AccumulatorStack<N> {
             removed.extend_from_slice(d.removed());
             let king = dst.kings[p].index();
             features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
+            let rebase = match d.king_move {
+                true => match self.cache.plan_rebase(net, perspective, [&src.board, &dst.board], added, removed) {
+                    Some(rebase) => Some(rebase),
+                    None => {
+                        // The pushes don't describe moves: refresh from the position instead.
+                        self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
+                        self.entries[self.top].computed[p] = true;
+                        return;
+                    }
+                },
+                false => None,
+            };
             net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
-            if d.king_move && !self.cache.rebase(net, &mut dst.acc, perspective, [&src.board, &dst.board]) {
-                // The pushes don't describe moves: refresh from the position instead.
-                self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
-                self.entries[self.top].computed[p] = true;
-                return;
+            if let Some(rebase) = rebase {
+                self.cache.rebase(net, &mut dst.acc, perspective, rebase);
             }
             dst.computed[p] = true;
         }
