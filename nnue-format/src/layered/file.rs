@@ -133,20 +133,18 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
         // Reckless's `struct Parameters`: threat weights[threats][L1] i8, piece weights
         // [inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`, L1 biases[B][L2], L2
         // weights[B][L2][L3] (input-major), L2 biases[B][L3], L3 weights[B][L3], L3 biases[B].
-        FileLayout::Reckless => [FileArray::new("threat weights", I8, &[threats, l1], &[0, 1])]
-            .into_iter()
-            .filter(|_| threats > 0)
-            .chain([
-                FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-                FileArray::new("ft biases", I16, &[l1], &[0]),
-                FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
-                FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-                FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
-                FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-                FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
-                FileArray::new("l3 biases", I32, &[b], &[0]),
-            ])
-            .collect(),
+        // (The description's check requires threats with this layout.)
+        FileLayout::Reckless => vec![
+            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
+        ],
         // PlentyChess's (`tools/process_net.cpp` reads it so), one varint per value: piece-square
         // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], biases[L1], L1
         // weights[L1][B][L2], L1 biases[B][L2], L2 weights[L2 (x2)][B][L3], L2 biases[B][L3], L3
