@@ -172,9 +172,8 @@ impl<A: Clone> RefreshCache<A> {
     /// `removed`: its board features) is about to run. Brings the entry of the square after to
     /// `after`'s piece sums, and returns the [`Rebase`] that then swaps the sums before for
     /// those ([`RefreshCache::rebase`]). The entry of the square before is not brought to
-    /// `before` (its sums are only subtracted, and the engines never read them here): its
-    /// difference to `before` joins the step's lists, reversed, unless it was last brought
-    /// further away than a rebuild costs. `None` when a board is not a position (pushes that
+    /// `before` (its sums are only subtracted): its difference to `before` joins the step's
+    /// lists, reversed, unless it was last brought further away than a rebuild costs. `None` when a board is not a position (pushes that
     /// don't describe moves); the lists are then unchanged.
     pub(super) fn plan_rebase<N: Network<Accumulator = A>>(
         &mut self,

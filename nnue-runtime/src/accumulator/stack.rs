@@ -285,18 +285,16 @@ impl<N: Network> AccumulatorStack<N> {
             removed.extend_from_slice(d.removed());
             let king = dst.kings[p].index();
             features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
-            let rebase = match d.king_move {
-                true => match self.cache.plan_rebase(net, perspective, [&src.board, &dst.board], added, removed) {
-                    Some(rebase) => Some(rebase),
-                    None => {
-                        // The pushes don't describe moves: refresh from the position instead.
-                        self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
-                        self.entries[self.top].computed[p] = true;
-                        return;
-                    }
-                },
-                false => None,
-            };
+            let mut rebase = None;
+            if d.king_move {
+                rebase = self.cache.plan_rebase(net, perspective, [&src.board, &dst.board], added, removed);
+                if rebase.is_none() {
+                    // The pushes don't describe moves: refresh from the position instead.
+                    self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
+                    self.entries[self.top].computed[p] = true;
+                    return;
+                }
+            }
             net.update_on(path, &src.acc, &mut dst.acc, perspective, added, removed);
             if let Some(rebase) = rebase {
                 self.cache.rebase(net, &mut dst.acc, perspective, rebase);
