@@ -87,12 +87,28 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     // PlentyChess's, the others' orders taking it as their L3 axis).
     let l3i = arch.l3_inputs();
     use Elem::{I16, I32, I8};
-    // Threat rows (int8) come first where a layout has them; only Reckless's has.
+    // Threat rows (int8): Reckless's first, PlentyChess's after the piece-square rows.
     let threats = arch.int8_inputs();
     debug_assert!(
         threats == 0 || matches!(arch.file, FileLayout::Reckless | FileLayout::PlentyChess),
         "checked by LayeredArch::validate"
     );
+    // Stormphrax's (after its 64-byte header) and Reckless's (after its threat rows): FT
+    // weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]` (blocked for `dpbusd`),
+    // L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major), L2 biases[B][L3], L3
+    // weights[B][L3], L3 biases[B].
+    let blocked = || {
+        vec![
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
+        ]
+    };
     match arch.file {
         // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
         // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
@@ -130,21 +146,11 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
-        // Reckless's `struct Parameters`: threat weights[threats][L1] i8, piece weights
-        // [inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`, L1 biases[B][L2], L2
-        // weights[B][L2][L3] (input-major), L2 biases[B][L3], L3 weights[B][L3], L3 biases[B].
-        // (The description's check requires threats with this layout.)
-        FileLayout::Reckless => vec![
-            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
+        // Reckless's `struct Parameters`: threat weights[threats][L1] i8, then Stormphrax's
+        // arrays (below). (The description's check requires threats with this layout.)
+        FileLayout::Reckless => {
+            [FileArray::new("threat weights", I8, &[threats, l1], &[0, 1])].into_iter().chain(blocked()).collect()
+        }
         // PlentyChess's (`tools/process_net.cpp` reads it so), one varint per value: piece-square
         // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], biases[L1], L1
         // weights[L1][B][L2], L1 biases[B][L2], L2 weights[L2 (x2)][B][L3], L2 biases[B][L3], L3
@@ -160,19 +166,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
-        // Stormphrax's: FT weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]`
-        // (blocked for `dpbusd`), L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major),
-        // L2 biases[B][L3], L3 weights[B][L3], L3 biases[B]; after the 64-byte header.
-        FileLayout::Cbnf => vec![
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
+        FileLayout::Cbnf => blocked(),
     }
 }
 
