@@ -14,10 +14,13 @@
 //!   speed of its sparse layer): finding one from activations, applying it.
 
 mod arch;
+mod elem;
 mod error;
 mod file;
+mod grammar;
 pub mod hash;
 mod headerless;
+mod kings;
 pub mod known;
 mod layered;
 pub mod layers;

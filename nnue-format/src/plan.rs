@@ -9,32 +9,13 @@
 use std::collections::HashMap;
 
 use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
+pub(crate) use crate::elem::Elem;
 use crate::layered::file::FileArray;
 use crate::layered::Numbers;
 use crate::net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams,
 };
-
-/// Element type of a file array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Elem {
-    I8,
-    I16,
-    /// int32, or float32 bits.
-    I32,
-}
-
-impl Elem {
-    /// Bytes per value.
-    pub(crate) fn bytes(self) -> usize {
-        match self {
-            Elem::I8 => 1,
-            Elem::I16 => 2,
-            Elem::I32 => 4,
-        }
-    }
-}
 
 /// How an array is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

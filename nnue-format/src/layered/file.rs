@@ -2,7 +2,7 @@
 //! writer both follow.
 
 use super::{FileLayout, LayeredArch};
-use crate::plan::Elem;
+use crate::elem::Elem;
 
 /// One array as the file stores it: the canonical shape (outermost first, as
 /// [`crate::LayeredParams`] documents it) and the file's axis order (`order[k]`: the canonical
@@ -173,7 +173,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
 impl FileArray {
     /// Its size in the file, in bytes.
     pub(crate) fn bytes(&self) -> usize {
-        self.len() * self.elem.bytes()
+        self.len() * self.elem.size()
     }
 }
 

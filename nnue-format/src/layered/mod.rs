@@ -55,7 +55,8 @@ pub(crate) mod header;
 
 use std::fmt;
 
-use crate::arch::{parse_num, KingBuckets};
+use crate::grammar::parse_num;
+use crate::kings::{king_buckets, parse_king_map, KingBuckets};
 
 /// A multi-layer net's shape and arithmetic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -546,7 +547,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
                     format!("file={v}: expected file=alexandria, bullet, cbnf, obsidian, reckless or plentychess")
                 })?)
             }
-            Some(("kings", v)) => map = Some(crate::arch::parse_king_map(v)?),
+            Some(("kings", v)) => map = Some(parse_king_map(v)?),
             _ => return Err(format!("unknown option `{opt}`")),
         }
     }
@@ -571,7 +572,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         }
         None => return Err(missing("the stack's numbers (f32 or i32)")),
     };
-    let kings = crate::arch::king_buckets(declared, mirrored, map)?;
+    let kings = king_buckets(declared, mirrored, map)?;
     Ok(LayeredArch {
         kings,
         threats,

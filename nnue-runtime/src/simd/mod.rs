@@ -11,7 +11,6 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
-pub(crate) mod calibrate;
 pub(crate) mod portable;
 pub(crate) mod rows;
 pub(crate) mod scalar;

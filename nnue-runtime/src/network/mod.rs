@@ -2,6 +2,8 @@
 //! [`Evaluation`] a net returns and the [`Trace`] of its layers. The fast networks (`nets`) and
 //! the generic reference (`reference`) both build on this module and on nothing of each other.
 
+mod calibrate;
+
 use std::fmt;
 
 use crate::features::FeatureSet;
@@ -266,7 +268,7 @@ pub trait Network {
     where
         Self: Sized,
     {
-        crate::simd::calibrate::best_path(self)
+        calibrate::best_path(self)
     }
 
     /// [`Network::refresh_on`] on the best path.

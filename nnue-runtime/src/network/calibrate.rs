@@ -9,9 +9,9 @@ use std::hint::black_box;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::{Isa, KernelPath};
-use crate::network::{Network, WeightsId};
+use super::{Network, WeightsId};
 use crate::position::{Color, Position};
+use crate::simd::{Isa, KernelPath};
 
 /// Every network measured so far in this process.
 static CHOSEN: Mutex<Vec<(WeightsId, KernelPath)>> = Mutex::new(Vec::new());
