@@ -26,10 +26,12 @@ fn block<'a>(text: &'a str, from: &str, lang: &str) -> &'a str {
 }
 
 /// A new crate made as the README says (`cargo new`, the net copied into `nets/`, the `toml`
-/// lines added to its manifest, the Rust block as `src/main.rs`) builds and runs. Two changes,
-/// both because the crate sits in this workspace's target folder rather than beside a clone:
-/// the path dependency points at this workspace, and an empty `[workspace]` keeps the crate out
-/// of ours. It shares the workspace's target folder, so only the crate itself compiles.
+/// lines appended to the manifest `cargo new` writes, which ends in an empty `[dependencies]`,
+/// the Rust block as `src/main.rs`) builds and runs: so the block pastes as it is, without a
+/// second `[dependencies]` (which cargo refuses). Two changes, both because the crate sits in
+/// this workspace's target folder rather than beside a clone: the path dependency points at
+/// this workspace, and an empty `[workspace]` keeps the crate out of ours. It shares the
+/// workspace's target folder, so only the crate itself compiles.
 #[test]
 fn readme_engine_crate_builds_and_runs() {
     let root = nnue_testkit::root();
@@ -40,7 +42,7 @@ fn readme_engine_crate_builds_and_runs() {
     assert!(toml.contains(dependency), "the README's dependency line changed: {toml}");
     let here = format!("nnue-runtime = {{ path = {:?} }}", root.join("nnue-runtime").display().to_string());
     let manifest = format!(
-        "[package]\nname = \"my-engine\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n{}\n[workspace]\n",
+        "[package]\nname = \"my-engine\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{}\n[workspace]\n",
         toml.replace(dependency, &here)
     );
 
