@@ -3,6 +3,14 @@
 //!
 //! A leaf crate so that the runtime can re-export the macro without a dependency cycle.
 //!
+//! Files read and written byte for byte: Stockfish's (12–13 HalfKP; 15.1–17.1 and 18's small
+//! net, SFNNv5–v9; 18's threat-input big net; 19's big net with threats and pawn pairs, and its
+//! lite net), headerless chess-768 nets as bullet saves them (akimbo, pawnocchio; either output
+//! order), and multi-layer nets in the layouts of Alexandria, Integral, Obsidian, Reckless,
+//! PlentyChess and bullet's own save (headerless) and Stormphrax (a `CBNF` header, zstd or not).
+//! A net without a Stockfish header is read with its description ([`Architecture`]'s text
+//! form); [`known`] has the engines' descriptions.
+//!
 //! - [`Architecture`]: what a net is, derived from a Stockfish header or parsed from text.
 //! - [`Net`]: the description and the [`Model`] (one variant per family: its architecture and
 //!   its parameters in the canonical, file order), read by [`Net::from_bytes`] and written back

@@ -5,8 +5,9 @@
 //! - [`nnue_net!`]: compiles a net file into a module with a const-dimensioned `NETWORK`.
 //! - [`position`]: a board-agnostic position (pieces on squares, side to move).
 //! - [`Dirty`]: what a move changes on the board, as engines describe their moves.
-//! - [`features`]: HalfKAv2_hm, FullThreats (Stockfish 18), HalfKP and chess-768 feature
-//!   indices.
+//! - [`features`]: feature indices of HalfKAv2_hm, FullThreats (Stockfish 18), Stockfish 19's
+//!   threats and pawn pairs, the lite net's PSQ768hm, HalfKP, chess-768 (king buckets,
+//!   mirroring), chess-704 (Stormphrax's merged kings) and Reckless's threat inputs.
 //! - [`network`]: what every evaluator shares: the [`Network`] trait, [`Accumulator`],
 //!   [`Evaluation`], [`Trace`].
 //! - [`nets`]: the const-dimensioned transformer every fast network starts with, and `Composed`.

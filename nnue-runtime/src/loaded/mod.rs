@@ -5,7 +5,7 @@
 //! few ns more per forward pass than the compiled net, whose calls are inlined).
 //!
 //! Both build from [`nnue_format::layout::FastLayout`]: the transformer takes the layout's
-//! [`transformer`](FastLayout::transformer) arrays and the program finds each layer's arrays by
+//! [`transformer`](FastLayout#method.transformer) arrays and the program finds each layer's arrays by
 //! their names. Each view names the transform its first layer reads (the `Input` kind) and the
 //! sizes it is compiled for. A net read at run time takes a neuron order as `nnue_net!`'s
 //! `neuron_order` gives one: `Net::reorder_neurons` before [`FastWeights::new`].

@@ -32,7 +32,7 @@ impl Features for FeatureSet {
 
 /// A net's transformer: `L1` columns, `PSQT` buckets (0 or Stockfish's 8), `INT8` int8 rows
 /// then `INT16` int16 rows, indexed by the features `F` gives. The array fields are the
-/// layout's [`FastLayout::transformer`](nnue_format::layout::FastLayout::transformer).
+/// layout's [`FastLayout::transformer`](nnue_format::layout::FastLayout#method.transformer).
 #[derive(Debug, Clone, Copy)]
 pub struct Transformer<
     'a,
