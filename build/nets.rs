@@ -130,6 +130,9 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("THREATS128", synth::threats(128, 111, Encoding::Raw)),
         ("SF19_64", synth::sf19(64, Sf19Inputs::Full, 120, Encoding::Leb128)),
         ("SF19_LITE_128", synth::sf19(128, Sf19Inputs::Lite, 121, Encoding::Raw)),
+        // Stockfish master's SFNNv17: Stockfish 19's nets without the PSQT blocks.
+        ("SF19_V17_64", synth::without_psqt(synth::sf19(64, Sf19Inputs::Full, 123, Encoding::Leb128))),
+        ("SF19_V17_LITE_128", synth::without_psqt(synth::sf19(128, Sf19Inputs::Lite, 124, Encoding::Raw))),
         (
             "SF19_LITE_64_WRAP",
             synth::with_wrapping_first_layer(synth::sf19(64, Sf19Inputs::Lite, 122, Encoding::Leb128), 6),
@@ -246,4 +249,20 @@ pub fn run() {
             println!("cargo:rustc-env=NNUE_REAL_{name}_ARCH={arch}");
         }
     }
+    // No SFNNv17 net can be had: Stockfish 19's big net with its PSQT blocks cut out is one,
+    // whose values are the positional column of Stockfish 19's oracles.
+    println!("cargo::rustc-check-cfg=cfg(nnue_real_sf19_v17_big)");
+    let (_, sf19, _) = REAL.iter().find(|(name, ..)| *name == "SF19_BIG").expect("listed");
+    let sf19 = dirs.iter().map(|d| d.join(sf19)).find(|p| p.is_file());
+    let v17 = match sf19.and_then(|p| std::fs::read(p).ok()) {
+        Some(bytes) => {
+            let net = Net::from_bytes(&bytes, None).expect("Stockfish 19's big net reads");
+            let path = out.join("sf19_v17_big.nnue");
+            write_if_changed(&path, &synth::without_psqt(net).to_bytes());
+            println!("cargo:rustc-cfg=nnue_real_sf19_v17_big");
+            path
+        }
+        None => paths["SF19_V17_64"].clone(),
+    };
+    println!("cargo:rustc-env=NNUE_REAL_SF19_V17_BIG={}", v17.display());
 }

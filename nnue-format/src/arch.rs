@@ -7,6 +7,7 @@
 //! HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8   Stockfish 18 (big net)
 //! HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8   Stockfish 19 (big net)
 //! PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8          Stockfish 19's lite net (lichess)
+//! HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0   Stockfish master (SFNNv17)
 //! HalfKP -> 256x2 -> 32 -> 32 -> 1                          Stockfish 12-13
 //! (768 -> 1024)x2 -> 1, screlu, qa=255, qb=64, scale=400    headerless (bullet-style)
 //! (768x4hm -> 1024)x2 -> 1x8, crelu, qa=255, qb=64, scale=400, kings=[0,0,1,1, ...]
@@ -178,12 +179,18 @@ pub enum Sf19Inputs {
 /// `0..59808`, pawn pairs `59808..64368`, then the int16 rows (HalfKAv2_hm, or the lite net's
 /// 768). One int16 accumulator per perspective sums all of them; the transform clamps to
 /// 0..255 and divides the product by 512.
+///
+/// Stockfish master's SFNNv17 (2026-09-30) is the same net without the PSQT blocks (`psqt`
+/// false, `psqt=0` in the text): its file keeps Stockfish 19's version word and hashes, and
+/// its value is the positional part alone. The parameters of such a net hold zero PSQT weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Sf19Arch {
     /// Feature-transformer outputs per perspective (a multiple of 64; 1024 in both real nets).
     pub l1: usize,
     /// Which inputs.
     pub inputs: Sf19Inputs,
+    /// Whether the file has the PSQT blocks (Stockfish 19) or not (SFNNv17).
+    pub psqt: bool,
 }
 
 impl Sf19Arch {
@@ -239,6 +246,14 @@ impl Sf19Arch {
     /// The hash in the file header: transformer hash xor stack hash.
     pub const fn file_hash(&self) -> u32 {
         self.ft_hash() ^ self.stack_hash()
+    }
+    /// PSQT buckets the file stores: 8, or 0 for SFNNv17.
+    pub const fn psqt_buckets(&self) -> usize {
+        if self.psqt {
+            Self::PSQT_BUCKETS
+        } else {
+            0
+        }
     }
 }
 
@@ -436,7 +451,7 @@ impl fmt::Display for Architecture {
                     self.family(),
                     a.l1,
                     Sf19Arch::STACKS,
-                    Sf19Arch::PSQT_BUCKETS
+                    a.psqt_buckets()
                 )
             }
             Architecture::Layered(a) => a.fmt(f),
@@ -497,12 +512,25 @@ impl FromStr for Architecture {
                 err("expected `HalfKAv2_hm+Threats19+PawnPairs -> L1x2 -> (32 -> 32 -> 1)x8` or `PSQ768hm -> ...`"
                     .into())
             })?;
+            // psqt=8 (or nothing): Stockfish 19; psqt=0: SFNNv17, the file without PSQT blocks.
+            let mut psqt = None;
             for opt in options {
-                if opt != "psqt=8" {
-                    return Err(err(format!("unknown option `{opt}` (Stockfish 19 nets take only psqt=8)")));
+                let value = match opt.as_str() {
+                    "psqt=8" => true,
+                    "psqt=0" => false,
+                    _ => {
+                        return Err(err(format!(
+                            "unknown option `{opt}` (Stockfish 19 nets take psqt=8, SFNNv17 nets psqt=0)"
+                        )))
+                    }
+                };
+                if psqt.is_some_and(|p| p != value) {
+                    return Err(err("psqt=8 and psqt=0 contradict each other: give one".into()));
                 }
+                psqt = Some(value);
             }
-            Architecture::Sf19(Sf19Arch { l1: parse_num(l1).map_err(err)?, inputs })
+            let psqt = psqt.unwrap_or(true);
+            Architecture::Sf19(Sf19Arch { l1: parse_num(l1).map_err(err)?, inputs, psqt })
         } else if let Some(rest) = shape.strip_prefix("halfkav2_hm+threats->") {
             let l1 = rest
                 .strip_suffix("x2->(15+1->32->1)x8")
@@ -625,7 +653,14 @@ mod tests {
             Architecture::Threats(ThreatsArch { l1: 128 })
         );
         let big = round_trip("HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8");
-        assert_eq!(big, Architecture::Sf19(Sf19Arch { l1: 1024, inputs: Sf19Inputs::Full }));
+        assert_eq!(big, Architecture::Sf19(Sf19Arch { l1: 1024, inputs: Sf19Inputs::Full, psqt: true }));
+        let v17 = round_trip("HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0");
+        assert_eq!(v17, Architecture::Sf19(Sf19Arch { l1: 1024, inputs: Sf19Inputs::Full, psqt: false }));
+        assert_eq!(v17.to_string(), "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0");
+        let lite17 = round_trip("PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0");
+        assert_eq!(lite17.to_string(), "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0");
+        let both = "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8, psqt=0".parse::<Architecture>();
+        assert!(both.unwrap_err().to_string().contains("contradict"));
         assert_eq!(big.to_string(), "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8");
         assert_eq!(big.inputs(), 59808 + 4560 + 22528);
         let lite = round_trip("psq768hm->1024x2->(32->32->1)x8");

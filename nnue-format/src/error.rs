@@ -89,7 +89,7 @@ pub enum ErrorKind {
         size: usize,
     },
     /// A known family with an architecture this crate does not evaluate, by name.
-    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite), Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's, Integral's, Obsidian's, Stormphrax's and bullet's layouts) with a description")]
+    #[error("unsupported net: {name}. Supported: Stockfish SFNNv5-v9 (HalfKAv2_hm, 15.1 to 17.1), Stockfish 18 threat-input nets (HalfKAv2_hm+Threats), Stockfish 19 nets (big and lite) and Stockfish master's SFNNv17, Stockfish 12-13 HalfKP 256x2-32-32, headerless (768 -> N)x2 -> 1 nets and multi-layer nets (Alexandria's, Integral's, Obsidian's, Stormphrax's and bullet's layouts) with a description")]
     Unsupported {
         /// The architecture, by name.
         name: String,
@@ -147,7 +147,7 @@ pub enum ErrorKind {
 pub(crate) const KNOWN_VERSIONS: &[(u32, &str)] = &[
     (crate::VERSION_SFNN, "Stockfish 15.1-18"),
     (crate::VERSION_HALFKP, "Stockfish 12-13 HalfKP"),
-    (crate::VERSION_SF19, "Stockfish 19"),
+    (crate::VERSION_SF19, "Stockfish 19 and master (SFNNv17)"),
 ];
 
 fn unknown_version(found: u32, size: usize) -> String {
@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn an_unknown_version_names_the_known_ones() {
         let expected =
-            "expected 0x7af32f20 (Stockfish 15.1-18) or 0x7af32f16 (Stockfish 12-13 HalfKP) or 0x6a448afa (Stockfish 19)";
+            "expected 0x7af32f20 (Stockfish 15.1-18) or 0x7af32f16 (Stockfish 12-13 HalfKP) or 0x6a448afa (Stockfish 19 and master (SFNNv17))";
         let other = ErrorKind::UnknownVersion { found: 0xdead_beef, size: 100 }.to_string();
         assert!(other.starts_with("unknown version 0xdeadbeef: "), "{other}");
         assert!(other.contains(expected) && !other.contains("needs"), "{other}");

@@ -104,17 +104,22 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
         }
         Architecture::Sf19(a) => {
             // Stockfish 19: biases, then per feature set its weights and its PSQT block:
-            // threats (int8, raw), pawn pairs (int8, raw), then the int16 set.
+            // threats (int8, raw), pawn pairs (int8, raw), then the int16 set. SFNNv17: the
+            // same without the PSQT blocks.
             p.hash("feature transformer", a.ft_hash());
             p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
             if a.inputs == Sf19Inputs::Full {
                 for (rows, what) in [(Sf19Arch::THREAT_INPUTS, "threat"), (Sf19Arch::PAIR_INPUTS, "pawn-pair")] {
                     p.ft_raw(&format!("{what} weights"), Elem::I8, rows * a.l1);
-                    p.ft_leb(&format!("{what} PSQT weights"), Elem::I32, rows * Sf19Arch::PSQT_BUCKETS);
+                    if a.psqt {
+                        p.ft_leb(&format!("{what} PSQT weights"), Elem::I32, rows * Sf19Arch::PSQT_BUCKETS);
+                    }
                 }
             }
             p.ft_leb("piece-square weights", Elem::I16, a.int16_inputs() * a.l1);
-            p.ft_leb("piece-square PSQT weights", Elem::I32, a.int16_inputs() * Sf19Arch::PSQT_BUCKETS);
+            if a.psqt {
+                p.ft_leb("piece-square PSQT weights", Elem::I32, a.int16_inputs() * Sf19Arch::PSQT_BUCKETS);
+            }
             p.stacks(a.l1, a.stack_hash(), SF19_STACK);
         }
         Architecture::HalfKp(a) => {
@@ -242,11 +247,17 @@ pub(crate) fn arrays(model: &Model) -> Vec<Stored<ValuesRef<'_>>> {
                 {
                     let (weights, rest) = int8.split_at(rows * a.l1);
                     let (block, rest_psqt) = psqt.split_at(rows * Sf19Arch::PSQT_BUCKETS);
-                    out.extend([(I8(weights), raw), (I32(block), encoding)]);
+                    out.push((I8(weights), raw));
+                    if a.psqt {
+                        out.push((I32(block), encoding));
+                    }
                     (int8, psqt) = (rest, rest_psqt);
                 }
             }
-            out.extend([(I16(&p.ft.weights), e[1]), (I32(psqt), e[2])]);
+            out.push((I16(&p.ft.weights), e[1]));
+            if a.psqt {
+                out.push((I32(psqt), e[2]));
+            }
             stack_arrays(&mut out, &p.stacks);
         }
         Model::HalfKp(_, p) => {
@@ -319,16 +330,24 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
             let (biases, e0) = next.i16();
             let (mut int8_weights, mut psqt) = (Vec::new(), Vec::new());
             let mut int8_psqt_encoding = [Encoding::Leb128; 2];
+            // SFNNv17's file has no PSQT blocks: its parameters hold zeros, which evaluate to
+            // the positional value alone, as Stockfish master does.
+            let psqt_block = |next: &mut Arrays, rows: usize| match a.psqt {
+                true => next.i32(),
+                false => (vec![0; rows * Sf19Arch::PSQT_BUCKETS], Encoding::Leb128),
+            };
             if a.inputs == Sf19Inputs::Full {
-                for encoding in &mut int8_psqt_encoding {
+                for (encoding, rows) in
+                    int8_psqt_encoding.iter_mut().zip([Sf19Arch::THREAT_INPUTS, Sf19Arch::PAIR_INPUTS])
+                {
                     int8_weights.extend(next.i8().0);
-                    let (block, e) = next.i32();
+                    let (block, e) = psqt_block(&mut next, rows);
                     psqt.extend(block);
                     *encoding = e;
                 }
             }
             let (weights, e1) = next.i16();
-            let (block, e2) = next.i32();
+            let (block, e2) = psqt_block(&mut next, a.int16_inputs());
             psqt.extend(block);
             let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
             let stacks = next.stacks(a.l1, SF19_STACK);

@@ -224,19 +224,58 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
         .to_string();
     let headered = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
     let arch = headered.arch();
-    if let Some(given) = given {
-        if *given != arch {
-            return Err(FormatError::new(
-                hash_at,
-                "header",
-                ErrorKind::DescriptionMismatch { described: given.to_string(), actual: arch.to_string() },
-            ));
+    // Stockfish 19 and SFNNv17 share the version word and the hashes: a given description says
+    // which; without one, the layout whose arrays end exactly at the end of the file.
+    let candidates = match given {
+        Some(given) => {
+            if psqt_unknown(*given) != arch {
+                return Err(FormatError::new(
+                    hash_at,
+                    "header",
+                    ErrorKind::DescriptionMismatch { described: given.to_string(), actual: arch.to_string() },
+                ));
+            }
+            vec![*given]
+        }
+        None => match arch {
+            Architecture::Sf19(a) => vec![arch, Architecture::Sf19(Sf19Arch { psqt: false, ..a })],
+            _ => vec![arch],
+        },
+    };
+    let body = r.pos;
+    let mut failed = Vec::new();
+    for arch in candidates {
+        let mut r = Reader { data, pos: body, section: String::new() };
+        match r.parts(&plan::parts(&arch)).and_then(|arrays| r.end().map(|()| arrays)) {
+            Ok(arrays) => return Ok(Net { description, model: plan::assemble(&arch, arrays, Padding::None) }),
+            Err(e) => failed.push(e),
         }
     }
-    let arrays = r.parts(&plan::parts(&arch))?;
-    let model = plan::assemble(&arch, arrays, Padding::None);
-    r.end()?;
-    Ok(Net { description, model })
+    match <[FormatError; 2]>::try_from(failed) {
+        Ok([sf19, v17]) => Err(neither_sf19_nor_v17(data.len(), sf19, v17)),
+        Err(mut one) => Err(one.pop().expect("one candidate at least")),
+    }
+}
+
+/// Stockfish 19's architecture as the header names it (the PSQT blocks assumed, which the
+/// header can't tell).
+fn psqt_unknown(arch: Architecture) -> Architecture {
+    match arch {
+        Architecture::Sf19(a) => Architecture::Sf19(Sf19Arch { psqt: true, ..a }),
+        other => other,
+    }
+}
+
+/// A Stockfish 19 header over a body that fits neither layout: both reasons, at the offset of
+/// the layout that read further.
+fn neither_sf19_nor_v17(size: usize, sf19: FormatError, v17: FormatError) -> FormatError {
+    let further = if v17.offset >= sf19.offset { &v17 } else { &sf19 };
+    let what = format!(
+        "a Stockfish {VERSION_SF19:#010x} file of {size} bytes that is neither Stockfish 19's layout \
+         (at offset {}, {}: {}) nor SFNNv17's, without PSQT blocks (at offset {}, {}: {})",
+        sf19.offset, sf19.section, sf19.kind, v17.offset, v17.section, v17.kind
+    );
+    FormatError::new(further.offset, further.section.clone(), ErrorKind::Invalid(what))
 }
 
 /// The families a Stockfish header names (headerless nets have none).
@@ -271,7 +310,7 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, Erro
             .or_else(|| widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::Threats)),
         VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::HalfKp),
         VERSION_SF19 => widths
-            .flat_map(|l1| [Sf19Inputs::Full, Sf19Inputs::Lite].map(|inputs| Sf19Arch { l1, inputs }))
+            .flat_map(|l1| [Sf19Inputs::Full, Sf19Inputs::Lite].map(|inputs| Sf19Arch { l1, inputs, psqt: true }))
             .find(|a| a.file_hash() == hash)
             .map(Headered::Sf19),
         // Checked before: no file reaches this arm (no size to tell).

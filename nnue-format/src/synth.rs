@@ -116,7 +116,7 @@ pub fn threats(l1: usize, seed: u64, encoding: Encoding) -> Net {
 /// the int8 rows are always raw). Its fc_0 outputs are spread so that both activations of
 /// fc_1 and fc_2 (squared `>> 21` / `>> 19`, clipped `>> 7` / `>> 6`) see their whole range.
 pub fn sf19(l1: usize, inputs: Sf19Inputs, seed: u64, encoding: Encoding) -> Net {
-    let arch = Sf19Arch { l1, inputs };
+    let arch = Sf19Arch { l1, inputs, psqt: true };
     let mut rng = Rng::new(seed);
     let mut ft = feature_transformer(&mut rng, arch.int16_inputs(), l1, 0, encoding);
     for b in &mut ft.biases {
@@ -149,6 +149,20 @@ impl Net {
         }
         self
     }
+}
+
+/// A Stockfish 19 net as Stockfish master's SFNNv17 has it: the same net with its PSQT
+/// blocks cut out (its parameters hold zero PSQT weights, the encodings of those blocks their
+/// canonical LEB128). Its value is the positional part of the Stockfish 19 net's. Other nets
+/// come back unchanged.
+pub fn without_psqt(mut net: Net) -> Net {
+    if let Model::Sf19(a, p) = &mut net.model {
+        a.psqt = false;
+        p.ft.psqt.fill(0);
+        p.ft.encoding[2] = Encoding::Leb128;
+        p.int8_psqt_encoding = [Encoding::Leb128; 2];
+    }
+    net
 }
 
 /// A Stockfish 12-13 HalfKP net of width `l1`.

@@ -225,6 +225,32 @@ fn sf19_sizes_and_encodings() {
     }
 }
 
+/// Stockfish master's SFNNv17: Stockfish 19's file without its PSQT blocks. The header can't
+/// tell the two apart, so the reader takes the layout that ends exactly at the end of the file;
+/// a description picks one; a body that fits neither is refused naming both.
+#[test]
+fn sfnn_v17_is_told_from_sf19_by_where_it_ends() {
+    use nnue_format::Sf19Inputs;
+    for (l1, inputs, encoding) in [(64, Sf19Inputs::Full, Encoding::Leb128), (128, Sf19Inputs::Lite, Encoding::Raw)] {
+        let sf19 = synth::sf19(l1, inputs, 7, encoding);
+        let v17 = synth::without_psqt(sf19.clone());
+        let bytes = round_trip(&v17);
+        let Architecture::Sf19(a) = Net::from_bytes(&bytes, None).unwrap().arch() else { unreachable!() };
+        assert!(!a.psqt && a.l1 == l1 && a.inputs == inputs);
+        assert!(Architecture::Sf19(a).to_string().ends_with("psqt=0"));
+        // The file is Stockfish 19's less the PSQT blocks; the values are the same net's.
+        assert!(bytes.len() < sf19.to_bytes().len());
+        let Model::Sf19(_, p) = &v17.model else { unreachable!() };
+        assert!(p.ft.psqt.iter().all(|&w| w == 0));
+        // Stockfish 19's description doesn't read it, nor SFNNv17's Stockfish 19's file.
+        assert!(Net::from_bytes(&bytes, Some(&sf19.arch())).is_err());
+        assert!(Net::from_bytes(&sf19.to_bytes(), Some(&v17.arch())).is_err());
+        // Cut short: neither layout, both named.
+        let e = Net::from_bytes(&bytes[..bytes.len() - 1], None).unwrap_err().to_string();
+        assert!(e.contains("neither Stockfish 19's layout") && e.contains("nor SFNNv17's"), "{e}");
+    }
+}
+
 #[test]
 fn sfnn_mixed_encodings() {
     let mut net = synth::sfnn(64, 9, Encoding::Raw);

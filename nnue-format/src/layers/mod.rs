@@ -228,7 +228,7 @@ impl Architecture {
                     psqt_div: Some(16),
                 }
             }
-            Architecture::Sf19(_) => Layers {
+            Architecture::Sf19(a) => Layers {
                 bucket: Bucket::Stockfish,
                 transform: Transform::Pairwise { max: 255, shift: 9 },
                 steps: vec![
@@ -256,7 +256,8 @@ impl Architecture {
                     trace(8, true),
                 ],
                 positional: 16,
-                psqt_div: Some(16),
+                // SFNNv17 has no PSQT term.
+                psqt_div: a.psqt.then_some(16),
             },
             Architecture::HalfKp(_) => Layers {
                 bucket: Bucket::Single,
