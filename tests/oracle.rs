@@ -3,9 +3,11 @@
 //! 17.1 computes with a synthetic net whose doubled accumulators wrap (`overflow-small.nnue`).
 //! The reference, every generated path and (for the overflow net) every path of the run-time
 //! loaded network must reproduce each value exactly. Skips, saying so, when a net or the oracle
-//! is missing (in CI with `../shared`: fails).
+//! is missing (in CI with `../shared`: fails). Stockfish master's SFNNv17 is checked on
+//! Stockfish 19's nets with their PSQT blocks cut out: its value is their positional part.
 
-use nnue_runtime::{Evaluation, Evaluator, KernelPath, Net, Network, Position};
+use nnue_runtime::format::synth;
+use nnue_runtime::{Architecture, Evaluation, Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::{chess, net_or_skip, oracle_or_skip, OracleRow};
 
 nnue_runtime::nnue_net!(name = big, env = "NNUE_REAL_SF17_BIG");
@@ -15,6 +17,7 @@ nnue_runtime::nnue_net!(name = overflow, env = "NNUE_REAL_OVERFLOW_SMALL");
 nnue_runtime::nnue_net!(name = sf18, env = "NNUE_REAL_SF18_BIG");
 nnue_runtime::nnue_net!(name = sf19, env = "NNUE_REAL_SF19_BIG");
 nnue_runtime::nnue_net!(name = sf19_lite, env = "NNUE_REAL_SF19_LITE");
+nnue_runtime::nnue_net!(name = sf19_v17, env = "NNUE_REAL_SF19_V17_BIG");
 
 /// What the oracle says a net returns for a row.
 fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
@@ -24,6 +27,9 @@ fn expected(which: &str, row: &OracleRow) -> (usize, i32, i32) {
         "sf18" => (row.bucket, row.sf18_big.0, row.sf18_big.1),
         "sf19" => (row.bucket, row.sf19_big.0, row.sf19_big.1),
         "sf19_lite" => (row.bucket, row.sf19_lite.0, row.sf19_lite.1),
+        // SFNNv17: no PSQT term, Stockfish 19's positional value.
+        "sf19_v17" => (row.bucket, 0, row.sf19_big.1),
+        "sf19_lite_v17" => (row.bucket, 0, row.sf19_lite.1),
         _ => (0, 0, row.halfkp),
     }
 }
@@ -32,7 +38,7 @@ fn rows(which: &str) -> Option<Vec<OracleRow>> {
     let what = format!("oracle test of the {which} net");
     let (evals, games) = match which {
         "sf18" => ("stockfish18-eval.tsv", "games18.tsv"),
-        "sf19" | "sf19_lite" => ("stockfish19-eval.tsv", "games19.tsv"),
+        "sf19" | "sf19_lite" | "sf19_v17" | "sf19_lite_v17" => ("stockfish19-eval.tsv", "games19.tsv"),
         _ => ("stockfish-eval.tsv", "games.tsv"),
     };
     let mut rows = oracle_or_skip(evals, &what)?;
@@ -57,10 +63,22 @@ fn check(which: &str, rows: &[OracleRow], eval: impl Fn(&Position) -> Evaluation
     );
 }
 
+/// The real net `file`, as the test `which` reads it: the SFNNv17 ones are Stockfish 19's with
+/// the PSQT blocks cut out by our writer, read back without a description.
+fn read(which: &str, file: &str, what: &str) -> Option<Net> {
+    let path = net_or_skip(file, what)?;
+    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    if !which.ends_with("_v17") {
+        return Some(net);
+    }
+    let v17 = Net::from_bytes(&synth::without_psqt(net).to_bytes(), None).unwrap();
+    assert!(matches!(v17.arch(), Architecture::Sf19(a) if !a.psqt), "{}: not read as SFNNv17", v17.arch());
+    Some(v17)
+}
+
 fn run<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     let Some(rows) = rows(which) else { return };
-    let Some(path) = net_or_skip(file, &format!("oracle test of the {which} net")) else { return };
-    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    let Some(net) = read(which, file, &format!("oracle test of the {which} net")) else { return };
     let reference = Evaluator::new(&net);
     check(which, &rows, |pos| reference.evaluate(pos));
     eprintln!("{which}: the reference reproduces all {} rows", rows.len());
@@ -80,8 +98,7 @@ fn run_sf19<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     run(which, file, generated);
     let what = format!("incremental oracle test of the {which} net");
     let Some(rows) = oracle_or_skip("games19.tsv", &what) else { return };
-    let Some(path) = net_or_skip(file, &what) else { return };
-    let net = Net::from_bytes(&std::fs::read(path).unwrap(), None).unwrap();
+    let Some(net) = read(which, file, &what) else { return };
     let n = check_games(which, &Evaluator::new(&net), KernelPath::SCALAR, &rows);
     eprintln!("{which}: the reference's accumulator stack reproduces all {n} game rows");
     if let Some(fast) = generated {
@@ -94,7 +111,7 @@ fn run_sf19<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     let mut all = rows;
     all.extend(oracle_or_skip("stockfish19-eval.tsv", &what).unwrap_or_default());
     for path in KernelPath::all() {
-        if which == "sf19" {
+        if which == "sf19" || which == "sf19_v17" {
             let loaded = weights.sf19::<1024, 512, 256, 64368, 22528, 86896>().unwrap();
             check(which, &all, |pos| loaded.evaluate_on(path, pos));
         } else {
@@ -113,6 +130,19 @@ fn sf19_big() {
 #[test]
 fn sf19_lite() {
     run_sf19("sf19_lite", nnue_testkit::SF19_LITE, cfg!(nnue_real_sf19_lite).then_some(&sf19_lite::NETWORK));
+}
+
+/// Stockfish master's SFNNv17 (Stockfish 19's big net without the PSQT blocks): Stockfish 19's
+/// positional values, with no PSQT term, as the rest.
+#[test]
+fn sfnn_v17_big() {
+    run_sf19("sf19_v17", nnue_testkit::SF19_BIG, cfg!(nnue_real_sf19_v17_big).then_some(&sf19_v17::NETWORK));
+}
+
+/// The lite net's shape without PSQT blocks: reference and run-time loaded.
+#[test]
+fn sfnn_v17_lite() {
+    run_sf19("sf19_lite_v17", nnue_testkit::SF19_LITE, None::<&sf19_lite::Network>);
 }
 
 #[test]
@@ -195,5 +225,21 @@ fn sf18_big_games_incremental() {
             let n = check_games("sf18", &sf18::NETWORK, path, &rows);
             eprintln!("sf18: the generated net's accumulator stack on {path} reproduces all {n} game rows");
         }
+    }
+}
+
+/// The oracle files committed in `tests/oracles/stockfish/` (so that a clone without
+/// `../shared` runs these checks on the nets `scripts/fetch-nets.py` brings) are byte for byte
+/// `../shared/oracle/`'s.
+#[test]
+fn committed_oracles_are_the_shared_ones() {
+    let root = nnue_testkit::root();
+    for file in nnue_testkit::COMMITTED_ORACLES {
+        let committed = std::fs::read(root.join("tests/oracles/stockfish").join(file)).unwrap();
+        let Ok(shared) = std::fs::read(root.join("../shared/oracle").join(file)) else {
+            nnue_testkit::skip("committed oracle copy check", &format!("../shared/oracle/{file} is missing"), true);
+            continue;
+        };
+        assert!(committed == shared, "tests/oracles/stockfish/{file} differs from ../shared/oracle/{file}");
     }
 }

@@ -115,19 +115,32 @@ pub struct OracleRow {
     pub sf19_lite: (i32, i32),
 }
 
+/// The Stockfish oracle files committed in `tests/oracles/stockfish/`: copies of
+/// `../shared/oracle/`'s, so that a clone without `../shared` checks the real nets that
+/// `scripts/fetch-nets.py` brings (a test keeps the copies equal to `../shared`'s).
+pub const COMMITTED_ORACLES: [&str; 6] =
+    ["stockfish-eval.tsv", "games.tsv", "stockfish18-eval.tsv", "games18.tsv", "stockfish19-eval.tsv", "games19.tsv"];
+
+/// Where an oracle file is: `../shared/oracle/`, else the committed copy.
+pub fn oracle_path(file: &str) -> Option<PathBuf> {
+    [root().join("../shared/oracle").join(file), root().join("tests/oracles/stockfish").join(file)]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
 /// The rows of an oracle file (`stockfish-eval.tsv` or `games.tsv`); reports `what` as
 /// skipped (see [`skip`]) when the file is missing.
 pub fn oracle_or_skip(file: &str, what: &str) -> Option<Vec<OracleRow>> {
     let rows = oracle(file);
     if rows.is_none() {
-        skip(what, &format!("../shared/oracle/{file} is missing"), true);
+        skip(what, &format!("../shared/oracle/{file} is missing (and no copy is committed)"), true);
     }
     rows
 }
 
-/// The rows of an oracle file, if it is there. Columns a file lacks read as 0.
+/// The rows of an oracle file, if it is there ([`oracle_path`]). Columns a file lacks read as 0.
 pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
-    let text = std::fs::read_to_string(root().join("../shared/oracle").join(file)).ok()?;
+    let text = std::fs::read_to_string(oracle_path(file)?).ok()?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next()?.split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name);
@@ -160,7 +173,7 @@ pub fn oracle(file: &str) -> Option<Vec<OracleRow>> {
 /// `../shared/oracle/bullet-*.tsv` files); reports `what` as skipped (see [`skip`]) when the
 /// file is missing.
 pub fn engine_oracle_or_skip(file: &str, what: &str) -> Option<Vec<(String, i32)>> {
-    let Ok(text) = std::fs::read_to_string(root().join("../shared/oracle").join(file)) else {
+    let Some(Ok(text)) = oracle_path(file).map(std::fs::read_to_string) else {
         skip(what, &format!("../shared/oracle/{file} is missing"), true);
         return None;
     };
