@@ -28,7 +28,22 @@
 //! unless `--clear-cache` empties it as each game starts, as Stockfish's timing loop does. `median_ns` is wall time; `cpu_ns` the same medians of this thread's
 //! CPU time, which a busy machine inflates less. Either takes `--path NAME` (repeatable) to measure only those paths.
 //! `--calls N` sets the forward passes per repetition (for counting instructions under an
-//! emulator, where the difference between two counts is what matters).
+//! emulator, where the difference between two counts is what matters). `--games` also takes a
+//! plain file of games, one line of UCI moves each (`data/games.txt`).
+//!
+//! A search-shaped workload:
+//!
+//! ```text
+//! EVALFILE=FILE cargo run --release --example bench -- --tree [--fens FILE] [--depth N] [--tree-moves OUT]
+//! tree <path> nodes=<n> median_ns=<ns per node> cpu_ns=<ns> nps=<nodes/s>
+//! ```
+//!
+//! `--tree`: from each of the first 16 positions of `data/positions.txt` (or of `--fens`), every
+//! legal move to depth 3 (`--depth`), depth first in shakmaty's move order: push, evaluate,
+//! recurse, pop; the root is evaluated after a reset of the stack. The walk is generated once,
+//! before timing; 5 repetitions, the median time per evaluated node. `--tree-moves OUT` writes
+//! the walk, one root a line: its FEN, a tab, then the UCI moves with `-` for each pop (what
+//! another engine's timing loop replays to do the same work).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -154,12 +169,15 @@ fn forward_ns<N: Network>(net: &N, path: KernelPath, positions: &[Position], cal
     medians(per_position)
 }
 
-/// The complete games of a `moves` TSV (UCI from the start position).
+/// The complete games of a `moves` TSV (UCI from the start position), or of a plain file of
+/// one game's UCI moves a line (`#` comments).
 fn read_games(file: &str) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let mut lines = text.lines().filter(|l| !l.is_empty());
-    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let col = header.iter().position(|h| *h == "moves").expect("a moves column");
+    let mut lines = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).peekable();
+    let Some(col) = lines.peek().and_then(|header| header.split('\t').position(|h| h == "moves")) else {
+        return lines.map(|l| l.split_whitespace().map(str::to_string).collect()).collect();
+    };
+    lines.next();
     let rows: Vec<Vec<String>> =
         lines.map(|l| l.split('\t').nth(col).unwrap_or("").split_whitespace().map(str::to_string).collect()).collect();
     let extends = |a: &Vec<String>, b: &Vec<String>| b.len() > a.len() && b.starts_with(a);
@@ -201,6 +219,77 @@ fn ply_ns<N: Network>(
     medians(reps)
 }
 
+/// One step of a tree walk: a move pushed (its board change and the position it reaches), or
+/// the pop that takes it back.
+enum Step {
+    Push(nnue_runtime::Dirty, Position),
+    Pop,
+}
+
+/// Every legal move to `depth` plies below `pos`, depth first in shakmaty's order, as steps and
+/// as UCI moves (`-` for a pop).
+fn walk(pos: &shakmaty::Chess, depth: usize, steps: &mut Vec<Step>, moves: &mut Vec<String>) {
+    use shakmaty::Position as _;
+    if depth == 0 {
+        return;
+    }
+    for mv in pos.legal_moves() {
+        let dirty = nnue_testkit::chess::dirty(pos, &mv);
+        moves.push(mv.to_uci(shakmaty::CastlingMode::Standard).to_string());
+        let next = pos.clone().play(mv).expect("a legal move");
+        steps.push(Step::Push(dirty, nnue_testkit::chess::position(&next)));
+        walk(&next, depth - 1, steps, moves);
+        steps.push(Step::Pop);
+        moves.push("-".into());
+    }
+}
+
+/// The tree walks of the first 16 positions of `file`: (FEN, root, steps, UCI moves).
+fn read_trees(file: &std::path::Path, depth: usize) -> Vec<(String, Position, Vec<Step>, Vec<String>)> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let fens = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#') && *l != "fen");
+    fens.take(16)
+        .map(|line| {
+            let fen = line.split('\t').next().expect("a FEN").to_string();
+            let root: shakmaty::Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .ok()
+                .and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok())
+                .unwrap_or_else(|| panic!("{fen}: not a legal position"));
+            let (mut steps, mut moves) = (Vec::new(), Vec::new());
+            walk(&root, depth, &mut steps, &mut moves);
+            (fen, nnue_testkit::chess::position(&root), steps, moves)
+        })
+        .collect()
+}
+
+/// Median (of 5 repetitions) time per evaluated node of the tree walks, wall and thread CPU.
+fn tree_ns<N: Network>(net: &N, path: KernelPath, trees: &[(String, Position, Vec<Step>, Vec<String>)]) -> (f64, f64) {
+    let mut stack = AccumulatorStack::with_path(net, &trees[0].1, path);
+    let nodes: usize = trees.iter().map(|t| 1 + t.2.len() / 2).sum();
+    let reps = (0..5)
+        .map(|_| {
+            let (wall, cpu) = time_calls(1, || {
+                for (_, root, steps, _) in trees {
+                    stack.reset(net, root);
+                    black_box(stack.evaluate(net, root));
+                    for step in steps {
+                        match step {
+                            Step::Push(dirty, pos) => {
+                                stack.push(*dirty);
+                                black_box(stack.evaluate(net, pos));
+                            }
+                            Step::Pop => stack.pop(),
+                        }
+                    }
+                }
+            });
+            (wall / nodes as f64, cpu / nodes as f64)
+        })
+        .collect();
+    medians(reps)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -221,10 +310,21 @@ fn main() {
     // `--clear-cache`: each game of `--ply` starts with an empty refresh cache, as Stockfish's
     // timing harness starts its games (by default the cache carries over, as in a match).
     let clear_cache = args.iter().position(|a| *a == "--clear-cache").map(|i| args.remove(i)).is_some();
+    let mut depth = 3;
+    if let Some(i) = args.iter().position(|a| *a == "--depth") {
+        depth = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("--depth takes a number"));
+        args.drain(i..i + 2);
+    }
+    let mut tree_moves = None;
+    if let Some(i) = args.iter().position(|a| *a == "--tree-moves") {
+        tree_moves = Some(args.get(i + 1).unwrap_or_else(|| panic!("--tree-moves takes a file")).to_string());
+        args.drain(i..i + 2);
+    }
     let usage = || -> ! {
         eprintln!(
             "usage: EVALFILE=FILE cargo run --release --example bench \
-             [-- --fens FILE | --forward --fens FILE | --ply --games FILE [--clear-cache]] [--path NAME] [--calls N]"
+             [-- --fens FILE | --forward --fens FILE | --ply --games FILE [--clear-cache] \
+             | --tree [--fens FILE] [--depth N] [--tree-moves OUT]] [--path NAME] [--calls N]"
         );
         std::process::exit(2);
     };
@@ -266,6 +366,23 @@ fn main() {
             for &path in &paths {
                 let (wall, cpu) = ply_ns(&net::NETWORK, path, &games, clear_cache);
                 println!("ply {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
+            }
+            return;
+        }
+        ["--tree"] | ["--tree", "--fens", _] => {
+            let file = args.get(2).map_or_else(|| nnue_testkit::root().join("data/positions.txt"), Into::into);
+            let trees = read_trees(&file, depth);
+            if let Some(out) = &tree_moves {
+                let lines: Vec<String> =
+                    trees.iter().map(|(fen, _, _, moves)| format!("{fen}\t{}\n", moves.join(" "))).collect();
+                std::fs::write(out, lines.concat()).unwrap_or_else(|e| panic!("{out}: {e}"));
+            }
+            let nodes: usize = trees.iter().map(|t| 1 + t.2.len() / 2).sum();
+            eprintln!("{} ({} roots, depth {depth}, {nodes} nodes)", net::ARCHITECTURE, trees.len());
+            for &path in &paths {
+                let (wall, cpu) = tree_ns(&net::NETWORK, path, &trees);
+                let nps = 1e9 / wall;
+                println!("tree {} nodes={nodes} median_ns={wall:.1} cpu_ns={cpu:.1} nps={nps:.0}", path.isa().name());
             }
             return;
         }
