@@ -792,19 +792,33 @@ fn screlu_fits_i16(l1w: &[i16], qa: i32) -> bool {
 /// not fit int16 once doubled, and what Stockfish's code makes of it is not defined, so such a
 /// net is refused rather than evaluated one way or another. (Sums of doubled values that leave
 /// int16 are fine: they wrap, in Stockfish's accumulators and in ours alike.)
-pub fn check(net: &Net) -> Result<(), String> {
+pub fn check(net: &Net) -> Result<(), NotExact> {
     if let Model::Sfnn(_, p) = &net.model {
         let too_big = |v: &[i16]| v.iter().position(|&x| !(-16384..16384).contains(&x));
-        let why = "Stockfish doubles the transformer when it loads a net, and the doubled value does \
-                   not fit int16, so no exact evaluation exists";
-        if let Some(i) = too_big(&p.ft.biases) {
-            return Err(format!("feature-transformer bias {i} is {}: {why}", p.ft.biases[i]));
+        if let Some(index) = too_big(&p.ft.biases) {
+            return Err(NotExact { what: "bias", index, value: p.ft.biases[index] });
         }
-        if let Some(i) = too_big(&p.ft.weights) {
-            return Err(format!("feature-transformer weight {i} is {}: {why}", p.ft.weights[i]));
+        if let Some(index) = too_big(&p.ft.weights) {
+            return Err(NotExact { what: "weight", index, value: p.ft.weights[index] });
         }
     }
     Ok(())
+}
+
+/// Why [`check`] refuses a net: a feature-transformer value that Stockfish's doubling at load
+/// takes out of int16.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "feature-transformer {what} {index} is {value}: Stockfish doubles the transformer when it loads a net, \
+     and the doubled value does not fit int16, so no exact evaluation exists"
+)]
+pub struct NotExact {
+    /// `"bias"` or `"weight"`.
+    pub what: &'static str,
+    /// Its index in the transformer's biases or weights.
+    pub index: usize,
+    /// The value.
+    pub value: i16,
 }
 
 #[cfg(test)]

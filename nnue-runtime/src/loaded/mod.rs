@@ -29,8 +29,53 @@ pub type Loaded<'w, N, I> = Composed<N, Program<'w, I>>;
 
 /// Why a net can't be viewed as a given fast type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct LoadError(pub(crate) String);
+#[non_exhaustive]
+pub enum LoadError {
+    /// The net is of another family than the view (an SFNN view of a HalfKP net, say).
+    #[error("the net is {net}, not {view}")]
+    Family {
+        /// The net's architecture.
+        net: String,
+        /// What the view reads.
+        view: &'static str,
+    },
+    /// A dimension the view's type names differs from the net's.
+    #[error("{what} is {got}, the net's is {want}")]
+    Dimension {
+        /// Which dimension (a const parameter of the view, or what it counts).
+        what: String,
+        /// The view's.
+        got: usize,
+        /// The net's.
+        want: usize,
+    },
+    /// An array of the net's layout has another shape than the view's type takes.
+    #[error("{array} has shape {dims:?} of {elem}, which is not {wanted}")]
+    Shape {
+        /// The array's name in the layout.
+        array: &'static str,
+        /// Its shape, outermost first.
+        dims: Vec<usize>,
+        /// Its element type.
+        elem: &'static str,
+        /// What the view's type takes.
+        wanted: String,
+    },
+    /// An array's bytes don't cast to the view's type.
+    #[error("{array}: {reason}")]
+    Cast {
+        /// The array's name in the layout.
+        array: &'static str,
+        /// Why (`bytemuck`'s words).
+        reason: String,
+    },
+    /// The net's layers need something the run-time path doesn't run.
+    #[error("the net's layers can't run loaded: {0}")]
+    Layers(String),
+    /// No exact evaluation exists (see [`layout::check`]).
+    #[error(transparent)]
+    NotExact(#[from] layout::NotExact),
+}
 
 /// One array of the fast layout in an 8-byte aligned buffer.
 struct Words {
@@ -44,13 +89,12 @@ impl Words {
     /// The array's bytes, which must be `size` (`wanted` says what asked for that many).
     fn bytes(&self, size: usize, wanted: impl FnOnce() -> String) -> Result<&[u8], LoadError> {
         if layout::Array::size(self.elem, &self.dims) != Some(size) {
-            return Err(LoadError(format!(
-                "{} has shape {:?} of {}, which is not {}",
-                self.name,
-                self.dims,
-                self.elem.rust_name(),
-                wanted()
-            )));
+            return Err(LoadError::Shape {
+                array: self.name,
+                dims: self.dims.clone(),
+                elem: self.elem.rust_name(),
+                wanted: wanted(),
+            });
         }
         Ok(&bytemuck::cast_slice::<u64, u8>(&self.words)[..size])
     }
@@ -59,14 +103,14 @@ impl Words {
     fn view<T: Pod>(&self) -> Result<&T, LoadError> {
         let size = std::mem::size_of::<T>();
         let bytes = self.bytes(size, || format!("the {size} bytes the requested type takes"))?;
-        bytemuck::try_from_bytes(bytes).map_err(|e| LoadError(format!("{}: {e}", self.name)))
+        bytemuck::try_from_bytes(bytes).map_err(|e| LoadError::Cast { array: self.name, reason: e.to_string() })
     }
 
     /// The array as `n` values of `T` (rows of it), which must be exactly its size.
     fn rows<T: Pod>(&self, n: usize) -> Result<&[T], LoadError> {
         let row = std::mem::size_of::<T>();
         let bytes = self.bytes(row * n, || format!("{n} rows of the {row} bytes the requested type takes"))?;
-        bytemuck::try_cast_slice(bytes).map_err(|e| LoadError(format!("{}: {e}", self.name)))
+        bytemuck::try_cast_slice(bytes).map_err(|e| LoadError::Cast { array: self.name, reason: e.to_string() })
     }
 }
 
@@ -75,7 +119,7 @@ fn check_size(what: &str, got: usize, want: usize) -> Result<(), LoadError> {
     if got == want {
         Ok(())
     } else {
-        Err(LoadError(format!("{what} is {got}, the net's is {want}")))
+        Err(LoadError::Dimension { what: what.to_string(), got, want })
     }
 }
 
@@ -87,7 +131,7 @@ pub struct FastWeights {
 impl FastWeights {
     /// Checks the net against the fast layout's limits and transforms it as `nnue_net!` does.
     pub fn new(net: &Net) -> Result<FastWeights, LoadError> {
-        layout::check(net).map_err(LoadError)?;
+        layout::check(net)?;
         let layout = layout::fast_layout(net).map(|name, array| {
             let mut words = vec![0u64; array.bytes.len().div_ceil(8)];
             bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..array.bytes.len()].copy_from_slice(&array.bytes);
@@ -146,7 +190,7 @@ impl FastWeights {
             return Err(self.not("a Stockfish 19 net"));
         };
         if INT8 + INT16 != ROWS {
-            return Err(LoadError(format!("ROWS is {ROWS}, not INT8 + INT16 = {}", INT8 + INT16)));
+            return Err(LoadError::Dimension { what: "ROWS (INT8 + INT16)".into(), got: ROWS, want: INT8 + INT16 });
         }
         self.compose(self.transformer()?)
     }
@@ -228,13 +272,17 @@ impl FastWeights {
             Some(rows) => rows.view()?,
             None => {
                 let none: &[[i8; L1]] = &[];
-                none.try_into().map_err(|_| LoadError(format!("the net has no int8 rows, not {INT8}")))?
+                let what = "INT8 (the net has no int8 rows)".into();
+                none.try_into().map_err(|_| LoadError::Dimension { what, got: INT8, want: 0 })?
             }
         };
         let psqt: &[[i32; PSQT]] = match psqt {
             Some(rows) => rows.rows(INT8 + INT16)?,
             None if PSQT == 0 => &[],
-            None => return Err(LoadError(format!("the net has no PSQT outputs, not {PSQT}"))),
+            None => {
+                let what = "PSQT (the net has no PSQT outputs)".into();
+                return Err(LoadError::Dimension { what, got: PSQT, want: 0 });
+            }
         };
         let features = FeatureSet::for_arch(&self.layout.arch());
         Ok(Transformer { biases: biases.view()?, int8_rows, int16_rows: int16_rows.view()?, psqt, features })
@@ -257,7 +305,7 @@ impl FastWeights {
         Ok(Composed { net, layers })
     }
 
-    fn not(&self, what: &str) -> LoadError {
-        LoadError(format!("the net is {}, not {what}", self.layout.arch()))
+    fn not(&self, view: &'static str) -> LoadError {
+        LoadError::Family { net: self.layout.arch().to_string(), view }
     }
 }

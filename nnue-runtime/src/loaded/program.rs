@@ -662,7 +662,7 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
 }
 
 fn err(msg: String) -> LoadError {
-    LoadError(format!("the net's layers can't run loaded: {msg}"))
+    LoadError::Layers(msg)
 }
 
 /// A register's value while building.

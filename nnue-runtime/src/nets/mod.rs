@@ -209,8 +209,15 @@ pub(crate) mod tests {
         assert!(err(w.sfnn::<32, 16, 8>().map(drop)).contains("not an SFNNv5+ net"));
         let net = synth::sf19(64, nnue_format::Sf19Inputs::Lite, 5, Encoding::Raw);
         let w = FastWeights::new(&net).unwrap();
-        assert_eq!(err(w.sf19::<64, 32, 16, 0, 768, 769>().map(drop)), "ROWS is 769, not INT8 + INT16 = 768");
-        assert_eq!(err(w.sf19::<64, 32, 16, 1, 768, 769>().map(drop)), "the net has no int8 rows, not 1");
+        assert_eq!(err(w.sf19::<64, 32, 16, 0, 768, 769>().map(drop)), "ROWS (INT8 + INT16) is 769, the net's is 768");
+        assert_eq!(
+            err(w.sf19::<64, 32, 16, 1, 768, 769>().map(drop)),
+            "INT8 (the net has no int8 rows) is 1, the net's is 0"
+        );
+        // The kinds are typed, for a loader that tells them apart.
+        use crate::loaded::LoadError;
+        assert!(matches!(w.sf19::<64, 32, 16, 0, 768, 769>(), Err(LoadError::Dimension { got: 769, want: 768, .. })));
+        assert!(matches!(w.sfnn::<32, 16, 8>(), Err(LoadError::Family { view: "an SFNNv5+ net", .. })));
         assert!(w.sf19::<64, 32, 16, 0, 768, 768>().is_ok());
         let arch = "(768x2 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=1/16256, scale=400, \
                     file=bullet, kings=[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";

@@ -244,16 +244,37 @@ impl Network for Evaluator<'_> {
     }
 }
 
+/// The first difference [`verify`] found between a fast network and the reference.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{arch} on {path}, {position:?}: got {got} (trace {got_trace:?}), reference {want} (trace {want_trace:?})")]
+pub struct Mismatch {
+    /// The net's architecture.
+    pub arch: String,
+    /// The path that differs.
+    pub path: crate::KernelPath,
+    /// The position.
+    pub position: Position,
+    /// The fast network's evaluation (from [`Network::trace_on`]; its plain forward pass may
+    /// be the one that differs).
+    pub got: Evaluation,
+    /// The fast network's layer outputs.
+    pub got_trace: Trace,
+    /// The reference's evaluation.
+    pub want: Evaluation,
+    /// The reference's layer outputs.
+    pub want_trace: Trace,
+}
+
 /// Checks a fast network against the reference on every path this CPU has: every layer's
 /// output and the evaluation, for each position. Returns the number of comparisons, or the
 /// first difference. (Engines loading nets at run time can use it as a self-test.)
-pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, String> {
+pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, Mismatch> {
     verify_with(&Evaluator::new(net), fast, positions)
 }
 
 /// [`verify`] against `reference` (an evaluator of the net, with its own layers or given ones:
 /// [`Evaluator::with_layers`]).
-pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &[Position]) -> Result<usize, String> {
+pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &[Position]) -> Result<usize, Mismatch> {
     let net = reference.net();
     let mut n = 0;
     for path in crate::KernelPath::all() {
@@ -267,10 +288,15 @@ pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &
             let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
             let plain = fast.forward_on(path, &acc, stm, pieces);
             if trace != want_trace || eval != want || plain != want {
-                return Err(format!(
-                    "{} on {path}, {pos:?}: got {eval} (trace {trace:?}), reference {want} (trace {want_trace:?})",
-                    net.arch()
-                ));
+                return Err(Mismatch {
+                    arch: net.arch().to_string(),
+                    path,
+                    position: pos.clone(),
+                    got: eval,
+                    got_trace: trace,
+                    want,
+                    want_trace,
+                });
             }
             n += 1;
         }
