@@ -37,13 +37,6 @@ pub struct Candidate {
     pub reads: Option<Result<(), String>>,
 }
 
-impl Candidate {
-    /// The architecture to read the file with, if the description is complete.
-    pub fn arch(&self) -> Option<Architecture> {
-        self.complete.then_some(self.arch)
-    }
-}
-
 /// At most this many candidates are listed (the rest are counted).
 pub const MAX_LISTED: usize = 12;
 
@@ -275,12 +268,23 @@ fn cbnf(bytes: &[u8]) -> Option<Candidate> {
 
 /// Reads the file with each of the first [`MAX_LISTED`] candidates (a made-up king table
 /// where the real one is unknown: the table doesn't change what is read), and moves those
-/// that read ahead of those that don't, keeping the order otherwise.
-pub fn verify(bytes: &[u8], candidates: &mut [Candidate]) {
+/// that read ahead of those that don't, keeping the order otherwise. Returns the net read with
+/// the first complete candidate that reads (then first in the list), if any.
+pub fn verify(bytes: &[u8], candidates: &mut [Candidate]) -> Option<Net> {
+    let mut first = None;
     for c in candidates.iter_mut().take(MAX_LISTED) {
-        c.reads = Some(Net::from_bytes(bytes, Some(&c.arch)).map(|_| ()).map_err(|e| e.to_string()));
+        match Net::from_bytes(bytes, Some(&c.arch)) {
+            Ok(net) => {
+                if c.complete && first.is_none() {
+                    first = Some(net);
+                }
+                c.reads = Some(Ok(()));
+            }
+            Err(e) => c.reads = Some(Err(e.to_string())),
+        }
     }
     candidates.sort_by_key(|c| matches!(c.reads, Some(Err(_))));
+    first
 }
 
 /// The candidates in a few lines, for an error message about a file read without a description.

@@ -27,8 +27,12 @@ pub fn run(file: &str, arch: Option<&str>, fens: Option<&str>, stats: bool) -> O
             (Net::from_bytes(&bytes, None).map_err(|e| Failure(format!("{file}: {e}")))?, "the header's")
         }
         None => match identified(&bytes) {
-            Some(net) => (net, "the first candidate's, which reads"),
-            None => {
+            Identified::Net(net) => (*net, "the first candidate's, which reads"),
+            Identified::Shapes => {
+                println!("no complete description among them: give one with --arch (a shape above, its ?s filled in)");
+                return Ok(());
+            }
+            Identified::Nothing => {
                 return Err(Failure(format!(
                     "{file}: no description given, and no known layout both fits its size and reads it: describe it with --arch"
                 )))
@@ -47,11 +51,21 @@ fn has_stockfish_header(bytes: &[u8]) -> bool {
     bytes.get(..4).is_some_and(|b| nnue_runtime::format::is_known_version(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
 }
 
-/// Lists the candidates of a file without a description and returns the net read with the
-/// first complete one that reads, if any.
-fn identified(bytes: &[u8]) -> Option<Net> {
+/// What the candidates of a file without a description come to.
+enum Identified {
+    /// The net, read with the first complete candidate that reads it.
+    Net(Box<Net>),
+    /// Shapes that read, none with a complete description.
+    Shapes,
+    /// No candidate reads the file.
+    Nothing,
+}
+
+/// Lists the candidates of a file without a description and reads the net with the first
+/// complete one that reads, if any.
+fn identified(bytes: &[u8]) -> Identified {
     let mut found = identify::candidates(bytes);
-    identify::verify(bytes, &mut found);
+    let first = identify::verify(bytes, &mut found);
     let cbnf = bytes.starts_with(b"CBNF");
     println!(
         "format: {}; no --arch given, so {}",
@@ -83,10 +97,14 @@ fn identified(bytes: &[u8]) -> Option<Net> {
     if found.len() > identify::MAX_LISTED {
         println!("  ... and {} more of bullet's generic form", found.len() - identify::MAX_LISTED);
     }
-    let first = found.iter().find(|c| c.complete && matches!(c.reads, Some(Ok(()))))?;
-    let net = Net::from_bytes(bytes, first.arch().as_ref()).ok()?;
-    println!();
-    Some(net)
+    match first {
+        Some(net) => {
+            println!();
+            Identified::Net(Box::new(net))
+        }
+        None if found.iter().any(|c| matches!(c.reads, Some(Ok(())))) => Identified::Shapes,
+        None => Identified::Nothing,
+    }
 }
 
 /// 1234567 as "1,234,567".
