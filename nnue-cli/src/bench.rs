@@ -51,7 +51,8 @@ pub struct Options {
     pub progress: bool,
 }
 
-/// A progress bar on stderr (hidden when not wanted or not a terminal).
+/// A progress bar on stderr (hidden when not wanted or not a terminal); each measurement adds
+/// its steps to its length.
 fn bar(len: u64, show: bool) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
@@ -111,6 +112,7 @@ impl Measure for Rates<'_> {
             Some(([features.index(c, king, sq(to)?, knight)?], [features.index(c, king, sq(from)?, knight)?]))
         };
         let moves = [quiet(Color::White, "g1", "f3"), quiet(Color::Black, "g8", "f6")];
+        self.bar.inc_length(3 * paths.len() as u64);
         for &path in paths {
             let label = if paths.len() > 1 { format!("{name} {}", path.isa().name()) } else { name.to_string() };
             self.bar.set_message(label.clone());
@@ -161,6 +163,7 @@ struct Forward<'a> {
 
 impl Measure for Forward<'_> {
     fn measure<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
+        self.bar.inc_length((self.positions.len() * paths.len()) as u64);
         for &path in paths {
             let label = if paths.len() > 1 { format!("{name} {}", path.isa().name()) } else { name.to_string() };
             self.bar.set_message(label.clone());
@@ -203,6 +206,7 @@ struct Ply<'a> {
 impl Measure for Ply<'_> {
     fn measure<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
         let plies: usize = self.games.iter().map(Vec::len).sum();
+        self.bar.inc_length((self.reps * paths.len()) as u64);
         for &path in paths {
             let label = if paths.len() > 1 { format!("{name} {}", path.isa().name()) } else { name.to_string() };
             self.bar.set_message(label.clone());
@@ -258,18 +262,17 @@ fn replay(games: &[Vec<String>]) -> Result<Vec<Vec<(Dirty, Position)>>, Failure>
 /// Measures with `m` the reference, then the fast network if the shape is one of [`fast`]'s.
 fn each_network(net: &nnue_runtime::Net, m: &mut impl Measure) -> Outcome {
     m.measure("generic", &Evaluator::new(net), &[KernelPath::SCALAR])?;
-    crate::bench::fast::measure(net, m)
+    fast::measure(net, m)
 }
 
 /// Runs the bench.
 pub fn run(o: &Options) -> Outcome {
     let net = load::net(&o.file, o.arch.as_deref())?;
-    let paths = 1 + fast::paths(&net);
     eprintln!("{}: {}", o.file, net.arch());
     match o.mode {
         Mode::Rates => {
             let positions = load::positions(o.fens.as_deref())?;
-            let bar = bar(3 * paths as u64, o.progress);
+            let bar = bar(0, o.progress);
             let result = each_network(&net, &mut Rates { positions: &positions, seconds: o.seconds, bar: &bar });
             bar.finish_and_clear();
             result
@@ -280,7 +283,7 @@ pub fn run(o: &Options) -> Outcome {
                 // Every 16th of the built-in positions: the per-position medians need many calls.
                 positions = positions.into_iter().step_by(16).collect();
             }
-            let bar = bar((positions.len() * paths) as u64, o.progress);
+            let bar = bar(0, o.progress);
             let result = each_network(&net, &mut Forward { positions: &positions, reps: o.reps, bar: &bar });
             bar.finish_and_clear();
             result
@@ -295,7 +298,7 @@ pub fn run(o: &Options) -> Outcome {
             };
             let games = replay(&games)?;
             let start = nnue_runtime::shakmaty::position(&shakmaty::Chess::default());
-            let bar = bar((o.reps * paths) as u64, o.progress);
+            let bar = bar(0, o.progress);
             let result = each_network(&net, &mut Ply { games: &games, start: &start, reps: o.reps, bar: &bar });
             bar.finish_and_clear();
             result
@@ -304,8 +307,8 @@ pub fn run(o: &Options) -> Outcome {
 }
 
 /// The run-time loaded fast networks this tool is built for: one monomorphised view per
-/// shape, so only the shapes of the nets the project checks against (more would lengthen the
-/// build); other nets are measured on the reference alone.
+/// shape (their sizes are const parameters), the shapes of the nets the project checks
+/// against; other nets are measured on the reference alone (more shapes lengthen the build).
 mod fast {
     use nnue_runtime::loaded::FastWeights;
     use nnue_runtime::{KernelPath, Net};
@@ -313,15 +316,53 @@ mod fast {
     use super::Measure;
     use crate::Outcome;
 
-    /// How many paths [`measure`] will run for `net`.
-    pub fn paths(net: &Net) -> usize {
-        let _ = net;
-        0
+    /// Tries each view in turn; the first of the net's shape is measured on every path.
+    macro_rules! first_view {
+        ($w:expr, $m:expr, $( $view:ident::<$($n:literal),*> ),* $(,)?) => {
+            $(
+                if let Ok(view) = $w.$view::<$($n),*>() {
+                    return $m.measure("loaded", &view, &KernelPath::all());
+                }
+            )*
+        };
     }
 
-    /// Measures the fast network of `net`'s shape on every path, if it is one of the shapes.
+    /// Measures the fast network of `net`'s shape on every path, if it is one of the shapes;
+    /// says so otherwise.
     pub fn measure(net: &Net, m: &mut impl Measure) -> Outcome {
-        let _ = (net, m, KernelPath::all, FastWeights::new);
+        let w = match FastWeights::new(net) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("no fast network for this net: {e}");
+                return Ok(());
+            }
+        };
+        first_view!(
+            w,
+            m,
+            // Stockfish 17.1's small, lite and big nets, 15.1's and 16's.
+            sfnn::<128, 64, 32>,
+            sfnn::<256, 128, 64>,
+            sfnn::<1024, 512, 256>,
+            sfnn::<1536, 768, 384>,
+            sfnn::<3072, 1536, 768>,
+            // Stockfish 18's big net, 19's big and lite nets, 13's HalfKP net.
+            sfnn_threats::<1024, 512, 256>,
+            sf19::<1024, 512, 256, 64368, 22528, 86896>,
+            sf19::<1024, 512, 256, 0, 768, 768>,
+            halfkp::<256, 128>,
+            // akimbo's and pawnocchio's shapes.
+            chess768::<512, 768, 8>,
+            chess768::<1024, 768, 8>,
+            // Alexandria, Stormphrax, Integral, Obsidian, Reckless, PlentyChess.
+            layered::<1536, 768, 384, 12288, 16, 32, 32, 8>,
+            layered::<1792, 896, 448, 11264, 16, 32, 32, 8>,
+            layered::<1536, 768, 384, 9216, 16, 16, 32, 8>,
+            layered::<1536, 768, 384, 9984, 16, 32, 32, 8>,
+            layered_threats::<768, 384, 192, 66864, 7680, 16, 16, 32, 8>,
+            layered_threats::<1024, 512, 256, 64368, 9216, 16, 32, 32, 8>,
+        );
+        eprintln!("no fast network for this shape in this build: the reference only");
         Ok(())
     }
 }
