@@ -149,7 +149,7 @@ impl Measure for Rates<'_> {
                 _ => "n/a".into(),
             };
             self.bar.inc(1);
-            self.bar.suspend(|| println!("{label} refresh+eval={refresh_eval:.0} eval={eval:.0} update={update}"));
+            self.bar.suspend(|| say!("{label} refresh+eval={refresh_eval:.0} eval={eval:.0} update={update}"));
         }
         Ok(())
     }
@@ -189,7 +189,7 @@ impl Measure for Forward<'_> {
                 self.bar.inc(1);
             }
             self.bar.suspend(|| {
-                println!("forward {label} median_ns={:.1} ({} positions)", median(per_position), self.positions.len())
+                say!("forward {label} median_ns={:.1} ({} positions)", median(per_position), self.positions.len())
             });
         }
         Ok(())
@@ -226,7 +226,7 @@ impl Measure for Ply<'_> {
                 })
                 .collect();
             self.bar.suspend(|| {
-                println!("ply {label} median_ns={:.1} ({} games, {plies} plies)", median(reps), self.games.len())
+                say!("ply {label} median_ns={:.1} ({} games, {plies} plies)", median(reps), self.games.len())
             });
         }
         Ok(())

@@ -143,6 +143,6 @@ pub fn run(file: &str, arch: Option<&str>, oracle: &str, column: Option<&str>) -
     if count == 0 {
         return Err(Failure(format!("{oracle}: no rows")));
     }
-    println!("{count} positions, all exact");
+    say!("{count} positions, all exact");
     Ok(())
 }

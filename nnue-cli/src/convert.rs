@@ -182,14 +182,10 @@ pub fn run(file: &str, arch: Option<&str>, to: &str, out: &str, force: bool) -> 
         }
     }
     std::fs::write(out, &bytes).map_err(|e| Failure(format!("{out}: {e}")))?;
-    println!(
-        "wrote {out}: {} bytes ({} before)",
-        crate::inspect::group(bytes.len()),
-        crate::inspect::group(input.len())
-    );
+    say!("wrote {out}: {} bytes ({} before)", crate::inspect::group(bytes.len()), crate::inspect::group(input.len()));
     match arch {
-        Architecture::Chess768(_) | Architecture::Layered(_) => println!("read it with --arch \"{arch}\""),
-        _ => println!("its header describes it"),
+        Architecture::Chess768(_) | Architecture::Layered(_) => say!("read it with --arch \"{arch}\""),
+        _ => say!("its header describes it"),
     }
     Ok(())
 }

@@ -18,9 +18,10 @@ pub fn run(file: &str, arch: Option<&str>, fens: Option<&str>, stats: bool) -> O
         None => std::fs::read(file).map_err(|_| e),
         Some(_) => Err(e),
     })?;
-    println!("file: {file}");
-    println!("size: {} bytes", group(bytes.len()));
-    println!("sha256: {} (Stockfish would name it nn-{}.nnue)", sha256_hex(&bytes), &sha256_hex(&bytes)[..12]);
+    say!("file: {file}");
+    say!("size: {} bytes", group(bytes.len()));
+    let sha = sha256_hex(&bytes);
+    say!("sha256: {sha} (nn-{}.nnue in Stockfish's naming)", &sha[..12]);
     let (net, how) = match given {
         Some(a) => (Net::from_bytes(&bytes, Some(&a)).map_err(|e| Failure(format!("{file}: {e}")))?, "given"),
         None if has_stockfish_header(&bytes) => {
@@ -29,7 +30,7 @@ pub fn run(file: &str, arch: Option<&str>, fens: Option<&str>, stats: bool) -> O
         None => match identified(&bytes) {
             Identified::Net(net) => (*net, "the first candidate's, which reads"),
             Identified::Shapes => {
-                println!("no complete description among them: give one with --arch (a shape above, its ?s filled in)");
+                say!("no complete description among them: give one with --arch (a shape above, its ?s filled in)");
                 return Ok(());
             }
             Identified::Nothing => {
@@ -67,7 +68,7 @@ fn identified(bytes: &[u8]) -> Identified {
     let mut found = identify::candidates(bytes);
     let first = identify::verify(bytes, &mut found);
     let cbnf = bytes.starts_with(b"CBNF");
-    println!(
+    say!(
         "format: {}; no --arch given, so {}",
         if cbnf {
             "Stormphrax's CBNF (a 64-byte header naming the shape)"
@@ -77,7 +78,7 @@ fn identified(bytes: &[u8]) -> Identified {
         if cbnf { "from the header:" } else { "by size (known layouts first, exact sizes before padded ones):" }
     );
     if found.is_empty() {
-        println!("  no known layout fits {} bytes", group(bytes.len()));
+        say!("  no known layout fits {} bytes", group(bytes.len()));
     }
     for (i, c) in found.iter().take(identify::MAX_LISTED).enumerate() {
         let size = match c.padded {
@@ -90,16 +91,16 @@ fn identified(bytes: &[u8]) -> Identified {
             Some(Err(e)) => format!("doesn't read: {e}"),
             None => "not tried".to_string(),
         };
-        println!("  {}. {}{size}: {reads}", i + 1, c.who);
+        say!("  {}. {}{size}: {reads}", i + 1, c.who);
         let what = if c.complete { "--arch" } else { "shape (the size doesn't tell the ?s)" };
-        println!("     {what} \"{}\"", c.description);
+        say!("     {what} \"{}\"", c.description);
     }
     if found.len() > identify::MAX_LISTED {
-        println!("  ... and {} more of bullet's generic form", found.len() - identify::MAX_LISTED);
+        say!("  ... and {} more of bullet's generic form", found.len() - identify::MAX_LISTED);
     }
     match first {
         Some(net) => {
-            println!();
+            say!();
             Identified::Net(Box::new(net))
         }
         None if found.iter().any(|c| matches!(c.reads, Some(Ok(())))) => Identified::Shapes,
@@ -132,7 +133,7 @@ fn describe(bytes: &[u8], net: &Net, how: &str) {
                 VERSION_SF19 => "Stockfish 19",
                 _ => "unknown",
             };
-            println!("format: Stockfish NNUE, version {version:#010X} ({which})");
+            say!("format: Stockfish NNUE, version {version:#010X} ({which})");
             let mut hashes = vec![format!("file {:#010X}", word(4))];
             match arch {
                 Architecture::Sfnn(a) => {
@@ -153,24 +154,24 @@ fn describe(bytes: &[u8], net: &Net, how: &str) {
                 }
                 _ => {}
             }
-            println!("hashes: {} (all as the architecture's)", hashes.join(", "));
-            println!("description: {:?}", net.description);
+            say!("hashes: {} (all as the architecture's)", hashes.join(", "));
+            say!("description: {:?}", net.description);
         }
         Architecture::Layered(a) if a.file == nnue_runtime::format::FileLayout::Cbnf => {
             let zstd = bytes.get(6).is_some_and(|f| f & 1 != 0);
-            println!("format: Stormphrax's CBNF{}", if zstd { ", the arrays zstd-compressed" } else { "" });
-            println!("name: {:?}", net.description);
+            say!("format: Stormphrax's CBNF{}", if zstd { ", the arrays zstd-compressed" } else { "" });
+            say!("name: {:?}", net.description);
         }
-        Architecture::Layered(a) => println!("format: headerless, {:?}'s file layout", a.file),
-        Architecture::Chess768(_) => println!("format: headerless (bullet's single-layer form)"),
+        Architecture::Layered(a) => say!("format: headerless, {:?}'s file layout", a.file),
+        Architecture::Chess768(_) => say!("format: headerless (bullet's single-layer form)"),
     }
-    println!("architecture ({how}): {arch}");
-    println!("family: {}, {} inputs, L1 {} per perspective", arch.family(), group(arch.inputs()), arch.l1());
-    println!("layers:");
+    say!("architecture ({how}): {arch}");
+    say!("family: {}, {} inputs, L1 {} per perspective", arch.family(), group(arch.inputs()), arch.l1());
+    say!("layers:");
     for line in arch.layers().to_string().lines() {
-        println!("  {line}");
+        say!("  {line}");
     }
-    println!("arrays:");
+    say!("arrays:");
     let mut total = 0;
     for (name, elem, dims, count, note) in arrays(&net.model) {
         let elem_bytes = match elem {
@@ -180,14 +181,14 @@ fn describe(bytes: &[u8], net: &Net, how: &str) {
         };
         total += count * elem_bytes;
         let shape: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-        println!(
+        say!(
             "  {name:<24} {elem:<6} [{}] = {} values{}",
             shape.join("]["),
             group(count),
             if note.is_empty() { String::new() } else { format!(", {note}") }
         );
     }
-    println!("  {} parameter bytes in all, unpacked; {} in the file", group(total), group(bytes.len()));
+    say!("  {} parameter bytes in all, unpacked; {} in the file", group(total), group(bytes.len()));
 }
 
 type ArrayLine = (String, &'static str, Vec<usize>, usize, String);
@@ -342,7 +343,7 @@ fn sparsity(net: &Net, positions: &[Position]) {
         Architecture::Chess768(_) => "clamped accumulator values",
         _ => "transform outputs (the sparse layer's input bytes)",
     };
-    println!(
+    say!(
         "L1 sparsity: {:.1}% of the {what} are zero over {} positions; {} of {} never non-zero",
         100.0 * zeros as f64 / total.max(1) as f64,
         group(positions.len()),

@@ -9,12 +9,36 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` that ends the program quietly when stdout is closed (`nnue inspect FILE | head`)
+/// instead of panicking.
+macro_rules! say {
+    () => {
+        $crate::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::line(format_args!($($arg)*))
+    };
+}
+
 mod bench;
 mod check;
 mod convert;
 mod identify;
 mod inspect;
 mod load;
+
+/// Writes a line to stdout; a closed pipe ends the program (exit 0: the reader has what it
+/// wanted), any other write error is exit 1.
+pub fn line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{args}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing the output: {e}");
+        std::process::exit(1);
+    }
+}
 
 /// What went wrong, as the user is told.
 #[derive(Debug)]
@@ -159,7 +183,7 @@ fn run(cli: Cli) -> Outcome {
             }
             let eval = nnue_runtime::Evaluator::new(&net);
             for (text, pos) in &positions {
-                println!("{}\t{text}", eval.evaluate(pos));
+                say!("{}\t{text}", eval.evaluate(pos));
             }
             Ok(())
         }

@@ -129,7 +129,10 @@ fn inspect_identifies_the_shared_nets() {
         if !name.starts_with("bullet/") {
             // Stockfish names its nets by their sha256.
             if name.starts_with("nn-") {
-                assert!(out.contains(&format!("would name it {name}")), "{name}: the sha256 names it:\n{out}");
+                assert!(
+                    out.contains(&format!("({name} in Stockfish's naming)")),
+                    "{name}: the sha256 names it:\n{out}"
+                );
             }
             assert!(out.contains("format: Stockfish NNUE, version 0x"), "{out}");
             assert!(out.contains("transformer weights"), "{out}");
