@@ -1,6 +1,6 @@
 //! `nnue bench`: how fast the net evaluates here, per path: the reference evaluator
 //! (`generic`), and the run-time loaded fast network on each kernel path this CPU has when the
-//! net's shape is one the tool is built for (see [`fast`]).
+//! net's shape is one the tool is built for (see [`fast`](crate::fast)).
 //!
 //! - default: rates over the positions: `refresh+eval` (both perspectives refreshed, then the
 //!   forward pass), `eval` (the forward pass from ready accumulators), `update` (a quiet
@@ -18,6 +18,7 @@ use nnue_runtime::{
     AccumulatorStack, Color, Dirty, Evaluator, KernelPath, Network, Piece, PieceType, Position, Square,
 };
 
+use crate::fast::Visit;
 use crate::{load, Failure, Outcome};
 
 /// What to measure.
@@ -90,19 +91,14 @@ fn rate(n: usize, seconds: f64, mut f: impl FnMut(usize)) -> f64 {
     ops as f64 / start.elapsed().as_secs_f64()
 }
 
-/// One network measured on its paths.
-trait Measure {
-    fn measure<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome;
-}
-
 struct Rates<'a> {
     positions: &'a [Position],
     seconds: f64,
     bar: &'a ProgressBar,
 }
 
-impl Measure for Rates<'_> {
-    fn measure<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
+impl Visit for Rates<'_> {
+    fn visit<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
         let positions = self.positions;
         let features = net.feature_set();
         // Ng1-f3 for White, Ng8-f6 for Black, each seen from its own side.
@@ -161,8 +157,8 @@ struct Forward<'a> {
     bar: &'a ProgressBar,
 }
 
-impl Measure for Forward<'_> {
-    fn measure<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
+impl Visit for Forward<'_> {
+    fn visit<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
         self.bar.inc_length((self.positions.len() * paths.len()) as u64);
         for &path in paths {
             let label = if paths.len() > 1 { format!("{name} {}", path.isa().name()) } else { name.to_string() };
@@ -203,8 +199,8 @@ struct Ply<'a> {
     bar: &'a ProgressBar,
 }
 
-impl Measure for Ply<'_> {
-    fn measure<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
+impl Visit for Ply<'_> {
+    fn visit<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
         let plies: usize = self.games.iter().map(Vec::len).sum();
         self.bar.inc_length((self.reps * paths.len()) as u64);
         for &path in paths {
@@ -234,7 +230,7 @@ impl Measure for Ply<'_> {
 }
 
 /// The games replayed: each ply's board change and the position it reaches.
-fn replay(games: &[Vec<String>]) -> Result<Vec<Vec<(Dirty, Position)>>, Failure> {
+pub fn replay(games: &[Vec<String>]) -> Result<Vec<Vec<(Dirty, Position)>>, Failure> {
     use nnue_runtime::shakmaty::{dirty, position};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Position as _};
@@ -259,10 +255,14 @@ fn replay(games: &[Vec<String>]) -> Result<Vec<Vec<(Dirty, Position)>>, Failure>
         .collect()
 }
 
-/// Measures with `m` the reference, then the fast network if the shape is one of [`fast`]'s.
-fn each_network(net: &nnue_runtime::Net, m: &mut impl Measure) -> Outcome {
-    m.measure("generic", &Evaluator::new(net), &[KernelPath::SCALAR])?;
-    fast::measure(net, m)
+/// Measures with `m` the reference, then the fast network if the shape is one of
+/// [`fast`](crate::fast)'s.
+fn each_network(net: &nnue_runtime::Net, m: &mut impl Visit) -> Outcome {
+    m.visit("generic", &Evaluator::new(net), &[KernelPath::SCALAR])?;
+    if !crate::fast::visit(net, m)? {
+        eprintln!("no fast network for this shape in this build: the reference only");
+    }
+    Ok(())
 }
 
 /// Runs the bench.
@@ -303,66 +303,5 @@ pub fn run(o: &Options) -> Outcome {
             bar.finish_and_clear();
             result
         }
-    }
-}
-
-/// The run-time loaded fast networks this tool is built for: one monomorphised view per
-/// shape (their sizes are const parameters), the shapes of the nets the project checks
-/// against; other nets are measured on the reference alone (more shapes lengthen the build).
-mod fast {
-    use nnue_runtime::loaded::FastWeights;
-    use nnue_runtime::{KernelPath, Net};
-
-    use super::Measure;
-    use crate::Outcome;
-
-    /// Tries each view in turn; the first of the net's shape is measured on every path.
-    macro_rules! first_view {
-        ($w:expr, $m:expr, $( $view:ident::<$($n:literal),*> ),* $(,)?) => {
-            $(
-                if let Ok(view) = $w.$view::<$($n),*>() {
-                    return $m.measure("loaded", &view, &KernelPath::all());
-                }
-            )*
-        };
-    }
-
-    /// Measures the fast network of `net`'s shape on every path, if it is one of the shapes;
-    /// says so otherwise.
-    pub fn measure(net: &Net, m: &mut impl Measure) -> Outcome {
-        let w = match FastWeights::new(net) {
-            Ok(w) => w,
-            Err(e) => {
-                eprintln!("no fast network for this net: {e}");
-                return Ok(());
-            }
-        };
-        first_view!(
-            w,
-            m,
-            // Stockfish 17.1's small, lite and big nets, 15.1's and 16's.
-            sfnn::<128, 64, 32>,
-            sfnn::<256, 128, 64>,
-            sfnn::<1024, 512, 256>,
-            sfnn::<1536, 768, 384>,
-            sfnn::<3072, 1536, 768>,
-            // Stockfish 18's big net, 19's big and lite nets, 13's HalfKP net.
-            sfnn_threats::<1024, 512, 256>,
-            sf19::<1024, 512, 256, 64368, 22528, 86896>,
-            sf19::<1024, 512, 256, 0, 768, 768>,
-            halfkp::<256, 128>,
-            // akimbo's and pawnocchio's shapes.
-            chess768::<512, 768, 8>,
-            chess768::<1024, 768, 8>,
-            // Alexandria, Stormphrax, Integral, Obsidian, Reckless, PlentyChess.
-            layered::<1536, 768, 384, 12288, 16, 32, 32, 8>,
-            layered::<1792, 896, 448, 11264, 16, 32, 32, 8>,
-            layered::<1536, 768, 384, 9216, 16, 16, 32, 8>,
-            layered::<1536, 768, 384, 9984, 16, 32, 32, 8>,
-            layered_threats::<768, 384, 192, 66864, 7680, 16, 16, 32, 8>,
-            layered_threats::<1024, 512, 256, 64368, 9216, 16, 32, 32, 8>,
-        );
-        eprintln!("no fast network for this shape in this build: the reference only");
-        Ok(())
     }
 }

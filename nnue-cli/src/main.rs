@@ -23,6 +23,7 @@ macro_rules! say {
 mod bench;
 mod check;
 mod convert;
+mod fast;
 mod identify;
 mod inspect;
 mod load;
@@ -93,7 +94,8 @@ enum Command {
         fen: Vec<String>,
     },
     /// Evaluates every row of an oracle file and compares: columns `fen` and `eval` (and
-    /// `moves`, ignored), or Stockfish's `fen`, `bucket`, `X_psqt`, `X_positional`.
+    /// `moves`: then along the games too, incrementally), or Stockfish's `fen`, `bucket`,
+    /// `X_psqt`, `X_positional`.
     Check {
         /// The net file.
         file: String,
@@ -107,6 +109,10 @@ enum Command {
         /// `big`, `small`, `sf19_lite`), or `eval`; chosen from the net's shape when left out.
         #[arg(long)]
         column: Option<String>,
+        /// Also the run-time loaded fast network on every kernel path of this CPU (for the
+        /// shapes this build has).
+        #[arg(long)]
+        all_paths: bool,
     },
     /// Writes the net in another file layout: a comma-separated list of changes, e.g.
     /// `out=[2N][B]`, `pad=bullet`, `zstd=on`, `encoding=raw`, `file=obsidian`.
@@ -187,7 +193,9 @@ fn run(cli: Cli) -> Outcome {
             }
             Ok(())
         }
-        Command::Check { file, arch, oracle, column } => check::run(&file, arch.as_deref(), &oracle, column.as_deref()),
+        Command::Check { file, arch, oracle, column, all_paths } => {
+            check::run(&file, arch.as_deref(), &oracle, column.as_deref(), all_paths)
+        }
         Command::Convert { file, arch, to, out, force } => convert::run(&file, arch.as_deref(), &to, &out, force),
         Command::Bench { file, arch, forward, ply, fens, games, reps, seconds, quiet } => {
             let mode = match (forward, ply) {

@@ -220,6 +220,11 @@ fn inspect_searches_widths_and_king_buckets() {
     );
 }
 
+/// Every line of `check`'s output says all exact.
+fn all_exact(out: &str) -> bool {
+    !out.is_empty() && out.lines().all(|l| l.ends_with("all exact") || l.ends_with("all exact incrementally"))
+}
+
 /// Every oracle there is a net for: the bullet engines' real nets, Stockfish's nets, the
 /// engines' synthetic nets; a wrong description is named at its first row.
 #[test]
@@ -232,10 +237,11 @@ fn check_passes_on_each_oracle() {
         skip(&format!("nnue check with {file}"), &format!("../shared/oracle/{file} is missing"), true);
         None
     };
-    let real: [(&str, Option<&str>, &[&str]); 9] = [
+    let real: [(&str, Option<&str>, &[&str]); 10] = [
         (nnue_testkit::BULLET_AKIMBO, Some(AKIMBO), &["bullet-akimbo.tsv"]),
         (nnue_testkit::BULLET_PAWNOCCHIO, Some(PAWNOCCHIO), &["bullet-pawnocchio-net20.tsv"]),
         (nnue_testkit::SF17_SMALL, None, &["stockfish-eval.tsv", "games.tsv"]),
+        (nnue_testkit::SF13_HALFKP, None, &["games.tsv"]),
         (nnue_testkit::SF17_BIG, None, &["stockfish-eval.tsv"]),
         (nnue_testkit::SF13_HALFKP, None, &["stockfish-eval.tsv"]),
         (nnue_testkit::OVERFLOW_SMALL, None, &["overflow-eval.tsv"]),
@@ -247,12 +253,15 @@ fn check_passes_on_each_oracle() {
         let Some(net) = net_or_skip(name, &format!("nnue check {name}")) else { continue };
         for oracle in oracles {
             let Some(oracle) = shared_oracle(oracle) else { continue };
-            let mut args = vec!["check", s(&net), "--oracle", &oracle];
+            let mut args = vec!["check", s(&net), "--oracle", &oracle, "--all-paths"];
             if let Some(a) = arch {
                 args.extend(["--arch", a]);
             }
             let out = ok(&args);
-            assert!(out.ends_with("positions, all exact\n"), "{name} {oracle}: {out}");
+            assert!(all_exact(&out), "{name} {oracle}: {out}");
+            if oracle.contains("games") {
+                assert!(out.contains("positions along 12 games, all exact incrementally"), "{name} {oracle}: {out}");
+            }
         }
     }
     // pawnocchio's net described with crelu instead of screlu: the first row differs.
@@ -267,14 +276,15 @@ fn check_passes_on_each_oracle() {
     for engine in engine_nets::ALL {
         with_engine_net(&engine, |file| {
             let oracle = engine.oracle_path();
-            let out = ok(&["check", file, "--arch", engine.arch, "--oracle", s(&oracle)]);
-            assert_eq!(out, "500 positions, all exact\n", "{}", engine.name);
+            let out = ok(&["check", file, "--arch", engine.arch, "--oracle", s(&oracle), "--all-paths"]);
+            // The reference, then the loaded network on every path of this CPU.
+            let paths = nnue_runtime::KernelPath::all().len();
+            assert!(out.starts_with("500 positions, all exact\n") && all_exact(&out), "{}: {out}", engine.name);
+            assert_eq!(out.lines().filter(|l| l.starts_with("loaded ")).count(), paths, "{}: {out}", engine.name);
             if engine.name == "alexandria" {
                 let games = oracle.with_file_name("alexandria-synth-games.tsv");
-                assert_eq!(
-                    ok(&["check", file, "--arch", engine.arch, "--oracle", s(&games)]),
-                    "1206 positions, all exact\n"
-                );
+                let out = ok(&["check", file, "--arch", engine.arch, "--oracle", s(&games)]);
+                assert_eq!(out, "1206 positions, all exact\n1206 positions along 12 games, all exact incrementally\n");
             }
         });
     }
