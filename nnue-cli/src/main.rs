@@ -122,7 +122,7 @@ enum Command {
         /// The architecture description (see inspect).
         #[arg(long)]
         arch: Option<String>,
-        /// The changes (see `convert --help`): `out=[2N][B]|[B][2N]` (a headerless net's
+        /// The changes, comma-separated: `out=[2N][B]|[B][2N]` (a headerless net's
         /// output weights), `pad=none|zeros|bullet` (what follows a headerless net's arrays),
         /// `zstd=on|off` (a CBNF net's arrays), `encoding=raw|leb128` (a Stockfish net's
         /// transformer), `file=alexandria|bullet|obsidian|cbnf|reckless|plentychess` (a
