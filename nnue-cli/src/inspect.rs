@@ -100,6 +100,8 @@ fn identified(bytes: &[u8]) -> Identified {
     }
     match first {
         Some(net) => {
+            let what = if cbnf { "the header" } else { "the size" };
+            say!("({what} tells the shape, not the arithmetic: check the description against values your engine computes, `nnue check`)");
             say!();
             Identified::Net(Box::new(net))
         }
