@@ -268,13 +268,17 @@ pub struct Mismatch {
 /// Checks a fast network against the reference on every path this CPU has: every layer's
 /// output and the evaluation, for each position. Returns the number of comparisons, or the
 /// first difference. (Engines loading nets at run time can use it as a self-test.)
-pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, Mismatch> {
+pub fn verify<N: Network>(net: &Net, fast: &N, positions: &[Position]) -> Result<usize, Box<Mismatch>> {
     verify_with(&Evaluator::new(net), fast, positions)
 }
 
 /// [`verify`] against `reference` (an evaluator of the net, with its own layers or given ones:
 /// [`Evaluator::with_layers`]).
-pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &[Position]) -> Result<usize, Mismatch> {
+pub fn verify_with<N: Network>(
+    reference: &Evaluator<'_>,
+    fast: &N,
+    positions: &[Position],
+) -> Result<usize, Box<Mismatch>> {
     let net = reference.net();
     let mut n = 0;
     for path in crate::KernelPath::all() {
@@ -288,7 +292,7 @@ pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &
             let (want, want_trace) = reference.forward(&reference.refresh(pos), stm, pieces);
             let plain = fast.forward_on(path, &acc, stm, pieces);
             if trace != want_trace || eval != want || plain != want {
-                return Err(Mismatch {
+                return Err(Box::new(Mismatch {
                     arch: net.arch().to_string(),
                     path,
                     position: pos.clone(),
@@ -296,7 +300,7 @@ pub fn verify_with<N: Network>(reference: &Evaluator<'_>, fast: &N, positions: &
                     got_trace: trace,
                     want,
                     want_trace,
-                });
+                }));
             }
             n += 1;
         }
