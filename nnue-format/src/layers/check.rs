@@ -61,7 +61,7 @@ impl Architecture {
                 match param {
                     Param::L1 => shape(a.l1, a.l2, I8, n),
                     Param::L2 => shape(a.l2_full(), a.l3, n, n),
-                    Param::L3 => shape(a.l3, 1, n, n),
+                    Param::L3 => shape(a.l3_inputs(), 1, n, n),
                     _ => None,
                 }
             }
@@ -334,6 +334,22 @@ mod tests {
              l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet",
         ] {
             let a = arch(text);
+            assert_eq!(a.layers().check_fits(&a), Ok(()), "{text}");
+        }
+    }
+
+    /// A `skip` net's l3 reads its l2 outputs and the skipped activations: `param_shape` once
+    /// gave it l3's outputs only, so no skip net's own sequence fitted (PlentyChess's layout).
+    #[test]
+    fn a_skip_nets_own_layers_fit() {
+        for text in [
+            crate::known::PLENTYCHESS,
+            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=400, \
+             file=bullet",
+        ] {
+            let a = arch(text);
+            let Architecture::Layered(l) = a else { unreachable!() };
+            assert_eq!(a.param_shape(Param::L3).map(|s| s.inputs), Some(l.l3_inputs()), "{text}");
             assert_eq!(a.layers().check_fits(&a), Ok(()), "{text}");
         }
     }
