@@ -312,7 +312,7 @@ impl Position {
             let s = bits.trailing_zeros() as u8;
             bits &= bits.wrapping_sub(1);
             // `occupied` marks exactly the squares of `board` that hold a piece.
-            (s < 64).then(|| (Square(s), self.board[s as usize].expect("an occupied square")))
+            self.board.get(usize::from(s)).copied().flatten().map(|p| (Square(s), p))
         })
     }
 }

@@ -169,6 +169,11 @@ impl<N: Network> AccumulatorStack<N> {
     }
 
     /// Unmake.
+    ///
+    /// # Panics
+    /// At the root (more pops than pushes since the last reset), in release builds too: the
+    /// engine's make/unmake pairing is broken, and every later evaluation would be of another
+    /// position.
     pub fn pop(&mut self) {
         assert!(self.top > 0, "pop below the root of the accumulator stack");
         self.top -= 1;
@@ -463,6 +468,19 @@ mod tests {
                 assert_eq!(stack.evaluate(&eval, &start), want, "{}: after #{i}", net.arch());
             }
         }
+    }
+
+    /// `pop` at the root panics, as its docs say (it once did so with no `# Panics` section).
+    #[test]
+    #[should_panic(expected = "pop below the root of the accumulator stack")]
+    fn a_pop_at_the_root_panics() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        stack.push(Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4")));
+        stack.pop();
+        stack.pop();
     }
 
     #[test]

@@ -352,8 +352,10 @@ pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, ou
             let a = relative(attacker, perspective);
             for from in squares(board.bb(color, kind)) {
                 for to in squares(attacks_of(attacker, from, occ) & occ) {
-                    let t = relative(board.squares[to].expect("an occupied square"), perspective);
-                    out.extend(index_oriented(l, a, from ^ o, t, to ^ o));
+                    // `occupied` marks exactly the squares that hold a piece.
+                    if let Some(attacked) = board.squares[to] {
+                        out.extend(index_oriented(l, a, from ^ o, relative(attacked, perspective), to ^ o));
+                    }
                 }
             }
         }
