@@ -262,12 +262,18 @@ impl FileLayout {
 }
 
 impl Numbers {
+    /// The largest Q of int32 stacks (Q = 2^q_bits, from 2 to 1024: Q³ fits an i32), the one
+    /// rule of the description parser, `Layers::check_fits` (for `compute =` and
+    /// `Evaluator::with_layers`) and run-time loading.
+    pub const MAX_Q_BITS: u32 = 10;
+
     /// Whether the constants are in the ranges the arithmetic takes without overflowing a
-    /// shift: `num`, `den` positive; Q from 2 to 1024 (Q³ fits an i32), the shift below 32.
+    /// shift: `num`, `den` positive; Q from 2 to 2^[`MAX_Q_BITS`](Self::MAX_Q_BITS), the shift
+    /// below 32.
     pub fn in_range(&self) -> bool {
         match *self {
             Numbers::F32 { num, den } => num > 0 && den > 0,
-            Numbers::I32 { q_bits, l1_shift } => (1..=10).contains(&q_bits) && l1_shift <= 31,
+            Numbers::I32 { q_bits, l1_shift } => (1..=Self::MAX_Q_BITS).contains(&q_bits) && l1_shift <= 31,
         }
     }
 }

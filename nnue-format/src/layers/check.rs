@@ -323,9 +323,13 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
             }
             Kind::Int(n)
         }
-        DualI32 { input, q_bits, .. } if *q_bits <= 15 => Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?),
-        ClampSquare { input, q_bits, .. } if *q_bits <= 15 => Kind::Int(ints(*input)?),
-        DualI32 { .. } | ClampSquare { .. } => return Err("Q above 2^15 overflows int32".into()),
+        DualI32 { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => {
+            Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?)
+        }
+        ClampSquare { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => Kind::Int(ints(*input)?),
+        DualI32 { .. } | ClampSquare { .. } => {
+            return Err(format!("Q above 2^{}, the largest of int32 stacks", Numbers::MAX_Q_BITS))
+        }
         Clamp { input, max, .. } if *max >= 0 => Kind::Int(ints(*input)?),
         Clamp { .. } => return Err("a negative upper bound".into()),
         AffineI32 { param, input, .. } => {
