@@ -379,8 +379,12 @@ impl LayeredArch {
             return Err("buckets=(63-p)(32-p)/225 chooses among 8 output buckets".into());
         }
         if let BucketRule::Table(t) = self.bucket_rule {
-            if let Some(&b) = t[2..].iter().find(|&&b| usize::from(b) >= self.buckets) {
-                return Err(format!("buckets=[...] names bucket {b} of {} output buckets", self.buckets));
+            // Every entry, those of piece counts no position has (0 and 1) too.
+            if let Some((p, &b)) = t.iter().enumerate().find(|&(_, &b)| usize::from(b) >= self.buckets) {
+                return Err(format!(
+                    "buckets=[...] names bucket {b} (for {p} pieces) of {} output buckets",
+                    self.buckets
+                ));
             }
         }
         if self.threats.is_some() && (self.merged_kings || !self.kings.mirrored) {
@@ -660,7 +664,7 @@ mod tests {
             ("threats=reckless, buckets=[0,1,2], file=reckless", "expected 33 buckets"),
             (
                 "threats=reckless, buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], file=reckless",
-                "names bucket 4 of 4",
+                "names bucket 4 (for 20 pieces) of 4",
             ),
             ("threats=reckless, file=bullet", "stored by file=reckless only"),
             ("file=reckless", "say which"),
