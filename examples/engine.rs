@@ -513,6 +513,9 @@ struct Search<'a, N: Network> {
     node_limit: Option<u64>,
     /// When the clock and the node limit are looked at next.
     next_check: u64,
+    /// Whether the clock and the node limit stop the search: not before depth 1 is done (a
+    /// `go movetime 0`, `nodes 0` or `wtime -5` still searches one ply; `stop` stops it).
+    limits_armed: bool,
     pv: Vec<Vec<Move>>,
     /// Root moves searched first, in this order (the previous iteration's lines).
     root_first: Vec<Move>,
@@ -538,7 +541,7 @@ impl<N: Network> Search<'_, N> {
             self.next_check = self.nodes + CHECK_EVERY;
             let late = self.ctl.elapsed_ms() >= self.ctl.hard_ms.load(Ordering::Relaxed);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
-            if late || many {
+            if self.limits_armed && (late || many) {
                 self.ctl.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -801,6 +804,7 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
         ctl,
         node_limit: limits.nodes,
         next_check: 0,
+        limits_armed: false,
         pv: vec![Vec::new(); MAX_PLY + 1],
         root_first: Vec::new(),
         root_skip: skip_always.clone(),
@@ -814,6 +818,7 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
     let mut best: Vec<(i32, Vec<Move>)> = Vec::new();
     for depth in 1..=limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1) {
         let mut lines = Vec::new();
+        s.limits_armed = depth > 1;
         s.root_skip.clone_from(&skip_always);
         while lines.len() < lines_wanted {
             let score = s.negamax(root, depth, -INF, INF, 0);

@@ -355,6 +355,23 @@ fn uci_limits_infinite_no_moves_multipv() {
     e.quit();
 }
 
+/// A clock already run out, no time or no nodes: the engine once answered the first move it
+/// generated without searching; it searches depth 1 at least.
+#[test]
+fn uci_zero_limits_still_search_depth_one() {
+    let mut e = Engine::start();
+    e.send(b"uci\nisready\n");
+    e.until("readyok");
+    for go in ["go wtime -5 btime -5", "go wtime 0 btime 0", "go movetime 0", "go nodes 0"] {
+        e.send(format!("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n{go}\n").as_bytes());
+        let lines = e.until("bestmove");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")), "{go}: {lines:?}");
+        // The mate in one, which depth 1 finds.
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove d1d8"), "{go}: {lines:?}");
+    }
+    e.quit();
+}
+
 /// Numbers past what the engine once computed with: a clock near u64::MAX / 3 made the time
 /// plan wrap (a move at once in release builds, a panic in debug ones), and a depth past i64
 /// was taken as no depth (6). `bench` over UCI once ignored `stop`, `quit` and the end of the
