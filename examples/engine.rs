@@ -124,13 +124,19 @@ enum Kind {
     Generic,
 }
 
-/// The generic evaluator over the same file the macro compiled in (read once, kept forever).
-fn generic() -> &'static Evaluator<'static> {
+/// The generic evaluator over the same file the macro compiled in (read once, kept forever),
+/// or why it can't be had: that file is read at run time, from the path it had at build time,
+/// and may have moved or changed since. The compiled net stays in use then.
+fn generic() -> Result<&'static Evaluator<'static>, String> {
     static GENERIC: std::sync::OnceLock<Evaluator<'static>> = std::sync::OnceLock::new();
-    GENERIC.get_or_init(|| {
-        let net = nnue_testkit::read_net(generated::PATH, Some(generated::ARCHITECTURE));
-        Evaluator::new(Box::leak(Box::new(net)))
-    })
+    if let Some(g) = GENERIC.get() {
+        return Ok(g);
+    }
+    let arch = generated::ARCHITECTURE.parse::<nnue_runtime::Architecture>().map_err(|e| e.to_string())?;
+    let net = nnue_runtime::Net::from_file(generated::PATH, Some(&arch)).map_err(|e| {
+        format!("the generic evaluator reads the net file the engine was built from, at run time: {e}; the compiled net stays in use")
+    })?;
+    Ok(GENERIC.get_or_init(|| Evaluator::new(Box::leak(Box::new(net)))))
 }
 
 /// Writes one line to stdout. When nobody reads any more (EPIPE: the GUI went away), the
@@ -859,7 +865,11 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
 fn search_with(kind: Kind, game: &Game, limits: &Limits, ctl: &Control, quiet: bool) -> (Vec<Move>, u64) {
     match kind {
         Kind::Generated => search(&generated::NETWORK, game, limits, ctl, quiet),
-        Kind::Generic => search(generic(), game, limits, ctl, quiet),
+        Kind::Generic => match generic() {
+            Ok(g) => search(g, game, limits, ctl, quiet),
+            // Only reached from `bench … generic`, which said why already.
+            Err(_) => search(&generated::NETWORK, game, limits, ctl, quiet),
+        },
     }
 }
 
@@ -976,7 +986,11 @@ fn main() {
     };
     if args.first().map(String::as_str) == Some("bench") {
         let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(5);
-        bench(depth, kind_arg(args.get(2)), &Control::new(false));
+        let kind = kind_arg(args.get(2));
+        if let (Kind::Generic, Err(e)) = (kind, generic().map(|_| ())) {
+            send(&format!("info string {e}"));
+        }
+        bench(depth, kind, &Control::new(false));
         return;
     }
     let (mut kind, mut multipv, mut overhead) = (Kind::Generated, 1usize, DEFAULT_OVERHEAD_MS);
@@ -1017,7 +1031,10 @@ fn main() {
                 let value = rest.get(at + 1..).unwrap_or_default().join(" ");
                 let known = match (name.as_str(), value.as_str()) {
                     ("evaluator", "generic") => {
-                        kind = Kind::Generic;
+                        match generic() {
+                            Ok(_) => kind = Kind::Generic,
+                            Err(e) => send(&format!("info string {e}")),
+                        }
                         true
                     }
                     ("evaluator", "generated") => {
@@ -1053,7 +1070,10 @@ fn main() {
             Some("eval") => {
                 let e = match kind {
                     Kind::Generated => eval_incremental(&generated::NETWORK, &game),
-                    Kind::Generic => eval_incremental(generic(), &game),
+                    Kind::Generic => match generic() {
+                        Ok(g) => eval_incremental(g, &game),
+                        Err(_) => eval_incremental(&generated::NETWORK, &game),
+                    },
                 };
                 send(&e.to_string());
             }
