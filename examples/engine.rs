@@ -133,9 +133,20 @@ fn generic() -> Result<&'static Evaluator<'static>, String> {
         return Ok(g);
     }
     let arch = generated::ARCHITECTURE.parse::<nnue_runtime::Architecture>().map_err(|e| e.to_string())?;
-    let net = nnue_runtime::Net::from_file(generated::PATH, Some(&arch)).map_err(|e| {
-        format!("the generic evaluator reads the net file the engine was built from, at run time: {e}; the compiled net stays in use")
-    })?;
+    let unusable = |why: String| {
+        format!("the generic evaluator reads the net file the engine was built from, at run time: {why}; the compiled net stays in use")
+    };
+    let bytes =
+        nnue_runtime::format::read_file_bytes(generated::PATH, Some(&arch)).map_err(|e| unusable(e.to_string()))?;
+    if nnue_runtime::format::hash::file_hash(&bytes) != generated::FILE_HASH {
+        return Err(unusable(format!(
+            "{} is not the file compiled in (replaced since the build, perhaps with an older modification time, which \
+             cargo doesn't see: rebuild)",
+            generated::PATH
+        )));
+    }
+    let net = nnue_runtime::Net::from_bytes(&bytes, Some(&arch))
+        .map_err(|e| unusable(format!("{}: {e}", generated::PATH)))?;
     Ok(GENERIC.get_or_init(|| Evaluator::new(Box::leak(Box::new(net)))))
 }
 

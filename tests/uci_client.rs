@@ -368,8 +368,9 @@ fn uci_limits_infinite_no_moves_multipv() {
 }
 
 /// The generic evaluator reads the net file the engine was built from at run time: with that
-/// file gone, selecting it once panicked mid-protocol. An `info string` now, and the compiled
-/// net answers `go` and `eval`.
+/// file gone, selecting it once panicked mid-protocol; replaced by another net with an older
+/// modification time (not rebuilt by cargo), it was read as if it were the compiled one. An
+/// `info string` now, and the compiled net answers `go` and `eval`.
 #[test]
 fn uci_generic_evaluator_without_its_net_file_keeps_the_compiled_net() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("moved-net-{}", std::process::id()));
@@ -377,6 +378,24 @@ fn uci_generic_evaluator_without_its_net_file_keeps_the_compiled_net() {
     let net = dir.join("moved.nnue");
     std::fs::copy(root().join("nets/default.nnue"), &net).unwrap();
     let exe = built_engine(Some(&net), "uci-engine-moved-net");
+    // Replaced by another net with an older modification time (as `cp -p` does): cargo would
+    // not rebuild; the engine sees the file is not the one compiled in.
+    let mut other = std::fs::read(&net).unwrap();
+    other[100] ^= 1;
+    std::fs::write(&net, &other).unwrap();
+    let old = std::time::SystemTime::now() - Duration::from_secs(365 * 24 * 3600);
+    std::fs::File::options().write(true).open(&net).unwrap().set_modified(old).unwrap();
+    let mut e = Engine::start_exe(&exe);
+    e.send(b"uci\nsetoption name Evaluator value generic\nisready\n");
+    let lines = e.until("readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string ") && l.contains("is not the file compiled in")),
+        "{lines:?}"
+    );
+    e.send(b"position startpos\ngo depth 1\n");
+    assert!(e.until("bestmove").last().is_some_and(|l| l.starts_with("bestmove ")));
+    e.quit();
+    // Gone.
     std::fs::remove_file(&net).unwrap();
     let mut e = Engine::start_exe(&exe);
     e.send(b"uci\nisready\n");

@@ -20,6 +20,8 @@ pub struct Loaded {
     pub env_var: Option<String>,
     /// The cache key (a hash of the net's bytes and description).
     pub key: String,
+    /// `nnue_format::hash::file_hash` of the file's bytes, for the module's `FILE_HASH`.
+    pub file_hash: u64,
     pub entry: Entry,
     /// `compute = "…"`: the layers to compile in place of the description's, checked to fit
     /// the net's arrays.
@@ -125,6 +127,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         None => arch_text.clone(),
     };
     let key = cache::key(&bytes, described.as_deref());
+    let file_hash = nnue_format::hash::file_hash(&bytes);
     let net_hash = cache::net_hash(&bytes, described.as_deref());
     let root = cache::dir().map_err(|e| err(&span, e))?;
     let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
@@ -159,7 +162,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         check_layers(layers, &entry.layout.arch())?;
     }
     let compute = input.compute.as_ref().map(|text| own_layers(text, &entry.layout.arch())).transpose()?;
-    Ok(Loaded { file, shown, env_var, key, entry, compute, neuron_order })
+    Ok(Loaded { file, shown, env_var, key, file_hash, entry, compute, neuron_order })
 }
 
 /// The neuron order file `lit` names (`origin`: where the name came from, for messages), read
