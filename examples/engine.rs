@@ -124,13 +124,30 @@ enum Kind {
     Generic,
 }
 
-/// The generic evaluator over the same file the macro compiled in (read once, kept forever).
-fn generic() -> &'static Evaluator<'static> {
+/// The generic evaluator over the same file the macro compiled in (read once, kept forever),
+/// or why it can't be had: that file is read at run time, from the path it had at build time,
+/// and may have moved or changed since. The compiled net stays in use then.
+fn generic() -> Result<&'static Evaluator<'static>, String> {
     static GENERIC: std::sync::OnceLock<Evaluator<'static>> = std::sync::OnceLock::new();
-    GENERIC.get_or_init(|| {
-        let net = nnue_testkit::read_net(generated::PATH, Some(generated::ARCHITECTURE));
-        Evaluator::new(Box::leak(Box::new(net)))
-    })
+    if let Some(g) = GENERIC.get() {
+        return Ok(g);
+    }
+    let arch = generated::ARCHITECTURE.parse::<nnue_runtime::Architecture>().map_err(|e| e.to_string())?;
+    let unusable = |why: String| {
+        format!("the generic evaluator reads the net file the engine was built from, at run time: {why}; the compiled net stays in use")
+    };
+    let bytes =
+        nnue_runtime::format::read_file_bytes(generated::PATH, Some(&arch)).map_err(|e| unusable(e.to_string()))?;
+    if nnue_runtime::format::hash::file_hash(&bytes) != generated::FILE_HASH {
+        return Err(unusable(format!(
+            "{} is not the file compiled in (replaced since the build, perhaps with an older modification time, which \
+             cargo doesn't see: rebuild)",
+            generated::PATH
+        )));
+    }
+    let net = nnue_runtime::Net::from_bytes(&bytes, Some(&arch))
+        .map_err(|e| unusable(format!("{}: {e}", generated::PATH)))?;
+    Ok(GENERIC.get_or_init(|| Evaluator::new(Box::leak(Box::new(net)))))
 }
 
 /// Writes one line to stdout. When nobody reads any more (EPIPE: the GUI went away), the
@@ -513,6 +530,9 @@ struct Search<'a, N: Network> {
     node_limit: Option<u64>,
     /// When the clock and the node limit are looked at next.
     next_check: u64,
+    /// Whether the clock and the node limit stop the search: not before depth 1 is done (a
+    /// `go movetime 0`, `nodes 0` or `wtime -5` still searches one ply; `stop` stops it).
+    limits_armed: bool,
     pv: Vec<Vec<Move>>,
     /// Root moves searched first, in this order (the previous iteration's lines).
     root_first: Vec<Move>,
@@ -538,7 +558,7 @@ impl<N: Network> Search<'_, N> {
             self.next_check = self.nodes + CHECK_EVERY;
             let late = self.ctl.elapsed_ms() >= self.ctl.hard_ms.load(Ordering::Relaxed);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
-            if late || many {
+            if self.limits_armed && (late || many) {
                 self.ctl.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -801,6 +821,7 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
         ctl,
         node_limit: limits.nodes,
         next_check: 0,
+        limits_armed: false,
         pv: vec![Vec::new(); MAX_PLY + 1],
         root_first: Vec::new(),
         root_skip: skip_always.clone(),
@@ -814,6 +835,7 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
     let mut best: Vec<(i32, Vec<Move>)> = Vec::new();
     for depth in 1..=limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1) {
         let mut lines = Vec::new();
+        s.limits_armed = depth > 1;
         s.root_skip.clone_from(&skip_always);
         while lines.len() < lines_wanted {
             let score = s.negamax(root, depth, -INF, INF, 0);
@@ -854,7 +876,11 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
 fn search_with(kind: Kind, game: &Game, limits: &Limits, ctl: &Control, quiet: bool) -> (Vec<Move>, u64) {
     match kind {
         Kind::Generated => search(&generated::NETWORK, game, limits, ctl, quiet),
-        Kind::Generic => search(generic(), game, limits, ctl, quiet),
+        Kind::Generic => match generic() {
+            Ok(g) => search(g, game, limits, ctl, quiet),
+            // Only reached from `bench … generic`, which said why already.
+            Err(_) => search(&generated::NETWORK, game, limits, ctl, quiet),
+        },
     }
 }
 
@@ -971,7 +997,11 @@ fn main() {
     };
     if args.first().map(String::as_str) == Some("bench") {
         let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(5);
-        bench(depth, kind_arg(args.get(2)), &Control::new(false));
+        let kind = kind_arg(args.get(2));
+        if let (Kind::Generic, Err(e)) = (kind, generic().map(|_| ())) {
+            send(&format!("info string {e}"));
+        }
+        bench(depth, kind, &Control::new(false));
         return;
     }
     let (mut kind, mut multipv, mut overhead) = (Kind::Generated, 1usize, DEFAULT_OVERHEAD_MS);
@@ -1012,7 +1042,10 @@ fn main() {
                 let value = rest.get(at + 1..).unwrap_or_default().join(" ");
                 let known = match (name.as_str(), value.as_str()) {
                     ("evaluator", "generic") => {
-                        kind = Kind::Generic;
+                        match generic() {
+                            Ok(_) => kind = Kind::Generic,
+                            Err(e) => send(&format!("info string {e}")),
+                        }
                         true
                     }
                     ("evaluator", "generated") => {
@@ -1048,7 +1081,10 @@ fn main() {
             Some("eval") => {
                 let e = match kind {
                     Kind::Generated => eval_incremental(&generated::NETWORK, &game),
-                    Kind::Generic => eval_incremental(generic(), &game),
+                    Kind::Generic => match generic() {
+                        Ok(g) => eval_incremental(g, &game),
+                        Err(_) => eval_incremental(&generated::NETWORK, &game),
+                    },
                 };
                 send(&e.to_string());
             }

@@ -22,32 +22,41 @@ use shakmaty::Chess;
 /// way (tests/engine.rs rebuilds the same example with other nets).
 fn engine_exe() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .current_dir(root())
-            .args(["build", "--quiet", "--release", "--example", "engine", "--message-format=json"])
-            .env_remove("EVALFILE")
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "cargo build --release --example engine failed");
-        let text = String::from_utf8(out.stdout).unwrap();
-        let built = text
-            .lines()
-            .filter(|l| l.contains(r#""reason":"compiler-artifact""#) && l.contains(r#""name":"engine""#))
-            .find_map(|l| {
-                let rest = &l[l.find(r#""executable":""#)? + r#""executable":""#.len()..];
-                Some(PathBuf::from(rest[..rest.find('"')?].replace("\\\\", "\\")))
-            })
-            .expect("cargo names the engine executable");
-        // Copied, then renamed into place: an engine still running from an earlier copy keeps
-        // its file.
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        let (tmp, copy) = (dir.join(format!("uci-engine.{}.tmp", std::process::id())), dir.join("uci-engine"));
-        std::fs::copy(&built, &tmp).expect("copy the engine");
-        std::fs::rename(&tmp, &copy).expect("rename the engine copy");
-        copy
-    })
+    EXE.get_or_init(|| built_engine(None, "uci-engine"))
+}
+
+/// The engine built with `evalfile` (the default net or a copy of it) compiled in, copied to
+/// `<CARGO_TARGET_TMPDIR>/<name>`.
+fn built_engine(evalfile: Option<&Path>, name: &str) -> PathBuf {
+    // One build and copy at a time: another test's build (with another net) must not replace
+    // the executable between this one's build and its copy.
+    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = BUILD.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(root()).args(["build", "--quiet", "--release", "--example", "engine", "--message-format=json"]);
+    // The default net is headerless: its description comes along.
+    match evalfile {
+        Some(f) => cmd.env("EVALFILE", f).env("EVALFILE_ARCH", "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400"),
+        None => cmd.env_remove("EVALFILE").env_remove("EVALFILE_ARCH"),
+    };
+    let out = cmd.stderr(Stdio::inherit()).output().expect("cargo runs");
+    assert!(out.status.success(), "cargo build --release --example engine failed");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let built = text
+        .lines()
+        .filter(|l| l.contains(r#""reason":"compiler-artifact""#) && l.contains(r#""name":"engine""#))
+        .find_map(|l| {
+            let rest = &l[l.find(r#""executable":""#)? + r#""executable":""#.len()..];
+            Some(PathBuf::from(rest[..rest.find('"')?].replace("\\\\", "\\")))
+        })
+        .expect("cargo names the engine executable");
+    // Copied, then renamed into place: an engine still running from an earlier copy keeps
+    // its file.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let (tmp, copy) = (dir.join(format!("{name}.{}.tmp", std::process::id())), dir.join(name));
+    std::fs::copy(&built, &tmp).expect("copy the engine");
+    std::fs::rename(&tmp, &copy).expect("rename the engine copy");
+    copy
 }
 
 /// A running engine; its output lines arrive through a channel (so reads can time out).
@@ -59,8 +68,11 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child =
-            Command::new(engine_exe()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("engine starts");
+        Engine::start_exe(engine_exe())
+    }
+
+    fn start_exe(exe: &Path) -> Engine {
+        let mut child = Command::new(exe).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("engine starts");
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let (tx, lines) = mpsc::channel();
@@ -351,6 +363,67 @@ fn uci_limits_infinite_no_moves_multipv() {
         assert_eq!(k, ["1", "2", "3"], "depth {depth}: {lines:?}");
         let firsts: Vec<&str> = at.iter().filter_map(|l| l.split(" pv ").nth(1)?.split(' ').next()).collect();
         assert!(firsts.len() == 3 && firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    }
+    e.quit();
+}
+
+/// The generic evaluator reads the net file the engine was built from at run time: with that
+/// file gone, selecting it once panicked mid-protocol; replaced by another net with an older
+/// modification time (not rebuilt by cargo), it was read as if it were the compiled one. An
+/// `info string` now, and the compiled net answers `go` and `eval`.
+#[test]
+fn uci_generic_evaluator_without_its_net_file_keeps_the_compiled_net() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("moved-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("moved.nnue");
+    std::fs::copy(root().join("nets/default.nnue"), &net).unwrap();
+    let exe = built_engine(Some(&net), "uci-engine-moved-net");
+    // Replaced by another net with an older modification time (as `cp -p` does): cargo would
+    // not rebuild; the engine sees the file is not the one compiled in.
+    let mut other = std::fs::read(&net).unwrap();
+    other[100] ^= 1;
+    std::fs::write(&net, &other).unwrap();
+    let old = std::time::SystemTime::now() - Duration::from_secs(365 * 24 * 3600);
+    std::fs::File::options().write(true).open(&net).unwrap().set_modified(old).unwrap();
+    let mut e = Engine::start_exe(&exe);
+    e.send(b"uci\nsetoption name Evaluator value generic\nisready\n");
+    let lines = e.until("readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string ") && l.contains("is not the file compiled in")),
+        "{lines:?}"
+    );
+    e.send(b"position startpos\ngo depth 1\n");
+    assert!(e.until("bestmove").last().is_some_and(|l| l.starts_with("bestmove ")));
+    e.quit();
+    // Gone.
+    std::fs::remove_file(&net).unwrap();
+    let mut e = Engine::start_exe(&exe);
+    e.send(b"uci\nisready\n");
+    e.until("readyok");
+    e.send(b"setoption name Evaluator value generic\nisready\n");
+    let lines = e.until("readyok");
+    assert!(lines.len() == 2 && lines[0].starts_with("info string ") && lines[0].contains("moved.nnue"), "{lines:?}");
+    e.send(b"position startpos moves e2e4\ngo depth 2\n");
+    assert!(e.until("bestmove").last().is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove (none)"));
+    e.send(b"eval\n");
+    assert!(e.line(Duration::from_secs(10)).is_some_and(|l| l.starts_with("bucket=")));
+    e.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A clock already run out, no time or no nodes: the engine once answered the first move it
+/// generated without searching; it searches depth 1 at least.
+#[test]
+fn uci_zero_limits_still_search_depth_one() {
+    let mut e = Engine::start();
+    e.send(b"uci\nisready\n");
+    e.until("readyok");
+    for go in ["go wtime -5 btime -5", "go wtime 0 btime 0", "go movetime 0", "go nodes 0"] {
+        e.send(format!("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n{go}\n").as_bytes());
+        let lines = e.until("bestmove");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")), "{go}: {lines:?}");
+        // The mate in one, which depth 1 finds.
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove d1d8"), "{go}: {lines:?}");
     }
     e.quit();
 }

@@ -504,6 +504,7 @@ impl FromStr for Architecture {
         let lower = compact.to_ascii_lowercase();
         let parts = split_top_level(&lower);
         let (shape, options) = parts.split_first().ok_or_else(|| err("empty".into()))?;
+        repeated_option(options).map_err(err)?;
         let sf19 = [("halfkav2_hm+threats19+pawnpairs->", Sf19Inputs::Full), ("psq768hm->", Sf19Inputs::Lite)]
             .into_iter()
             .find_map(|(prefix, inputs)| Some((shape.strip_prefix(prefix)?, inputs)));
@@ -573,6 +574,32 @@ impl FromStr for Architecture {
         arch.validate().map_err(err)?;
         Ok(arch)
     }
+}
+
+/// What an option sets, for [`repeated_option`]: a `key=value` option its key, a flag its
+/// group (`crelu`/`screlu`, `f32`/`i32`; `dual` is `l1act=dual`).
+fn option_sets(opt: &str) -> &str {
+    match opt.split_once('=') {
+        Some((key, _)) => key,
+        None => match opt {
+            "crelu" | "screlu" => "the activation",
+            "f32" | "i32" => "the stack's numbers",
+            "dual" => "l1act",
+            flag => flag,
+        },
+    }
+}
+
+/// Two options that set the same thing (`crelu, screlu`, `qa=255, qa=181`, or one option
+/// twice) are an error naming both: the last one once won silently.
+fn repeated_option(options: &[String]) -> Result<(), String> {
+    for (i, b) in options.iter().enumerate() {
+        if let Some(a) = options[..i].iter().find(|a| option_sets(a) == option_sets(b)) {
+            let what = option_sets(b);
+            return Err(format!("`{a}` and `{b}` both set {what}: state it once"));
+        }
+    }
+    Ok(())
 }
 
 fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, String> {
@@ -712,6 +739,42 @@ mod tests {
         let e = text.parse::<Architecture>().unwrap_err().to_string();
         assert!(e.len() < 1000 && !e.contains('\u{1b}'), "{} bytes", e.len());
         assert!(e.contains("… (4000010 bytes): expected"), "{e}");
+    }
+
+    /// Contradictory or repeated options were accepted, the last one winning: each is an error
+    /// naming both options now, in every family's grammar.
+    #[test]
+    fn contradictory_or_repeated_options_are_errors_naming_both() {
+        let chess768 = "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400";
+        let layered =
+            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=512/4161600, scale=400, file=bullet";
+        let i32_layered =
+            "(704 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf";
+        assert!(chess768.parse::<Architecture>().is_ok() && layered.parse::<Architecture>().is_ok());
+        assert!(i32_layered.parse::<Architecture>().is_ok());
+        for (base, extra, first, second) in [
+            (chess768, "screlu", "crelu", "screlu"),
+            (chess768, "qa=181", "qa=255", "qa=181"),
+            (chess768, "crelu", "crelu", "crelu"),
+            (chess768, "out=[2n][b], out=[b][2n]", "out=[2n][b]", "out=[b][2n]"),
+            (layered, "i32", "f32", "i32"),
+            (layered, "f32", "f32", "f32"),
+            (layered, "file=cbnf", "file=bullet", "file=cbnf"),
+            (layered, "l1sums=i16pairs, l1sums=exact", "l1sums=i16pairs", "l1sums=exact"),
+            (layered, "buckets=material, buckets=(63-p)(32-p)/225", "buckets=material", "buckets=(63-p)(32-p)/225"),
+            (layered, "scale=200", "scale=400", "scale=200"),
+            (i32_layered, "l1act=screlu", "dual", "l1act=screlu"),
+            (i32_layered, "q=128", "q=64", "q=128"),
+            ("HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8", "psqt=8", "psqt=8", "psqt=8"),
+        ] {
+            let text = format!("{base}, {extra}");
+            let Err(e) = text.parse::<Architecture>() else { panic!("{text}: accepted") };
+            assert!(e.reason.contains(&format!("`{first}` and `{second}`")), "{text}: {e}");
+        }
+        // A bucket table naming a bucket the stack lacks, for any piece count.
+        let table = format!("buckets=[99,99,{}]", ["0"; 31].join(","));
+        let e = format!("{layered}, {table}").parse::<Architecture>().unwrap_err().reason;
+        assert!(e.contains("bucket 99") && e.contains("0 pieces"), "{e}");
     }
 
     #[test]

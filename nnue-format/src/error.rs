@@ -22,7 +22,8 @@ pub const SHOWN_TEXT_CHARS: usize = 200;
 /// [`SHOWN_TEXT_CHARS`] characters, with the full length in bytes: `abc… (20000000 bytes)`.
 pub fn shown(text: &str) -> String {
     let (head, cut) = cut_text(text);
-    let escaped = head.escape_debug().to_string();
+    // Apostrophes as they are (`clamp(a', 0, 255)` in a layer line), as `{:?}` shows them.
+    let escaped = head.split('\'').map(|part| part.escape_debug().to_string()).collect::<Vec<_>>().join("'");
     if cut {
         format!("{escaped}… ({} bytes)", text.len())
     } else {
@@ -193,6 +194,7 @@ mod tests {
     fn shown_text_is_escaped_and_cut() {
         assert_eq!(shown("Features=HalfKP(Friend)[41024->256x2]"), "Features=HalfKP(Friend)[41024->256x2]");
         assert_eq!(shown("a\x1b[2J\nb\u{7}"), "a\\u{1b}[2J\\nb\\u{7}");
+        assert_eq!(shown("clamp(a', 0, 255)"), "clamp(a', 0, 255)");
         let long = "é".repeat(10_000_000);
         let s = shown(&long);
         assert_eq!(s, format!("{}… (20000000 bytes)", "é".repeat(200)));

@@ -58,6 +58,14 @@ pub const fn network(l1: usize, l2: u32, l3: u32) -> u32 {
     affine(h, 1)
 }
 
+/// FNV-1a (64-bit) of a net file's bytes: what `nnue_net!` records of the file it compiled
+/// in (`FILE_HASH`), so that a program reading the file at run time can tell whether it is
+/// still that file (cargo rebuilds on a newer modification time only: a net copied in with an
+/// older one, `cp -p` or `rsync -a`, leaves the binary with the old net).
+pub fn file_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +89,13 @@ mod tests {
         assert_eq!(feature_transformer(PSQ_768_HM, 1024) ^ network(1024, 32, 32), 0x0C10_35AE);
         // Stockfish 14's nn-76a8a7ffb820 (HalfKAv2 512x2-16-32-1).
         assert_eq!(feature_transformer(HALFKA_V2, 512) ^ network(512, 16, 32), 0x3C10_3E72);
+    }
+
+    /// FNV-1a's published test vectors.
+    #[test]
+    fn file_hash_is_fnv1a_64() {
+        assert_eq!(file_hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(file_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(file_hash(b"foobar"), 0x8594_4171_f739_67e8);
     }
 }

@@ -21,6 +21,9 @@
 //! - [`neuron_order`]: the order of a pairwise transform's neurons (the same net, another
 //!   speed of its sparse layer): finding one from activations, applying it.
 
+// Every public function's panics are documented (`# Panics`): clippy lists the ones missing.
+#![warn(clippy::missing_panics_doc)]
+
 mod arch;
 mod elem;
 mod error;

@@ -220,6 +220,9 @@ pub fn nonzero_chunks(samples: &[&[u8]], order: &[usize]) -> usize {
 /// from the current order, swaps of two neurons between two chunks that lower the count over
 /// the samples, pass after pass until none does (at most `passes`). Deterministic; never more
 /// chunks than the current order on the samples.
+///
+/// # Panics
+/// When the samples differ in length, or their length is not a multiple of 4.
 pub fn co_firing_order(samples: &[&[u8]], passes: usize) -> Vec<usize> {
     let neurons = samples.first().map_or(0, |s| s.len());
     assert!(

@@ -22,7 +22,8 @@
 //!
 //! A cache folder that can't be written (read-only, no permission) is not an error: the
 //! weights are emitted from memory instead. One that is not a folder is an error naming it and
-//! where it came from; a write that fails midway removes what it wrote.
+//! where it came from; a write that fails midway removes what it wrote, and the folders of
+//! builds killed midway are swept by the next build that writes an entry ([`sweep_abandoned`]).
 
 use std::fs;
 use std::hash::{Hash, Hasher};
@@ -335,6 +336,39 @@ fn not_a_folder(path: &Path) -> Option<String> {
     }
 }
 
+/// How long an entry being written may go untouched before a sweep takes it for abandoned:
+/// on Linux only once its process is gone too (a build in another PID namespace sharing the
+/// folder, whose process this one can't see, writes its files well within this); elsewhere,
+/// where this is all there is to go by, a day.
+const ABANDONED_AFTER: std::time::Duration =
+    std::time::Duration::from_secs(if cfg!(target_os = "linux") { 10 * 60 } else { 24 * 60 * 60 });
+
+/// Removes the `<key>.tmp-<pid>` folders of builds that were killed while writing an entry (a
+/// big net's is tens of MB): on Linux those whose process is gone (no `/proc/<pid>`) and
+/// untouched for [`ABANDONED_AFTER`]; elsewhere those untouched that long. Best effort: a
+/// folder that can't be read or removed stays.
+fn sweep_abandoned(root: &Path) {
+    let Ok(entries) = fs::read_dir(root) else { return };
+    let linux = cfg!(target_os = "linux") && Path::new("/proc/self").exists();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.rsplit_once(".tmp-")).and_then(|(_, p)| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        // Folders only, never followed through a symlink.
+        let Ok(meta) = fs::symlink_metadata(entry.path()) else { continue };
+        let idle = meta.modified().ok().and_then(|m| m.elapsed().ok());
+        let gone = !linux || !Path::new("/proc").join(pid.to_string()).exists();
+        if meta.is_dir() && gone && idle.is_some_and(|i| i >= ABANDONED_AFTER) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// An entry being written: a fresh temporary folder in the cache folder, removed unless
 /// [`Pending::finish`] renames it into place.
 pub struct Pending {
@@ -375,6 +409,7 @@ pub fn begin(dir: &CacheDir, key: &str, net: &str, fs_ops: &Fs) -> Result<Option
         Err(e) if unwritable(&e) => return Ok(None),
         Err(e) => return fail(e.to_string()),
     }
+    sweep_abandoned(&dir.path);
     Ok(Some(Pending { root: dir.path.clone(), tmp, key: key.to_string(), net: net.to_string() }))
 }
 
@@ -533,6 +568,36 @@ mod tests {
         // Nor does an entry begun and then abandoned (the transform failed).
         drop(begin(&dir, "k", "n", &REAL_FS).unwrap().unwrap());
         assert_eq!(names_in(&root), Vec::<String>::new());
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// Builds killed while writing an entry left their `<key>.tmp-<pid>` folders forever: the
+    /// next entry begun sweeps those whose process is gone (and that are idle), and nothing else.
+    #[test]
+    fn abandoned_temporary_folders_are_swept() {
+        let root = scratch("sweep");
+        let dir = CacheDir { path: root.clone(), origin: "a test" };
+        let old = std::time::SystemTime::now() - ABANDONED_AFTER - std::time::Duration::from_secs(60);
+        // No process has this id (Linux's pid_max is at most 2^22); process 1 always exists.
+        let (dead, alive) = (u32::MAX - 1, 1);
+        let folders = [
+            (format!("a.tmp-{dead}"), true, false), // killed long ago: swept
+            (format!("b.tmp-{dead}"), false, true), // just written: kept
+            (format!("c.tmp-{alive}"), true, cfg!(target_os = "linux")), // running: kept on Linux
+            ("d".to_string(), true, true),          // an entry: kept
+            (format!("e.tmp-{dead}-x"), true, true), // not ours: kept
+        ];
+        for (name, backdate, _) in &folders {
+            fs::create_dir_all(root.join(name)).unwrap();
+            fs::write(root.join(name).join("l0_weights.bin"), [0u8; 16]).unwrap();
+            if *backdate {
+                fs::File::open(root.join(name)).unwrap().set_modified(old).unwrap();
+            }
+        }
+        drop(begin(&dir, "k", "n", &REAL_FS).unwrap().unwrap());
+        let mut kept: Vec<String> = folders.iter().filter(|f| f.2).map(|f| f.0.clone()).collect();
+        kept.sort();
+        assert_eq!(names_in(&root), kept);
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -267,6 +267,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     if !loaded.entry.description.is_empty() {
         doc += &format!("\n\n Its description: {}", loaded.entry.description);
     }
+    let file_hash = proc_macro2::Literal::u64_suffixed(loaded.file_hash);
     let order_file = loaded.neuron_order.as_ref().map(|o| o.file.to_string_lossy().into_owned());
     let order_const = match &order_file {
         Some(f) => quote!(Some(#f)),
@@ -301,6 +302,11 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             /// The net file compiled in, as the macro resolved it (after `env`/`default`, made
             /// absolute): to read the same net at run time, e.g. for the generic evaluator.
             pub const PATH: &str = #net_file;
+            /// `nnue_runtime::format::hash::file_hash` of the file at [`PATH`] as it was compiled
+            /// in: compare before reading that file at run time. Cargo rebuilds when the file
+            /// gets a newer modification time only, so a net copied over it with an older one
+            /// (`cp -p`, `tar x`, `rsync -a`) leaves this binary with the old net.
+            pub const FILE_HASH: u64 = #file_hash;
             /// The file of `neuron_order = "…"`, made absolute, if given: the order of the
             /// transform's neurons compiled in (`nnue_runtime::format::neuron_order::read_order_file`
             /// reads it, `Net::reorder_neurons` applies it to the net read from [`PATH`]).

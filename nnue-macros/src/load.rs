@@ -20,6 +20,8 @@ pub struct Loaded {
     pub env_var: Option<String>,
     /// The cache key (a hash of the net's bytes and description).
     pub key: String,
+    /// `nnue_format::hash::file_hash` of the file's bytes, for the module's `FILE_HASH`.
+    pub file_hash: u64,
     pub entry: Entry,
     /// `compute = "…"`: the layers to compile in place of the description's, checked to fit
     /// the net's arrays.
@@ -125,6 +127,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         None => arch_text.clone(),
     };
     let key = cache::key(&bytes, described.as_deref());
+    let file_hash = nnue_format::hash::file_hash(&bytes);
     let net_hash = cache::net_hash(&bytes, described.as_deref());
     let root = cache::dir().map_err(|e| err(&span, e))?;
     let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
@@ -159,7 +162,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         check_layers(layers, &entry.layout.arch())?;
     }
     let compute = input.compute.as_ref().map(|text| own_layers(text, &entry.layout.arch())).transpose()?;
-    Ok(Loaded { file, shown, env_var, key, entry, compute, neuron_order })
+    Ok(Loaded { file, shown, env_var, key, file_hash, entry, compute, neuron_order })
 }
 
 /// The neuron order file `lit` names (`origin`: where the name came from, for messages), read
@@ -243,4 +246,46 @@ fn resolve(manifest_dir: &Path, path: &str) -> PathBuf {
         return from_manifest;
     }
     std::env::current_dir().map(|d| d.join(p)).ok().filter(|p| p.exists()).unwrap_or(from_manifest)
+}
+
+#[cfg(test)]
+mod tests {
+    /// A 46 KB CBNF file whose zstd stream decodes to the 1.4 GB its description (L1 16384, 64
+    /// king buckets) implies once made the build allocate gigabytes and abort: an error now.
+    #[test]
+    fn a_zstd_bomb_is_a_compile_error_not_an_abort() {
+        let kings: Vec<String> = (0..64).map(|k| k.to_string()).collect();
+        let text = format!(
+            "(768x64 -> 16384)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, \
+             file=cbnf, kings=[{}]",
+            kings.join(",")
+        );
+        // The CBNF header: version 1, flags zstd|pairwise, dual, clipped ReLU, L1 16384, 64 input
+        // and 8 output buckets, no name.
+        let mut bytes = b"CBNF".to_vec();
+        bytes.extend([1, 0, 9, 0, 0, 3, 0, 0, 0x40, 64, 8, 0]);
+        bytes.resize(64, 0);
+        // A zstd frame (no content size, a 128 KiB window) of RLE blocks of 128 KiB each, up
+        // to the arrays' 1,493,303,360 bytes.
+        bytes.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
+        let mut left = 1_493_303_360usize;
+        while left > 0 {
+            let size = left.min(128 << 10);
+            left -= size;
+            let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0);
+            bytes.extend_from_slice(&header.to_le_bytes()[..3]);
+            bytes.push(0);
+        }
+        let dir = std::env::temp_dir().join(format!("nnue-macros-zstd-bomb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bomb.nnue");
+        std::fs::write(&path, &bytes).unwrap();
+        let input: crate::input::NetInput =
+            syn::parse_str(&format!("path = {:?}, arch = {:?}", path.to_str().unwrap(), text)).unwrap();
+        let result = super::load(&input);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let Err(e) = result else { panic!("a zstd bomb was accepted") };
+        let msg = e.to_string();
+        assert!(msg.contains("zstd-compressed arrays") && msg.contains("more than the 1073741824 bytes"), "{msg}");
+    }
 }

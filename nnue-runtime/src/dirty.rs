@@ -61,14 +61,20 @@ impl Dirty {
         Dirty::default().remove(king_from, king).remove(rook_from, rook).add(king_to, king).add(rook_to, rook)
     }
 
-    /// Takes `piece` off `sq`. Panics past two removals (no chess move has more).
+    /// Takes `piece` off `sq`.
+    ///
+    /// # Panics
+    /// Past two removals (no chess move has more).
     pub fn remove(mut self, sq: Square, piece: Piece) -> Dirty {
         let slot = self.removed.iter_mut().find(|s| s.is_none()).expect("a move removes at most two pieces");
         *slot = Some((sq, piece));
         self
     }
 
-    /// Puts `piece` on `sq`. Panics past two additions (no chess move has more).
+    /// Puts `piece` on `sq`.
+    ///
+    /// # Panics
+    /// Past two additions (no chess move has more).
     pub fn add(mut self, sq: Square, piece: Piece) -> Dirty {
         let slot = self.added.iter_mut().find(|s| s.is_none()).expect("a move adds at most two pieces");
         *slot = Some((sq, piece));

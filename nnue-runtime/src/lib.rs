@@ -18,6 +18,9 @@
 //! - [`loaded`]: the fast network types filled from a net read at run time.
 //! - `shakmaty` (feature `shakmaty`): positions and moves of the shakmaty crate as ours.
 
+// Every public function's panics are documented (`# Panics`): clippy lists the ones missing.
+#![warn(clippy::missing_panics_doc)]
+
 pub mod accumulator;
 mod dirty;
 pub mod features;

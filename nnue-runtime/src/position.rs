@@ -122,7 +122,8 @@ impl fmt::Display for Square {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// A FEN that doesn't parse.
-    #[error("bad FEN {fen:?}: {reason}")]
+    // Quoted cut and escaped: a 1 MB FEN once came back whole.
+    #[error("bad FEN \"{}\": {reason}", nnue_format::shown(fen))]
     BadFen {
         /// The FEN as given.
         fen: String,
@@ -312,7 +313,7 @@ impl Position {
             let s = bits.trailing_zeros() as u8;
             bits &= bits.wrapping_sub(1);
             // `occupied` marks exactly the squares of `board` that hold a piece.
-            (s < 64).then(|| (Square(s), self.board[s as usize].expect("an occupied square")))
+            self.board.get(usize::from(s)).copied().flatten().map(|p| (Square(s), p))
         })
     }
 }
@@ -362,6 +363,10 @@ mod tests {
             assert!(matches!(Position::from_fen(fen), Err(PositionError::BadFen { .. })), "{fen}");
         }
         assert_eq!(Position::from_fen("8/8/8/8/8/8/8/K7 w"), Err(PositionError::Kings(Color::Black, 0)));
+        // A 1 MB FEN is quoted cut, with its size.
+        let huge = format!("{} w", "8/".repeat(500_000));
+        let e = Position::from_fen(&huge).unwrap_err().to_string();
+        assert!(e.len() < 1000 && e.contains("… (1000002 bytes)"), "{} bytes", e.len());
         let crowded = "kqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/8/8/K7 w";
         assert_eq!(Position::from_fen(crowded), Err(PositionError::TooManyPieces(41)));
     }

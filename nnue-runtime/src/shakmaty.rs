@@ -53,6 +53,10 @@ pub fn square(sq: shakmaty::Square) -> Square {
 }
 
 /// The position as the evaluator sees it.
+///
+/// # Panics
+/// When `pos` has not one king per side or has more than 32 pieces: shakmaty's checks allow
+/// neither unless they were relaxed when `pos` was set up.
 pub fn position(pos: &Chess) -> Position {
     let pieces = pos.board().iter().map(|(sq, p)| (square(sq), piece(p)));
     Position::new(color(pos.turn()), pieces).expect("a legal position has one king per side and at most 32 pieces")

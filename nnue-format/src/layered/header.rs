@@ -96,20 +96,47 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<Header, FormatErro
 
 /// The arrays of a zstd-compressed `CBNF` file (`data` from offset `at` on): one or more zstd
 /// frames that decode to exactly `len` bytes, the arrays back to back (Stormphrax's zstd
-/// stream has no padding). Decoding stops past `len`, so a forged stream can't exhaust memory.
+/// stream has no padding). A tiny stream can decode to gigabytes, so `len` (from the
+/// description) is refused above [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES), as a file that
+/// large would be, and the stream is decoded in chunks into a buffer that grows with what was
+/// decoded, never past `len + 1` bytes: memory follows what the stream holds, not what the
+/// description claims.
 pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, FormatError> {
     use std::io::Read;
+    /// Bytes decoded at a time.
+    const CHUNK: usize = 1 << 20;
     let section = "zstd-compressed arrays";
+    if len as u64 > crate::MAX_FILE_BYTES {
+        let kind = ErrorKind::Invalid(format!(
+            "the description's arrays take {len} bytes decompressed, more than the {} bytes a net file may hold",
+            crate::MAX_FILE_BYTES
+        ));
+        return Err(FormatError::new(at, section, kind));
+    }
     let mut input = data;
-    let mut out = Vec::with_capacity(len);
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; CHUNK.min(len + 1)];
     while !input.is_empty() && out.len() <= len {
         let frame_at = at + (data.len() - input.len());
         let bad = |e: &dyn std::fmt::Display| {
             FormatError::new(frame_at, section, ErrorKind::Invalid(format!("not a zstd frame (the decoder says: {e})")))
         };
         let mut frame = ruzstd::decoding::StreamingDecoder::new(&mut input).map_err(|e| bad(&e))?;
-        let limit = (len + 1 - out.len()) as u64;
-        (&mut frame).take(limit).read_to_end(&mut out).map_err(|e| bad(&e))?;
+        while out.len() <= len {
+            let want = chunk.len().min(len + 1 - out.len());
+            let n = match frame.read(&mut chunk[..want]) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(bad(&e)),
+            };
+            if out.capacity() - out.len() < n {
+                // Doubling, but never past `len + 1`: at most twice what was decoded.
+                let target = (out.capacity() * 2).max(out.len() + n).min(len + 1);
+                out.reserve_exact(target - out.len());
+            }
+            out.extend_from_slice(&chunk[..n]);
+        }
     }
     if out.len() != len {
         let kind = ErrorKind::Invalid(format!(
@@ -143,4 +170,77 @@ pub(crate) fn write(out: &mut Vec<u8>, arch: &LayeredArch, description: &str) {
     header[15] = len as u8;
     header[16..16 + len].copy_from_slice(&description.as_bytes()[..len]);
     out.extend_from_slice(&header);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Architecture, Net};
+
+    /// A zstd frame that decodes to `total` zero bytes in RLE blocks of 128 KiB (4 bytes each):
+    /// magic, frame header (no content size, a 128 KiB window), the blocks.
+    fn rle_bomb(total: usize) -> Vec<u8> {
+        const BLOCK: usize = 128 << 10;
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+        let mut left = total;
+        while left > 0 {
+            let size = left.min(BLOCK);
+            left -= size;
+            let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0); // RLE block, last?
+            f.extend_from_slice(&header.to_le_bytes()[..3]);
+            f.push(0);
+        }
+        f
+    }
+
+    /// A CBNF file of `text` with the zstd flag and `stream` after the header.
+    fn cbnf_with(text: &str, stream: &[u8]) -> (Architecture, Vec<u8>) {
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Layered(a) = arch else { panic!("{text} is a multi-layer description") };
+        let mut out = Vec::new();
+        super::write(&mut out, &a, text);
+        out[6] |= super::ZSTD as u8;
+        out.extend_from_slice(stream);
+        (arch, out)
+    }
+
+    /// A 46 KB file whose description (L1 16384, 64 king buckets) implies 1.4 GB of arrays, and
+    /// whose stream decodes to just that, was decoded whole (2.9 GB of memory, then an abort):
+    /// now it is refused before anything is decoded, naming the sizes.
+    #[test]
+    fn a_zstd_bomb_is_refused_before_decoding() {
+        let kings: Vec<String> = (0..64).map(|k| k.to_string()).collect();
+        let text = format!(
+            "(768x64 -> 16384)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, \
+             file=cbnf, kings=[{}]",
+            kings.join(",")
+        );
+        let text = text.as_str();
+        let Architecture::Layered(a) = text.parse::<Architecture>().unwrap() else { panic!() };
+        let len = super::super::file::param_bytes(&a);
+        assert!(len as u64 > crate::MAX_FILE_BYTES, "{len}");
+        let (arch, bytes) = cbnf_with(text, &rle_bomb(len));
+        assert!(bytes.len() < 50_000, "{}", bytes.len());
+        let start = std::time::Instant::now();
+        let Err(e) = Net::from_bytes(&bytes, Some(&arch)) else { panic!("a zstd bomb was accepted") };
+        assert!(start.elapsed().as_secs() < 1, "decoded before refusing: {:?}", start.elapsed());
+        assert_eq!((e.offset, e.section.as_str()), (64, "zstd-compressed arrays"), "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains(&len.to_string()) && msg.contains(&crate::MAX_FILE_BYTES.to_string()), "{msg}");
+    }
+
+    /// Under the cap, a stream that decodes to more than the arrays take stops one byte past
+    /// them (it once could read on to the description's size whatever the stream held).
+    #[test]
+    fn a_stream_longer_than_the_arrays_is_refused() {
+        let text = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x3, i32, dual, q=64, l1shift=8, scale=400, \
+                    file=cbnf";
+        let Architecture::Layered(a) = text.parse::<Architecture>().unwrap() else { panic!() };
+        let len = super::super::file::param_bytes(&a);
+        let (arch, bytes) = cbnf_with(text, &rle_bomb(len + 10_000_000));
+        let Err(e) = Net::from_bytes(&bytes, Some(&arch)) else { panic!("a stream too long was accepted") };
+        assert!(e.to_string().contains(&format!("decodes to {} or more bytes", len + 1)), "{e}");
+        // The same stream cut to the arrays' size reads (as zeros).
+        let (arch, bytes) = cbnf_with(text, &rle_bomb(len));
+        Net::from_bytes(&bytes, Some(&arch)).unwrap();
+    }
 }

@@ -263,12 +263,18 @@ impl FileLayout {
 }
 
 impl Numbers {
+    /// The largest Q of int32 stacks (Q = 2^q_bits, from 2 to 1024: Q³ fits an i32), the one
+    /// rule of the description parser, `Layers::check_fits` (for `compute =` and
+    /// `Evaluator::with_layers`) and run-time loading.
+    pub const MAX_Q_BITS: u32 = 10;
+
     /// Whether the constants are in the ranges the arithmetic takes without overflowing a
-    /// shift: `num`, `den` positive; Q from 2 to 1024 (Q³ fits an i32), the shift below 32.
+    /// shift: `num`, `den` positive; Q from 2 to 2^[`MAX_Q_BITS`](Self::MAX_Q_BITS), the shift
+    /// below 32.
     pub fn in_range(&self) -> bool {
         match *self {
             Numbers::F32 { num, den } => num > 0 && den > 0,
-            Numbers::I32 { q_bits, l1_shift } => (1..=10).contains(&q_bits) && l1_shift <= 31,
+            Numbers::I32 { q_bits, l1_shift } => (1..=Self::MAX_Q_BITS).contains(&q_bits) && l1_shift <= 31,
         }
     }
 }
@@ -374,8 +380,12 @@ impl LayeredArch {
             return Err("buckets=(63-p)(32-p)/225 chooses among 8 output buckets".into());
         }
         if let BucketRule::Table(t) = self.bucket_rule {
-            if let Some(&b) = t[2..].iter().find(|&&b| usize::from(b) >= self.buckets) {
-                return Err(format!("buckets=[...] names bucket {b} of {} output buckets", self.buckets));
+            // Every entry, those of piece counts no position has (0 and 1) too.
+            if let Some((p, &b)) = t.iter().enumerate().find(|&(_, &b)| usize::from(b) >= self.buckets) {
+                return Err(format!(
+                    "buckets=[...] names bucket {b} (for {p} pieces) of {} output buckets",
+                    self.buckets
+                ));
             }
         }
         if self.threats.is_some() && (self.merged_kings || !self.kings.mirrored) {
@@ -655,7 +665,7 @@ mod tests {
             ("threats=reckless, buckets=[0,1,2], file=reckless", "expected 33 buckets"),
             (
                 "threats=reckless, buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], file=reckless",
-                "names bucket 4 of 4",
+                "names bucket 4 (for 20 pieces) of 4",
             ),
             ("threats=reckless, file=bullet", "stored by file=reckless only"),
             ("file=reckless", "say which"),

@@ -61,7 +61,7 @@ impl Architecture {
                 match param {
                     Param::L1 => shape(a.l1, a.l2, I8, n),
                     Param::L2 => shape(a.l2_full(), a.l3, n, n),
-                    Param::L3 => shape(a.l3, 1, n, n),
+                    Param::L3 => shape(a.l3_inputs(), 1, n, n),
                     _ => None,
                 }
             }
@@ -80,6 +80,11 @@ impl Bucket {
         }
     }
 }
+
+/// The most values all registers of a sequence may hold together (16 MiB of int32 or f32):
+/// far above any net's (a multi-layer net's widest is its transform's, 2 × L1), low enough
+/// that an interpreter's allocation of them can't fail.
+pub const MAX_REGISTER_VALUES: usize = 1 << 22;
 
 /// What a register holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,6 +146,8 @@ impl Layers {
             return Err((None, format!("`psqt = …` divides by {d}: divisors are positive")));
         }
         let mut regs: Vec<Option<Kind>> = vec![None; usize::from(Reg::MAX) + 1];
+        // Values in all registers, bounded: an interpreter allocates them.
+        let mut total = 0usize;
         // Pairwise: half of each perspective's L1 values, so L1 in all.
         let l1 = arch.l1();
         regs[0] = Some(match self.transform {
@@ -154,6 +161,17 @@ impl Layers {
             if regs[usize::from(out)].is_some() {
                 return Err((Some(i + 3), format!("`{step}`: r{out} is written twice")));
             }
+            total = match total.checked_add(kind.len()) {
+                Some(t) if t <= MAX_REGISTER_VALUES => t,
+                _ => {
+                    let message = format!(
+                        "`{step}`: r{out} would hold {} values, and all registers together more than the \
+                         {MAX_REGISTER_VALUES} values they may hold",
+                        kind.len()
+                    );
+                    return Err((Some(i + 3), message));
+                }
+            };
             regs[usize::from(out)] = Some(kind);
         }
         match regs[usize::from(self.positional)] {
@@ -189,6 +207,8 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
         }
     };
     let first = |p: Param| matches!(p, Param::Fc0 | Param::L1);
+    let too_long =
+        || format!("the result would hold more than the {MAX_REGISTER_VALUES} values all registers may hold together");
     Ok(match step {
         AffineI8 { param, input, .. } => {
             let s = shape(*param, Number::I8)?;
@@ -230,13 +250,22 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
         }
         // Bytes (Stockfish 19's activations) or f32 values (a skip connection), one kind.
         Concat { inputs, .. } if inputs.iter().all(|&r| matches!(get(r), Ok(Kind::Float(_)))) => {
-            Kind::Float(inputs.iter().map(|&r| if let Ok(Kind::Float(n)) = get(r) { n } else { 0 }).sum())
+            let mut len = 0usize;
+            for &r in inputs {
+                if let Ok(Kind::Float(n)) = get(r) {
+                    len = len.checked_add(n).filter(|&l| l <= MAX_REGISTER_VALUES).ok_or_else(too_long)?;
+                }
+            }
+            Kind::Float(len)
         }
         Concat { inputs, .. } => {
-            let (mut len, mut max) = (0, 0);
+            let (mut len, mut max) = (0usize, 0);
             for &r in inputs {
                 match get(r)? {
-                    Kind::Bytes { len: n, max: m } => (len, max) = (len + n, max.max(m)),
+                    Kind::Bytes { len: n, max: m } => {
+                        len = len.checked_add(n).filter(|&l| l <= MAX_REGISTER_VALUES).ok_or_else(too_long)?;
+                        max = max.max(m);
+                    }
                     k => return Err(format!("r{r} is {}; a concatenation joins bytes, or f32 values", k.name())),
                 }
             }
@@ -273,7 +302,7 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
             }
             Kind::Float(n)
         }
-        DualF32 { input, .. } => Kind::Float(2 * floats(*input)?),
+        DualF32 { input, .. } => Kind::Float(floats(*input)?.checked_mul(2).ok_or_else(too_long)?),
         ScreluF32 { input, .. } | ClampF32 { input, .. } => Kind::Float(floats(*input)?),
         AffineF32 { param, input, .. } | DotF32 { param, input, .. } => {
             let s = shape(*param, Number::F32)?;
@@ -294,9 +323,13 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
             }
             Kind::Int(n)
         }
-        DualI32 { input, q_bits, .. } if *q_bits <= 15 => Kind::Int(2 * ints(*input)?),
-        ClampSquare { input, q_bits, .. } if *q_bits <= 15 => Kind::Int(ints(*input)?),
-        DualI32 { .. } | ClampSquare { .. } => return Err("Q above 2^15 overflows int32".into()),
+        DualI32 { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => {
+            Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?)
+        }
+        ClampSquare { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => Kind::Int(ints(*input)?),
+        DualI32 { .. } | ClampSquare { .. } => {
+            return Err(format!("Q above 2^{}, the largest of int32 stacks", Numbers::MAX_Q_BITS))
+        }
         Clamp { input, max, .. } if *max >= 0 => Kind::Int(ints(*input)?),
         Clamp { .. } => return Err("a negative upper bound".into()),
         AffineI32 { param, input, .. } => {
@@ -334,6 +367,46 @@ mod tests {
              l1mul=512/8323200, scale=200, l1sums=i16pairs, file=bullet",
         ] {
             let a = arch(text);
+            assert_eq!(a.layers().check_fits(&a), Ok(()), "{text}");
+        }
+    }
+
+    /// A register doubled 59 times once wrapped to 0 values (or overflowed), and "fitted": the
+    /// registers' lengths are bounded now, and the step that passes the bound is named.
+    #[test]
+    fn registers_cant_grow_without_bound() {
+        // `base`: a register of bytes (Stockfish) or f32 values (PlentyChess); `next`: the
+        // first register the own sequence leaves unwritten.
+        for (text, base, next) in
+            [("HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8", 5, 14), (crate::known::PLENTYCHESS, 3, 9)]
+        {
+            let a = arch(text);
+            let own = a.layers().to_string();
+            let (body, output) = own.rsplit_once('\n').unwrap();
+            let mut steps = body.to_string();
+            let mut from = base;
+            for to in next..next + 59 {
+                steps += &format!("\nr{to} = r{from} ++ r{from}");
+                from = to;
+            }
+            let doubled: Layers = format!("{steps}\n{output}").parse().unwrap();
+            let e = doubled.check_fits(&a).unwrap_err();
+            assert!(e.message.contains("more than the 4194304 values"), "{text}: {e}");
+        }
+    }
+
+    /// A `skip` net's l3 reads its l2 outputs and the skipped activations: `param_shape` once
+    /// gave it l3's outputs only, so no skip net's own sequence fitted (PlentyChess's layout).
+    #[test]
+    fn a_skip_nets_own_layers_fit() {
+        for text in [
+            crate::known::PLENTYCHESS,
+            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=400, \
+             file=bullet",
+        ] {
+            let a = arch(text);
+            let Architecture::Layered(l) = a else { unreachable!() };
+            assert_eq!(a.param_shape(Param::L3).map(|s| s.inputs), Some(l.l3_inputs()), "{text}");
             assert_eq!(a.layers().check_fits(&a), Ok(()), "{text}");
         }
     }

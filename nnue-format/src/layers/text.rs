@@ -184,6 +184,8 @@ impl FromStr for Layers {
         let lines: Vec<(usize, String)> =
             text.lines().enumerate().map(|(i, l)| (i + 1, normalise(l))).filter(|(_, l)| !l.is_empty()).collect();
         let err = |line: usize, message: String| LayersError { line, message };
+        // Lines are quoted cut (a 20 MB line once came back whole).
+        let shown = crate::error::shown;
         let mut it = lines.iter();
         let (n, first) = it.next().ok_or_else(|| err(1, "empty: expected `bucket …`".into()))?;
         let bucket = match first.as_str() {
@@ -196,7 +198,9 @@ impl FromStr for Layers {
                     .and_then(|t| t.strip_suffix("[pieces]"))
                     .map(|t| t.replace(' ', ""))
                     .and_then(|t| crate::layered::parse_bucket_table(&t).ok())
-                    .ok_or_else(|| err(*n, format!("expected `bucket [b0, b1, ..., b32][pieces]`, found `{other}`")))?;
+                    .ok_or_else(|| {
+                        err(*n, format!("expected `bucket [b0, b1, ..., b32][pieces]`, found `{}`", shown(other)))
+                    })?;
                 let buckets = usize::from(table[2..].iter().copied().max().unwrap_or(0)) + 1;
                 Bucket::Rule(BucketRule::Table(table), buckets)
             }
@@ -205,7 +209,7 @@ impl FromStr for Layers {
                 _ => {
                     let expected = "`bucket 0`, `bucket (pieces - 1) / 4`, `bucket (pieces - 2) / ceil(32 / B)` or \
                                     `bucket min((63 - pieces)(32 - pieces) / 225, 7)`";
-                    return Err(err(*n, format!("expected {expected}, found `{other}`")));
+                    return Err(err(*n, format!("expected {expected}, found `{}`", shown(other))));
                 }
             },
         };
@@ -215,22 +219,27 @@ impl FromStr for Layers {
         {
             match (num::<i32>(v[0]), num::<u32>(v[2])) {
                 (Some(max), Some(shift)) if v[0] == v[1] => Transform::Pairwise { max, shift },
-                _ => return Err(err(*n, format!("a pairwise transform clamps both halves alike, found `{second}`"))),
+                _ => {
+                    return Err(err(
+                        *n,
+                        format!("a pairwise transform clamps both halves alike, found `{}`", shown(second)),
+                    ))
+                }
             }
         } else if let Some(v) = captures(second, "r0 = clamp(acc, 0, {}), side to move first{}") {
             let bytes = match v[1] {
                 "" => false,
                 "(bytes)" => true,
-                _ => return Err(err(*n, format!("unexpected `{}` after the transform", v[1]))),
+                _ => return Err(err(*n, format!("unexpected `{}` after the transform", shown(v[1])))),
             };
             match num(v[0]) {
                 Some(max) => Transform::Clipped { max, bytes },
-                None => return Err(err(*n, format!("expected a number, found `{}`", v[0]))),
+                None => return Err(err(*n, format!("expected a number, found `{}`", shown(v[0])))),
             }
         } else {
             return Err(err(
                 *n,
-                format!("expected `r0 = clamp(a, 0, M) · clamp(a', 0, M) >> S, per half, side to move first` or `r0 = clamp(acc, 0, M), side to move first`, found `{second}`"),
+                format!("expected `r0 = clamp(a, 0, M) · clamp(a', 0, M) >> S, per half, side to move first` or `r0 = clamp(acc, 0, M), side to move first`, found `{}`", shown(second)),
             ));
         };
         let mut steps = Vec::new();
@@ -243,11 +252,11 @@ impl FromStr for Layers {
                 let (Some(positional), Some(psqt_div)) = (positional, psqt_div) else {
                     return Err(err(
                         *n,
-                        format!("expected `positional = rN[; psqt = (us - them) / 2 / D]`, found `{line}`"),
+                        format!("expected `positional = rN[; psqt = (us - them) / 2 / D]`, found `{}`", shown(line)),
                     ));
                 };
                 if let Some(extra) = lines.iter().find(|(m, _)| m > n) {
-                    return Err(err(extra.0, format!("nothing follows the output line, found `{}`", extra.1)));
+                    return Err(err(extra.0, format!("nothing follows the output line, found `{}`", shown(&extra.1))));
                 }
                 return Ok(Layers { bucket, transform, steps, positional, psqt_div });
             }
@@ -257,7 +266,10 @@ impl FromStr for Layers {
                 None => {
                     return Err(err(
                         *n,
-                        format!("not a step: `{line}` (the forms are in `nnue_format::layers`' documentation)"),
+                        format!(
+                            "not a step: `{}` (the forms are in `nnue_format::layers`' documentation)",
+                            shown(line)
+                        ),
                     ))
                 }
             }
@@ -284,6 +296,18 @@ impl Layers {
 mod tests {
     use super::*;
     use crate::Architecture;
+
+    /// A 20 MB line came back whole in the error: it is cut now, with its size.
+    #[test]
+    fn a_huge_line_is_quoted_cut() {
+        let own = Architecture::Sfnn(crate::SfnnArch { l1: 128 }).layers().to_string();
+        let huge = format!("r99 = {}", "x".repeat(20 << 20));
+        for (from, to) in [("r1 = ", &format!("{huge}\nr1 = ")[..]), ("bucket", &huge[..])] {
+            let text = own.replacen(from, to, 1);
+            let e = text.parse::<Layers>().unwrap_err().to_string();
+            assert!(e.len() < 1000 && e.contains("… ("), "{} bytes: {}", e.len(), &e[..e.len().min(300)]);
+        }
+    }
 
     /// HalfKP's layers written by hand, in ASCII and with spaces of one's own.
     #[test]

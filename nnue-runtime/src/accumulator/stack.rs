@@ -136,7 +136,11 @@ impl<N: Network> AccumulatorStack<N> {
         root.computed = [true; 2];
     }
 
-    /// Make: records the move; nothing is computed yet.
+    /// Make: records the move; nothing is computed yet. Never panics: a `Dirty` that describes
+    /// no move (a piece put on an occupied square, one taken from an empty square) is played as
+    /// a board would play it (the occupant is taken off; nothing is taken), and only the
+    /// evaluations above it are wrong (debug builds catch them, see
+    /// [`AccumulatorStack::current`]).
     pub fn push(&mut self, dirty: Dirty) {
         let kings = dirty.kings_after(self.entries[self.top].kings);
         self.top += 1;
@@ -165,6 +169,11 @@ impl<N: Network> AccumulatorStack<N> {
     }
 
     /// Unmake.
+    ///
+    /// # Panics
+    /// At the root (more pops than pushes since the last reset), in release builds too: the
+    /// engine's make/unmake pairing is broken, and every later evaluation would be of another
+    /// position.
     pub fn pop(&mut self) {
         assert!(self.top > 0, "pop below the root of the accumulator stack");
         self.top -= 1;
@@ -383,6 +392,95 @@ mod tests {
             let acc = stack.current(&fast, &after);
             assert_eq!((acc.values[0], acc.psqt[0]), (fresh.values[0], fresh.psqt[0]), "{path}");
         }
+    }
+
+    /// `Dirty` values that describe no move (a piece put on an occupied square without taking
+    /// the occupant off, a piece taken from an empty square or of another kind, two pieces on
+    /// one square, a second king, no king), pushed on every feature set: `push` plays them as
+    /// the board would (an added piece replaces the occupant; a removal takes what is there),
+    /// never panics, and popping back leaves the stack as it was. A threat net once panicked
+    /// in release builds on the first ("an occupied square").
+    #[test]
+    fn malformed_dirty_values_never_panic_on_push() {
+        use nnue_format::{Architecture, Sf19Inputs};
+        let layered = |text: &str| match text.parse() {
+            Ok(Architecture::Layered(a)) => synth::layered(&a, 5),
+            _ => unreachable!("a multi-layer description"),
+        };
+        let chess768 = |text: &str| match text.parse() {
+            Ok(Architecture::Chess768(a)) => synth::chess768(&a, 5),
+            _ => unreachable!("a (768 -> N)x2 description"),
+        };
+        let nets = [
+            synth::sfnn(64, 1, Encoding::Raw),
+            synth::threats(64, 2, Encoding::Raw),
+            synth::sf19(64, Sf19Inputs::Full, 3, Encoding::Raw),
+            synth::sf19(64, Sf19Inputs::Lite, 3, Encoding::Raw),
+            synth::halfkp(64, 4),
+            chess768("(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400"),
+            layered(
+                "(704 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf",
+            ),
+            layered(&nnue_format::known::RECKLESS.replace("-> 768)x2", "-> 64)x2")),
+            layered(&nnue_format::known::PLENTYCHESS.replace("-> 1024)x2", "-> 64)x2")),
+        ];
+        let piece = |c, k| Piece::new(c, k);
+        let (wp, wn, wk) = (
+            piece(Color::White, PieceType::Pawn),
+            piece(Color::White, PieceType::Knight),
+            piece(Color::White, PieceType::King),
+        );
+        let (bq, bk) = (piece(Color::Black, PieceType::Queen), piece(Color::Black, PieceType::King));
+        let malformed = [
+            Dirty::default().add(sq("e2"), wn),                         // on an occupied square
+            Dirty::default().add(sq("e8"), wn),                         // on the enemy king
+            Dirty::default().add(sq("d1"), wn).add(sq("d1"), bq),       // twice on one square
+            Dirty::default().add(sq("e2"), wp),                         // the same piece again
+            Dirty::default().remove(sq("e4"), wp),                      // from an empty square
+            Dirty::default().remove(sq("e2"), bq),                      // another piece
+            Dirty::default().remove(sq("e2"), wp).remove(sq("e2"), wp), // twice
+            Dirty::default().remove(sq("e1"), wk),                      // no king
+            Dirty::default().add(sq("e4"), wk),                         // a second king
+            Dirty::default().remove(sq("e8"), bk).add(sq("a1"), bk),    // a king onto a rook
+            Dirty::quiet(wn, sq("b1"), sq("d2")),                       // onto its own pawn
+            Dirty::capture(wn, sq("g1"), sq("f3"), bq),                 // capturing nothing
+        ];
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        for net in &nets {
+            let eval = Evaluator::new(net);
+            let mut stack = AccumulatorStack::new(&eval, &start);
+            let want = Network::evaluate(&eval, &start);
+            for (i, &first) in malformed.iter().enumerate() {
+                // Each one at the root and over each other one.
+                for &second in &malformed {
+                    stack.push(first);
+                    stack.push(second);
+                    stack.push(Dirty::quiet(wn, sq("g1"), sq("f3")));
+                    // Evaluated (release builds: debug builds check the position, see above).
+                    if !cfg!(debug_assertions) {
+                        stack.evaluate(&eval, &start);
+                    }
+                    stack.pop();
+                    stack.pop();
+                    stack.pop();
+                }
+                assert_eq!(stack.depth(), 0);
+                assert_eq!(stack.evaluate(&eval, &start), want, "{}: after #{i}", net.arch());
+            }
+        }
+    }
+
+    /// `pop` at the root panics, as its docs say (it once did so with no `# Panics` section).
+    #[test]
+    #[should_panic(expected = "pop below the root of the accumulator stack")]
+    fn a_pop_at_the_root_panics() {
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        stack.push(Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4")));
+        stack.pop();
+        stack.pop();
     }
 
     #[test]

@@ -299,8 +299,10 @@ impl Board {
         self.bb(Color::White, kind) | self.bb(Color::Black, kind)
     }
 
+    /// Puts `p` on `s`, taking off what was there (a `Dirty` that forgot a capture: the board
+    /// stays a board, one piece per square).
     fn put(&mut self, s: usize, p: Piece) {
-        debug_assert!(self.squares[s].is_none(), "a piece put on an occupied square");
+        self.remove(s);
         self.squares[s] = Some(p);
         self.pieces[p.color.index() * 6 + p.kind.index()] |= 1 << s;
         self.occupied |= 1 << s;
@@ -350,8 +352,10 @@ pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, ou
             let a = relative(attacker, perspective);
             for from in squares(board.bb(color, kind)) {
                 for to in squares(attacks_of(attacker, from, occ) & occ) {
-                    let t = relative(board.squares[to].expect("an occupied square"), perspective);
-                    out.extend(index_oriented(l, a, from ^ o, t, to ^ o));
+                    // `occupied` marks exactly the squares that hold a piece.
+                    if let Some(attacked) = board.squares[to] {
+                        out.extend(index_oriented(l, a, from ^ o, relative(attacked, perspective), to ^ o));
+                    }
                 }
             }
         }
@@ -437,13 +441,22 @@ pub(crate) fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &m
         ThreatSet::Reckless => const { ThreatSet::Reckless.kept_pairs() },
     };
     let mut log = Log { changes: log, kept };
-    for (sq, piece) in dirty.removed() {
+    // What the board holds, whatever `dirty` says: a removal takes the piece that is there
+    // (none: nothing), an addition on an occupied square takes the occupant off first (a
+    // `Dirty` that describes no move leaves a board, and threats, that are one).
+    for (sq, _) in dirty.removed() {
         let s = sq.index();
-        log_square(board, s, piece, false, &mut log);
-        board.remove(s);
+        if let Some(there) = board.squares[s] {
+            log_square(board, s, there, false, &mut log);
+            board.remove(s);
+        }
     }
     for (sq, piece) in dirty.added() {
         let s = sq.index();
+        if let Some(there) = board.squares[s] {
+            log_square(board, s, there, false, &mut log);
+            board.remove(s);
+        }
         board.put(s, piece);
         log_square(board, s, piece, true, &mut log);
     }

@@ -18,6 +18,9 @@ pub fn dequant<const N: usize>(x: &[i32; N], num: u32, den: u32, b: &[i32; N]) -
 }
 
 /// `[clamp(z, 0, 1); N] ++ [min(z², 1); N]` (`M` = 2N).
+///
+/// # Panics
+/// When `M` is not 2N.
 #[inline(always)]
 pub fn dual_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
     // Not a const assertion: the run-time program instantiates this in a branch not taken.
@@ -31,6 +34,9 @@ pub fn dual_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
 }
 
 /// `a ++ b` (`N` = A + B): a skip connection's input, the later layer's values first.
+///
+/// # Panics
+/// When `N` is not A + B.
 #[inline(always)]
 pub fn concat_f32<const A: usize, const B: usize, const N: usize>(a: &[f32; A], b: &[f32; B]) -> [f32; N] {
     // Not a const assertion, as `dual_f32`.

@@ -10,6 +10,9 @@ pub fn shift_bias<const N: usize>(x: &[i32; N], shift: u32, b: &[i32; N]) -> [i3
 }
 
 /// `[clamp(o, 0, Q) · Q; N] ++ [min(o², Q²); N]`, Q = 2^q_bits (`M` = 2N; Q⁴ fits an i32).
+///
+/// # Panics
+/// When `M` is not 2N.
 #[inline(always)]
 pub fn dual_i32<const N: usize, const M: usize>(o: &[i32; N], q_bits: u32) -> [i32; M] {
     // Not a const assertion: the run-time program instantiates this in a branch not taken.

@@ -1009,8 +1009,11 @@ impl<'w> Builder<'_, 'w> {
             DualI32 { input, q_bits, out } | ClampSquare { input, q_bits, out } => {
                 let (x, n) = self.i32s(*input)?;
                 self.sized("an int32 activation", n, VECTOR)?;
-                if *q_bits > 7 {
-                    return Err(err(format!("r{out}: Q = 2^{q_bits}, whose fourth power passes int32")));
+                // The rule of the grammar and of `check_fits` (the arithmetic wraps as the
+                // reference's does).
+                if *q_bits > nnue_format::Numbers::MAX_Q_BITS {
+                    let max = nnue_format::Numbers::MAX_Q_BITS;
+                    return Err(err(format!("r{out}: Q = 2^{q_bits}, above 2^{max}")));
                 }
                 let dual = matches!(step, DualI32 { .. });
                 let (at, val) = self.new_i32(if dual { 2 * n } else { n })?;
@@ -1187,6 +1190,31 @@ mod tests {
                 assert_eq!(fast.evaluate_on(path, &pos), reference, "{file} {path}");
             }
         }
+    }
+
+    /// int32 stacks with every Q the description grammar takes (2 to 1024) load and run as the
+    /// reference: run-time loading once refused Q ≥ 256, which the parser, the macro and the
+    /// reference accept (one rule now, `Numbers::MAX_Q_BITS`).
+    #[test]
+    fn every_q_the_grammar_takes_loads_and_runs_as_the_reference() {
+        let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+        for q_bits in 1..=nnue_format::Numbers::MAX_Q_BITS {
+            let text = format!(
+                "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q={}, l1shift=8, scale=400, file=cbnf",
+                1u32 << q_bits
+            );
+            let net = layered(&text);
+            let reference = Evaluator::new(&net).evaluate(&pos);
+            let w = FastWeights::new(&net).unwrap();
+            let fast = w.layered::<64, 32, 16, 768, 16, 32, 32, 8>().unwrap_or_else(|e| panic!("{text}: {e}"));
+            for path in KernelPath::all() {
+                assert_eq!(fast.evaluate_on(path, &pos), reference, "{text} {path}");
+            }
+        }
+        // One past the rule: refused by the grammar.
+        let past =
+            "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=2048, l1shift=8, scale=400, file=cbnf";
+        assert!(past.parse::<Architecture>().is_err());
     }
 
     /// The same description with sizes the kernels have runs, equal to the reference on every

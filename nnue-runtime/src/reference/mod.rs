@@ -347,6 +347,18 @@ mod tests {
         assert_eq!(eval.layers, Evaluator::new(&net).layers);
     }
 
+    /// A `skip` net (PlentyChess's layout) with its own layers: refused once (l3's inputs were
+    /// taken without the skipped activations).
+    #[test]
+    fn a_skip_net_with_its_own_layers_is_the_plain_evaluator() {
+        let text = nnue_format::known::PLENTYCHESS.replace("-> 1024)x2", "-> 64)x2");
+        let Ok(nnue_format::Architecture::Layered(a)) = text.parse() else { unreachable!("a multi-layer description") };
+        let net = synth::layered(&a, 3);
+        let layers = net.arch().layers().to_string();
+        let eval = Evaluator::with_layers(&net, layers.parse().unwrap()).unwrap();
+        assert_eq!(eval.layers, Evaluator::new(&net).layers);
+    }
+
     /// `check_fits` is what makes a layer sequence safe to interpret: thousands of sequences
     /// mutated from each family's own (other registers, shifts, divisors, slices, weights,
     /// steps left out), and every one it accepts evaluates without a panic.

@@ -498,3 +498,26 @@ proptest! {
         each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, true, true), wrapped);
     }
 }
+
+/// The x86 kernels whose offsets come from a run-time `nnz` list once carried the pasted
+/// "const dimensions bound the offsets used": each `// SAFETY:` of a function that takes an
+/// index list (`nnz`) or an index (`i: u16`) states the list's bound instead.
+#[test]
+fn safety_comments_of_listed_kernels_state_the_run_time_bound() {
+    let source = include_str!("x86.rs");
+    let pasted = "whose const dimensions bound the offsets used";
+    let mut checked = 0;
+    for (at, _) in source.match_indices("unsafe fn ") {
+        let signature = &source[at..at + source[at..].find('{').unwrap_or(0)];
+        if !(signature.contains("nnz: &[u16]") || signature.contains("i: u16")) {
+            continue;
+        }
+        // The function's first SAFETY comment (its body's).
+        let body = &source[at + signature.len()..];
+        let safety = body.find("// SAFETY:").map(|s| &body[s..s + body[s..].find("unsafe {").unwrap_or(0)]);
+        let name = signature.split(['<', '(']).next().unwrap_or(signature);
+        assert!(safety.is_some_and(|s| !s.contains(pasted)), "{name}: {safety:?}");
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} functions with index lists");
+}

@@ -218,9 +218,16 @@ impl<'a, const N: usize> NonZero<'a, N> {
 }
 
 /// `acc += chunk i of the input times its `OUT` weight columns`.
+///
+/// # Safety
+/// The CPU has `D`'s features; `x` points to at least `i + 1` input chunks of 4 bytes and `w`
+/// to at least `(i + 1) * OUT / 8` weight registers (`i` comes from a run-time `nnz` list: the
+/// caller checks it is a chunk of its arrays).
 #[inline(always)]
 unsafe fn accumulate<D: Dot, const OUT: usize>(acc: &mut [__m256i; 4], x: *const i32, w: *const __m256i, i: u16) {
-    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+    // SAFETY: this function's contract: `i` is below the caller's chunk count, so the read of
+    // chunk `i` (4 bytes at `x + i`) and of its OUT / 8 weight registers (`w + i * OUT / 8 + r`,
+    // r < OUT / 8 <= 4) stay inside the caller's arrays; `D`'s features are the CPU's.
     unsafe {
         let i = i as usize;
         let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
@@ -443,6 +450,11 @@ unsafe fn affine_pairs16_zmm(x: *const i32, w: *const i32, biases: *const i32, o
 /// the lane `hi * 65536 + lo + 32768` as an int32, so over n chunks the lanes sum to
 /// `R = 65536 H + L + 32768 n` (mod 2^32), and with `H` (the sum of `p >> 16`) alongside,
 /// `H + L = R + H - (H << 16) - 32768 n`: the wrapping sum `dpbusd` would give.
+///
+/// # Safety
+/// The CPU has AVX2; every index `i` in `nnz` (a run-time list) is a chunk of the caller's
+/// arrays: `x` holds chunk `i` (4 bytes at `x + i`) and `w` its two weight registers (`w + 2i`,
+/// `w + 2i + 1`).
 #[inline(always)]
 unsafe fn affine_sparse16_maddubs(
     x: *const i32,
@@ -451,7 +463,10 @@ unsafe fn affine_sparse16_maddubs(
     out: &mut [i32; 16],
     nnz: &[u16],
 ) {
-    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+    // SAFETY: the loads through `x` and `w` are at the offsets this function's contract bounds
+    // by the `nnz` entries (each a chunk of the caller's arrays); the bias loads (`b`, `b + 1`)
+    // and the two stores to `out` are the two registers of the 16-value arrays; AVX2 is the
+    // CPU's.
     unsafe {
         let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
         let b = biases.as_ptr() as *const __m256i;
@@ -937,7 +952,13 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         out: &mut [i32; OUT],
         nnz: &[u16],
     ) {
-        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
+        // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the
+        // `Kernels` contract), which are those of `D` and of the kernels called below. The input
+        // and weight offsets come from the run-time `nnz` list, and the contract has every index
+        // in it below CHUNKS: chunk `i`'s 4 input bytes and its OUT / 8 weight registers (OUT <=
+        // 32, asserted) are inside `input` and `weights`, which is what `accumulate` and the
+        // zmm/maddubs kernels require of their indices. Bias loads and output stores are the OUT /
+        // 8 registers of the OUT-value arrays.
         unsafe {
             const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
             if D::ZMM && OUT == 32 {
