@@ -11,7 +11,12 @@
 //!
 //! UCI: `go` takes `wtime btime winc binc movestogo movetime depth nodes infinite ponder
 //! searchmoves` (a bare `go` searches to depth 6); `ponderhit` and `stop`; the options
-//! `Evaluator` (generated|generic), `MultiPV` and `Move Overhead`. Scores are in centipawns:
+//! `Evaluator` (generated|generic), `EvalFile` and `EvalArch`, `MultiPV` and `Move Overhead`.
+//! `setoption name EvalFile value PATH` switches to the net in PATH without a rebuild, read at
+//! run time (a headerless net with the description set first by `EvalArch`): on its fast
+//! network when its shape is one this engine was built with (the default net's, Stockfish
+//! 17.1's small and big nets, 19's big net), else on the generic evaluator, as `info string`
+//! says; `<compiled>` goes back to the net compiled in, which is also the default. Scores are in centipawns:
 //! Stockfish nets output internal units, converted as Stockfish 12-15 did (`v * 100 /
 //! PawnValueEg`, PawnValueEg = 208); headerless nets output centipawns already (their
 //! `scale`). Besides the UCI commands: `eval` prints the current position's evaluation (in
@@ -118,10 +123,58 @@ fn pawn_value<N: Network>(net: &N) -> i32 {
 // --- End of the nnue-runtime API. ---
 
 /// Which evaluator the search uses.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 enum Kind {
     Generated,
     Generic,
+    /// A net read at run time (`setoption name EvalFile`).
+    File(&'static FileNet),
+}
+
+/// What the search and `eval` need of a net read at run time: its network, whatever its type,
+/// behind two functions.
+struct FileNet {
+    search: Box<dyn Fn(&Game, &Limits, &Control, bool) -> (Vec<Move>, u64) + Send + Sync>,
+    eval: Box<dyn Fn(&Game) -> Evaluation + Send + Sync>,
+}
+
+impl FileNet {
+    /// `net` (kept for the rest of the process) behind the two functions.
+    fn over<N: Network + Send + Sync + 'static>(net: N) -> &'static FileNet {
+        let net: &'static N = Box::leak(Box::new(net));
+        Box::leak(Box::new(FileNet {
+            search: Box::new(move |game, limits, ctl, quiet| search(net, game, limits, ctl, quiet)),
+            eval: Box::new(move |game| eval_incremental(net, game)),
+        }))
+    }
+}
+
+/// The net in `path` (described by `arch` if given), read at run time: on its fast network if
+/// its shape is one of the views below, else on the generic evaluator; what it runs on, said
+/// in words. Each switch keeps the net it read for the rest of the process (a GUI switches
+/// a few times, not thousands).
+fn read_file_net(path: &str, arch: Option<&str>) -> Result<(&'static FileNet, &'static str), String> {
+    let arch = arch.map(str::parse::<nnue_runtime::Architecture>).transpose().map_err(|e| format!("EvalArch: {e}"))?;
+    let net = nnue_runtime::Net::from_file(path, arch.as_ref()).map_err(|e| e.to_string())?;
+    let net: &'static nnue_runtime::Net = Box::leak(Box::new(net));
+    if let Ok(weights) = nnue_runtime::loaded::FastWeights::new(net) {
+        let weights: &'static nnue_runtime::loaded::FastWeights = Box::leak(Box::new(weights));
+        // Each view is one more instantiation of the search: the shapes users try most.
+        macro_rules! views {
+            ($($view:ident::<$($n:literal),*>),*) => {$(
+                if let Ok(view) = weights.$view::<$($n),*>() {
+                    return Ok((FileNet::over(view), "its fast network, loaded at run time"));
+                }
+            )*};
+        }
+        views!(
+            chess768::<32, 768, 1>,
+            sfnn::<128, 64, 32>,
+            sfnn::<3072, 1536, 768>,
+            sf19::<1024, 512, 256, 64368, 22528, 86896>
+        );
+    }
+    Ok((FileNet::over(Evaluator::new(net)), "the generic evaluator (no fast view of its shape in this engine)"))
 }
 
 /// The generic evaluator over the same file the macro compiled in (read once, kept forever),
@@ -881,6 +934,7 @@ fn search_with(kind: Kind, game: &Game, limits: &Limits, ctl: &Control, quiet: b
             // Only reached from `bench … generic`, which said why already.
             Err(_) => search(&generated::NETWORK, game, limits, ctl, quiet),
         },
+        Kind::File(net) => (net.search)(game, limits, ctl, quiet),
     }
 }
 
@@ -1005,6 +1059,8 @@ fn main() {
         return;
     }
     let (mut kind, mut multipv, mut overhead) = (Kind::Generated, 1usize, DEFAULT_OVERHEAD_MS);
+    // `EvalArch`: the description `EvalFile` reads a headerless net with.
+    let mut eval_arch: Option<String> = None;
     let mut game = Game::new(Chess::default());
     // Why the last `position` was refused: `go` and `eval` then answer for no position.
     let mut rejected: Option<String> = None;
@@ -1024,6 +1080,8 @@ fn main() {
                 send("id name nnue-example-engine");
                 send("id author the nnue project");
                 send("option name Evaluator type combo default generated var generated var generic");
+                send("option name EvalFile type string default <compiled>");
+                send("option name EvalArch type string default <none>");
                 send("option name MultiPV type spin default 1 min 1 max 256");
                 send(&format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"));
                 send("uciok");
@@ -1041,6 +1099,34 @@ fn main() {
                 let name = rest.get(1..at).unwrap_or_default().join(" ").to_ascii_lowercase();
                 let value = rest.get(at + 1..).unwrap_or_default().join(" ");
                 let known = match (name.as_str(), value.as_str()) {
+                    ("evalfile", "<compiled>" | "") => {
+                        finish(&mut running);
+                        kind = Kind::Generated;
+                        send(&format!("info string EvalFile: the net compiled in ({})", generated::ARCHITECTURE));
+                        true
+                    }
+                    ("evalfile", path) => {
+                        // After the running search: it holds the net it started with.
+                        finish(&mut running);
+                        match read_file_net(path, eval_arch.as_deref()) {
+                            Ok((net, how)) => {
+                                kind = Kind::File(net);
+                                send(&format!("info string EvalFile: {} on {how}", quote(path)));
+                            }
+                            Err(e) => {
+                                send(&format!("info string EvalFile {} not used, the net stays: {e}", quote(path)))
+                            }
+                        }
+                        true
+                    }
+                    ("evalarch", "<none>" | "") => {
+                        eval_arch = None;
+                        true
+                    }
+                    ("evalarch", text) => {
+                        eval_arch = Some(text.to_string());
+                        true
+                    }
                     ("evaluator", "generic") => {
                         match generic() {
                             Ok(_) => kind = Kind::Generic,
@@ -1085,6 +1171,7 @@ fn main() {
                         Ok(g) => eval_incremental(g, &game),
                         Err(_) => eval_incremental(&generated::NETWORK, &game),
                     },
+                    Kind::File(net) => (net.eval)(&game),
                 };
                 send(&e.to_string());
             }

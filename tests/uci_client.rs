@@ -486,3 +486,56 @@ fn uci_huge_numbers_and_a_stoppable_bench() {
     }
     e.quit();
 }
+
+/// `setoption name EvalFile` switches nets without a rebuild, through run-time loading: the
+/// default net read from its file evaluates as the compiled one, a Stockfish net (when here)
+/// as the reference evaluator does, a bad path keeps the net in use, and `<compiled>` goes back.
+#[test]
+fn uci_evalfile_switches_nets_at_run_time() {
+    let eval = |e: &mut Engine| {
+        e.send(b"eval\n");
+        e.line(Duration::from_secs(30)).expect("an eval line")
+    };
+    let mut e = Engine::start();
+    e.send(b"uci\nisready\n");
+    let options = e.until("readyok");
+    assert!(options.iter().any(|l| l.starts_with("option name EvalFile type string")), "{options:?}");
+    e.send(b"position startpos moves e2e4 e7e5 g1f3\n");
+    let compiled = eval(&mut e);
+    assert!(compiled.starts_with("bucket="), "{compiled}");
+    let default = root().join("nets/default.nnue");
+    let set = format!(
+        "setoption name EvalArch value (768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400\n\
+         setoption name EvalFile value {}\nisready\n",
+        default.display()
+    );
+    e.send(set.as_bytes());
+    let said = e.until("readyok");
+    assert!(said.iter().any(|l| l.starts_with("info string EvalFile: ") && l.contains("fast network")), "{said:?}");
+    assert_eq!(eval(&mut e), compiled);
+    e.send(b"setoption name EvalFile value /nonexistent/net.nnue\nisready\n");
+    let said = e.until("readyok");
+    assert!(said.iter().any(|l| l.starts_with("info string EvalFile ") && l.contains("not used")), "{said:?}");
+    assert_eq!(eval(&mut e), compiled);
+    if let Some(path) = nnue_testkit::net_or_skip(nnue_testkit::SF17_SMALL, "EvalFile with a Stockfish net") {
+        e.send(
+            format!(
+                "setoption name EvalArch value <none>\nsetoption name EvalFile value {}\nisready\n",
+                path.display()
+            )
+            .as_bytes(),
+        );
+        let said = e.until("readyok");
+        assert!(said.iter().any(|l| l.contains("fast network")), "{said:?}");
+        let net = nnue_runtime::Net::from_bytes(&std::fs::read(&path).unwrap(), None).unwrap();
+        let pos =
+            nnue_runtime::Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2").unwrap();
+        assert_eq!(eval(&mut e), nnue_runtime::Evaluator::new(&net).evaluate(&pos).to_string());
+        e.send(b"go depth 3\n");
+        assert!(e.until("bestmove").last().is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove (none)"));
+    }
+    e.send(b"setoption name EvalFile value <compiled>\nisready\n");
+    e.until("readyok");
+    assert_eq!(eval(&mut e), compiled);
+    e.quit();
+}
