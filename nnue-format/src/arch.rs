@@ -514,9 +514,9 @@ impl FromStr for Architecture {
                     .into())
             })?;
             // psqt=8 (or nothing): Stockfish 19; psqt=0: SFNNv17, the file without PSQT blocks.
-            let mut psqt = None;
+            let mut psqt = true;
             for opt in options {
-                let value = match opt.as_str() {
+                psqt = match opt.as_str() {
                     "psqt=8" => true,
                     "psqt=0" => false,
                     _ => {
@@ -525,12 +525,7 @@ impl FromStr for Architecture {
                         )))
                     }
                 };
-                if psqt.is_some_and(|p| p != value) {
-                    return Err(err("psqt=8 and psqt=0 contradict each other: give one".into()));
-                }
-                psqt = Some(value);
             }
-            let psqt = psqt.unwrap_or(true);
             Architecture::Sf19(Sf19Arch { l1: parse_num(l1).map_err(err)?, inputs, psqt })
         } else if let Some(rest) = shape.strip_prefix("halfkav2_hm+threats->") {
             let l1 = rest
@@ -687,7 +682,7 @@ mod tests {
         let lite17 = round_trip("PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0");
         assert_eq!(lite17.to_string(), "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=0");
         let both = "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8, psqt=0".parse::<Architecture>();
-        assert!(both.unwrap_err().to_string().contains("contradict"));
+        assert!(both.unwrap_err().to_string().contains("`psqt=8` and `psqt=0` both set psqt"));
         assert_eq!(big.to_string(), "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8");
         assert_eq!(big.inputs(), 59808 + 4560 + 22528);
         let lite = round_trip("psq768hm->1024x2->(32->32->1)x8");
