@@ -250,7 +250,7 @@ fn resolve(manifest_dir: &Path, path: &str) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    /// A 46 KB CBNF file whose zstd stream decodes to the 1.4 GB its description (L1 16384, 64
+    /// A 49 KB CBNF file whose zstd stream decodes to the 1.6 GB its description (L1 16384, 64
     /// king buckets) implies once made the build allocate gigabytes and abort: an error now.
     #[test]
     fn a_zstd_bomb_is_a_compile_error_not_an_abort() {
@@ -266,9 +266,9 @@ mod tests {
         bytes.extend([1, 0, 9, 0, 0, 3, 0, 0, 0x40, 64, 8, 0]);
         bytes.resize(64, 0);
         // A zstd frame (no content size, a 128 KiB window) of RLE blocks of 128 KiB each, up
-        // to the arrays' 1,493,303,360 bytes.
+        // to the arrays' 1,612,778,016 bytes.
         bytes.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
-        let mut left = 1_493_303_360usize;
+        let mut left = 1_612_778_016usize;
         while left > 0 {
             let size = left.min(128 << 10);
             left -= size;

@@ -203,7 +203,7 @@ mod tests {
         (arch, out)
     }
 
-    /// A 46 KB file whose description (L1 16384, 64 king buckets) implies 1.4 GB of arrays, and
+    /// A 49 KB file whose description (L1 16384, 64 king buckets) implies 1.6 GB of arrays, and
     /// whose stream decodes to just that, was decoded whole (2.9 GB of memory, then an abort):
     /// now it is refused before anything is decoded, naming the sizes.
     #[test]
