@@ -131,10 +131,13 @@ enum Kind {
     File(&'static FileNet),
 }
 
+/// [`search`] on one network: the principal variation and the nodes searched.
+type SearchFn = dyn Fn(&Game, &Limits, &Control, bool) -> (Vec<Move>, u64) + Send + Sync;
+
 /// What the search and `eval` need of a net read at run time: its network, whatever its type,
 /// behind two functions.
 struct FileNet {
-    search: Box<dyn Fn(&Game, &Limits, &Control, bool) -> (Vec<Move>, u64) + Send + Sync>,
+    search: Box<SearchFn>,
     eval: Box<dyn Fn(&Game) -> Evaluation + Send + Sync>,
 }
 

@@ -365,3 +365,43 @@ pub fn cbnf_zstd(net: &Net, frames: usize) -> Vec<u8> {
     }
     out
 }
+
+/// The description of [`zstd_bomb`]'s file: a `CBNF` net whose arrays (L1 16384, 64 king
+/// buckets) take 1,612,778,016 bytes, more than [`crate::MAX_FILE_BYTES`].
+pub fn zstd_bomb_description() -> String {
+    let kings: Vec<String> = (0..64).map(|k| k.to_string()).collect();
+    format!(
+        "(768x64 -> 16384)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, \
+         file=cbnf, kings=[{}]",
+        kings.join(",")
+    )
+}
+
+/// The 49 KB `CBNF` file of [`zstd_bomb_description`] whose zstd stream decodes to the 1.6 GB
+/// its arrays take: once decoded whole (2.9 GB of memory, then an abort), now refused first.
+pub fn zstd_bomb() -> Vec<u8> {
+    let text = zstd_bomb_description();
+    let Ok(crate::Architecture::Layered(arch)) = text.parse() else { unreachable!("a multi-layer description") };
+    cbnf_zstd_rle(&arch, &text, crate::layered::file::param_bytes(&arch))
+}
+
+/// A `CBNF` file of `arch` (named `description`) with the zstd flag, whose stream decodes to
+/// `decoded` zero bytes in RLE blocks of 128 KiB (4 bytes each; a frame with no content size
+/// and a 128 KiB window): a tiny file that decodes to as much as asked.
+pub fn cbnf_zstd_rle(arch: &crate::LayeredArch, description: &str, decoded: usize) -> Vec<u8> {
+    const BLOCK: usize = 128 << 10;
+    let mut out = Vec::new();
+    crate::layered::header::write(&mut out, arch, description);
+    out[6] |= 1;
+    out.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
+    let mut left = decoded;
+    while left > 0 {
+        let size = left.min(BLOCK);
+        left -= size;
+        // An RLE block, the last one flagged.
+        let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0);
+        out.extend_from_slice(&header.to_le_bytes()[..3]);
+        out.push(0);
+    }
+    out
+}

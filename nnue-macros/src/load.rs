@@ -254,28 +254,7 @@ mod tests {
     /// king buckets) implies once made the build allocate gigabytes and abort: an error now.
     #[test]
     fn a_zstd_bomb_is_a_compile_error_not_an_abort() {
-        let kings: Vec<String> = (0..64).map(|k| k.to_string()).collect();
-        let text = format!(
-            "(768x64 -> 16384)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, \
-             file=cbnf, kings=[{}]",
-            kings.join(",")
-        );
-        // The CBNF header: version 1, flags zstd|pairwise, dual, clipped ReLU, L1 16384, 64 input
-        // and 8 output buckets, no name.
-        let mut bytes = b"CBNF".to_vec();
-        bytes.extend([1, 0, 9, 0, 0, 3, 0, 0, 0x40, 64, 8, 0]);
-        bytes.resize(64, 0);
-        // A zstd frame (no content size, a 128 KiB window) of RLE blocks of 128 KiB each, up
-        // to the arrays' 1,612,778,016 bytes.
-        bytes.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
-        let mut left = 1_612_778_016usize;
-        while left > 0 {
-            let size = left.min(128 << 10);
-            left -= size;
-            let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0);
-            bytes.extend_from_slice(&header.to_le_bytes()[..3]);
-            bytes.push(0);
-        }
+        let (text, bytes) = (nnue_format::synth::zstd_bomb_description(), nnue_format::synth::zstd_bomb());
         let dir = std::env::temp_dir().join(format!("nnue-macros-zstd-bomb-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("bomb.nnue");

@@ -104,26 +104,6 @@ fn compile_errors() {
     cases.pass("tests/ui-pass/*.rs");
 }
 
-/// A CBNF file (version 1, flags zstd|pairwise, dual, L1 16384, 64 input and 8 output buckets)
-/// whose zstd frame (no content size, a 128 KiB window) is RLE blocks of 128 KiB up to the
-/// arrays' 1,612,778,016 bytes: 49 KB that once made the build allocate gigabytes and abort.
-#[cfg(unix)]
-fn zstd_bomb() -> Vec<u8> {
-    let mut bytes = b"CBNF".to_vec();
-    bytes.extend([1, 0, 9, 0, 0, 3, 0, 0, 0x40, 64, 8, 0]);
-    bytes.resize(64, 0);
-    bytes.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
-    let mut left = 1_612_778_016usize;
-    while left > 0 {
-        let size = left.min(128 << 10);
-        left -= size;
-        let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0);
-        bytes.extend_from_slice(&header.to_le_bytes()[..3]);
-        bytes.push(0);
-    }
-    bytes
-}
-
 /// Files that are not nets (a FIFO once blocked the build forever, /dev/zero ate memory, a
 /// 2 GB file was read whole): each is an error at once, naming the file.
 #[cfg(unix)]
@@ -142,7 +122,7 @@ fn compile_errors_for_files_that_are_not_nets() {
     let huge = std::fs::File::create(dir.join("huge-sparse.nnue")).unwrap();
     huge.set_len(2 << 30).unwrap();
     // For `zstd_bomb.rs`: 49 KB of zstd that decodes to the 1.6 GB its description implies.
-    let bomb = zstd_bomb();
+    let bomb = synth::zstd_bomb();
     if std::fs::read(dir.join("zstd-bomb.nnue")).ok() != Some(bomb.clone()) {
         std::fs::write(dir.join("zstd-bomb.nnue"), bomb).unwrap();
     }

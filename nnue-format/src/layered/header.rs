@@ -176,31 +176,12 @@ pub(crate) fn write(out: &mut Vec<u8>, arch: &LayeredArch, description: &str) {
 mod tests {
     use crate::{Architecture, Net};
 
-    /// A zstd frame that decodes to `total` zero bytes in RLE blocks of 128 KiB (4 bytes each):
-    /// magic, frame header (no content size, a 128 KiB window), the blocks.
-    fn rle_bomb(total: usize) -> Vec<u8> {
-        const BLOCK: usize = 128 << 10;
-        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
-        let mut left = total;
-        while left > 0 {
-            let size = left.min(BLOCK);
-            left -= size;
-            let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0); // RLE block, last?
-            f.extend_from_slice(&header.to_le_bytes()[..3]);
-            f.push(0);
-        }
-        f
-    }
-
-    /// A CBNF file of `text` with the zstd flag and `stream` after the header.
-    fn cbnf_with(text: &str, stream: &[u8]) -> (Architecture, Vec<u8>) {
+    /// A CBNF file of `text` with the zstd flag whose stream decodes to `len` zero bytes.
+    fn cbnf_rle(text: &str, len: usize) -> (Architecture, Vec<u8>) {
         let arch: Architecture = text.parse().unwrap();
-        let Architecture::Layered(a) = arch else { panic!("{text} is a multi-layer description") };
-        let mut out = Vec::new();
-        super::write(&mut out, &a, text);
-        out[6] |= super::ZSTD as u8;
-        out.extend_from_slice(stream);
-        (arch, out)
+        let Architecture::Layered(a) = &arch else { panic!("{text} is a multi-layer description") };
+        let bytes = crate::synth::cbnf_zstd_rle(a, text, len);
+        (arch, bytes)
     }
 
     /// A 49 KB file whose description (L1 16384, 64 king buckets) implies 1.6 GB of arrays, and
@@ -208,17 +189,11 @@ mod tests {
     /// now it is refused before anything is decoded, naming the sizes.
     #[test]
     fn a_zstd_bomb_is_refused_before_decoding() {
-        let kings: Vec<String> = (0..64).map(|k| k.to_string()).collect();
-        let text = format!(
-            "(768x64 -> 16384)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, \
-             file=cbnf, kings=[{}]",
-            kings.join(",")
-        );
-        let text = text.as_str();
+        let text = crate::synth::zstd_bomb_description();
         let Architecture::Layered(a) = text.parse::<Architecture>().unwrap() else { panic!() };
         let len = super::super::file::param_bytes(&a);
         assert!(len as u64 > crate::MAX_FILE_BYTES, "{len}");
-        let (arch, bytes) = cbnf_with(text, &rle_bomb(len));
+        let (arch, bytes) = (text.parse().unwrap(), crate::synth::zstd_bomb());
         assert!(bytes.len() < 50_000, "{}", bytes.len());
         let start = std::time::Instant::now();
         let Err(e) = Net::from_bytes(&bytes, Some(&arch)) else { panic!("a zstd bomb was accepted") };
@@ -236,11 +211,11 @@ mod tests {
                     file=cbnf";
         let Architecture::Layered(a) = text.parse::<Architecture>().unwrap() else { panic!() };
         let len = super::super::file::param_bytes(&a);
-        let (arch, bytes) = cbnf_with(text, &rle_bomb(len + 10_000_000));
+        let (arch, bytes) = cbnf_rle(text, len + 10_000_000);
         let Err(e) = Net::from_bytes(&bytes, Some(&arch)) else { panic!("a stream too long was accepted") };
         assert!(e.to_string().contains(&format!("decodes to {} or more bytes", len + 1)), "{e}");
         // The same stream cut to the arrays' size reads (as zeros).
-        let (arch, bytes) = cbnf_with(text, &rle_bomb(len));
+        let (arch, bytes) = cbnf_rle(text, len);
         Net::from_bytes(&bytes, Some(&arch)).unwrap();
     }
 }
