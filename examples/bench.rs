@@ -247,7 +247,10 @@ fn walk(pos: &shakmaty::Chess, depth: usize, steps: &mut Vec<Step>, moves: &mut 
 /// The tree walks of the first 16 positions of `file`: (FEN, root, steps, UCI moves).
 fn read_trees(file: &std::path::Path, depth: usize) -> Vec<(String, Position, Vec<Step>, Vec<String>)> {
     let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let fens = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#') && *l != "fen");
+    let fens = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && l.split('\t').next() != Some("fen"));
     fens.take(16)
         .map(|line| {
             let fen = line.split('\t').next().expect("a FEN").to_string();
