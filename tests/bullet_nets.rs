@@ -146,3 +146,38 @@ fn output_orders_evaluate_identically() {
     assert!(buckets.iter().all(|&n| n > 0), "every output bucket is used: {buckets:?}");
     nnue_testkit::assert_matches_reference(&net, &transposed::NETWORK, &positions);
 }
+
+/// `expect = [...]` (what `nnue_net!` and `nnue check --expect` run) on pawnocchio's real net:
+/// the two mistakes a new user makes compile a net that evaluates the oracle's second
+/// position as 529 (`crelu` for `screlu`) or 922 (no `hm`) where pawnocchio says 1078; with
+/// them the check fails naming that position and the value, with the right description it
+/// passes on every oracle row (the values: `ExpectError::Differs`).
+#[test]
+fn expect_catches_a_wrong_description_of_a_real_net() {
+    let what = "expect on pawnocchio's bullet net";
+    let Some(rows) = engine_oracle_or_skip("bullet-pawnocchio-net20.tsv", what) else { return };
+    let Some(path) = net_or_skip(nnue_testkit::BULLET_PAWNOCCHIO, what) else { return };
+    let bytes = std::fs::read(path).unwrap();
+    let expected = |n: usize| rows[..n].iter().map(|(fen, v)| (fen.as_str(), *v)).collect::<Vec<_>>();
+    let right = Net::from_bytes(&bytes, Some(&PAWNOCCHIO.parse().unwrap())).unwrap();
+    assert_eq!(Evaluator::new(&right).check_expected(expected(rows.len())), Ok(500));
+    assert_eq!(rows[1].1, 1078, "the oracle's second row");
+    for (mistake, arch, got) in [
+        ("crelu for screlu", PAWNOCCHIO.replace("screlu", "crelu"), 529),
+        ("no hm", PAWNOCCHIO.replace("768hm", "768"), 922),
+    ] {
+        // A headerless file of the same size reads with the wrong description too.
+        let net = Net::from_bytes(&bytes, Some(&arch.parse().unwrap())).unwrap();
+        let err = Evaluator::new(&net).check_expected(expected(2)).unwrap_err();
+        let msg = err.to_string();
+        eprintln!("{mistake}: {msg}");
+        // The first row already differs: the message names it, both values and the parts.
+        let first = format!("expected position 1 ({:?}): the description gives ", rows[0].0);
+        assert!(msg.starts_with(&first) && msg.contains(&format!(", expected {} (bucket=", rows[0].1)), "{msg}");
+        let second = Evaluator::new(&net).check_expected(expected(2)[1..].iter().copied());
+        assert!(
+            matches!(second, Err(nnue_runtime::format::ExpectError::Differs { got: g, want: 1078, .. }) if g == got),
+            "{mistake}: {second:?}"
+        );
+    }
+}

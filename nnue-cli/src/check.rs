@@ -72,8 +72,23 @@ struct Row {
 
 /// Checks `file` against the oracle; fails naming the first row that differs. With `all_paths`,
 /// the run-time loaded fast network too, on every kernel path (when this build has its shape).
-pub fn run(file: &str, arch: Option<&str>, oracle: &str, column: Option<&str>, all_paths: bool) -> Outcome {
+pub fn run(
+    file: &str,
+    arch: Option<&str>,
+    oracle: Option<&str>,
+    expect: &[String],
+    column: Option<&str>,
+    all_paths: bool,
+) -> Outcome {
     let net = load::net(file, arch)?;
+    if !expect.is_empty() {
+        let pairs = expect.iter().map(|e| parse_expect(e)).collect::<Result<Vec<_>, _>>()?;
+        let checked = Evaluator::new(&net)
+            .check_expected(pairs.iter().map(|(fen, v)| (*fen, *v)))
+            .map_err(|e| Failure(format!("{file} as `{}`: {e}", net.arch())))?;
+        say!("{checked} expected evaluations, all exact");
+    }
+    let Some(oracle) = oracle else { return Ok(()) };
     let rows = read(oracle, &net.arch(), column)?;
     let mut check = Check { oracle, rows: &rows, prefix: false };
     check.visit("generic", &Evaluator::new(&net), &[KernelPath::SCALAR])?;
@@ -84,6 +99,14 @@ pub fn run(file: &str, arch: Option<&str>, oracle: &str, column: Option<&str>, a
         }
     }
     Ok(())
+}
+
+/// `FEN=VALUE` (split at the last `=`: a FEN has none).
+fn parse_expect(text: &str) -> Result<(&str, i32), Failure> {
+    let bad =
+        || Failure(format!("--expect {}: expected FEN=VALUE, the value an integer", nnue_runtime::format::shown(text)));
+    let (fen, value) = text.rsplit_once('=').ok_or_else(bad)?;
+    Ok((fen.trim(), value.trim().parse().map_err(|_| bad())?))
 }
 
 /// The rows of an oracle file, with the value columns that suit the net (or `column`).

@@ -103,8 +103,12 @@ enum Command {
         #[arg(long)]
         arch: Option<String>,
         /// The oracle TSV.
-        #[arg(long)]
-        oracle: String,
+        #[arg(long, required_unless_present = "expect")]
+        oracle: Option<String>,
+        /// An evaluation the engine gives, `FEN=VALUE` (repeatable): the net as described must
+        /// give each (the evaluation's total), as `nnue_net!`'s `expect = [...]` checks.
+        #[arg(long, value_name = "FEN=VALUE")]
+        expect: Vec<String>,
         /// Which value columns of a Stockfish oracle: `X` for `X_psqt`/`X_positional` (e.g.
         /// `big`, `small`, `sf19_lite`), or `eval`; chosen from the net's shape when left out.
         #[arg(long)]
@@ -193,8 +197,8 @@ fn run(cli: Cli) -> Outcome {
             }
             Ok(())
         }
-        Command::Check { file, arch, oracle, column, all_paths } => {
-            check::run(&file, arch.as_deref(), &oracle, column.as_deref(), all_paths)
+        Command::Check { file, arch, oracle, expect, column, all_paths } => {
+            check::run(&file, arch.as_deref(), oracle.as_deref(), &expect, column.as_deref(), all_paths)
         }
         Command::Convert { file, arch, to, out, force } => convert::run(&file, arch.as_deref(), &to, &out, force),
         Command::Bench { file, arch, forward, ply, fens, games, reps, seconds, quiet } => {

@@ -271,6 +271,24 @@ fn check_passes_on_each_oracle() {
     ) {
         let wrong = PAWNOCCHIO.replace("screlu", "crelu");
         fails(&["check", s(&net), "--arch", &wrong, "--oracle", &oracle], 1, "bullet-pawnocchio-net20.tsv:2: ");
+        // `--expect FEN=VALUE`: pawnocchio's 1078 on its oracle's second row; the crelu
+        // mistake gives 529 there, the missing `hm` 922, the right description 1078.
+        let fen = "3k1b1r/3ppp2/2p5/7p/3P1npP/2P1P3/1P3N2/2B1KBNR w K - 0 18";
+        let expect = format!("{fen}=1078");
+        let out = ok(&["check", s(&net), "--arch", PAWNOCCHIO, "--expect", &expect]);
+        assert_eq!(out, "1 expected evaluations, all exact\n");
+        fails(
+            &["check", s(&net), "--arch", &wrong, "--expect", &expect],
+            1,
+            "the description gives 529, expected 1078",
+        );
+        let no_hm = PAWNOCCHIO.replace("768hm", "768");
+        fails(
+            &["check", s(&net), "--arch", &no_hm, "--expect", &expect],
+            1,
+            "the description gives 922, expected 1078",
+        );
+        fails(&["check", s(&net), "--arch", PAWNOCCHIO, "--expect", fen], 1, "expected FEN=VALUE");
     }
     // The engines' synthetic nets: positions and (Alexandria's) games.
     for engine in engine_nets::ALL {

@@ -18,6 +18,11 @@
 //! - [`layout`]: the fast paths' form of a net, [`layout::FastLayout`]: per family, its arrays
 //!   by name, as the macro bakes them in and the runtime loads them.
 //! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
+//! - [`position`], [`Dirty`] and [`features`]: a board-agnostic position, what a move changes,
+//!   and the input feature sets' indices (HalfKAv2_hm, threats, pawn pairs, HalfKP, chess-768
+//!   with king buckets, chess-704, Reckless's threats).
+//! - [`Evaluator`]: the generic reference evaluator (the meaning of every layer, in integers),
+//!   which `nnue-runtime`'s fast paths equal and `nnue_net!`'s `expect = [...]` runs.
 //! - [`neuron_order`]: the order of a pairwise transform's neurons (the same net, another
 //!   speed of its sparse layer): finding one from activations, applying it.
 
@@ -25,8 +30,12 @@
 #![warn(clippy::missing_panics_doc)]
 
 mod arch;
+#[doc(hidden)]
+pub mod dirty;
 mod elem;
 mod error;
+pub mod evaluation;
+pub mod features;
 mod file;
 mod grammar;
 pub mod hash;
@@ -40,7 +49,9 @@ mod leb128;
 mod net;
 pub mod neuron_order;
 mod plan;
+pub mod position;
 mod read;
+pub mod reference;
 pub mod synth;
 mod write;
 
@@ -48,7 +59,9 @@ pub use arch::{
     Activation, Architecture, Chess768Arch, HalfKpArch, KingBuckets, OutputOrder, ParseArchError, Sf19Arch, Sf19Inputs,
     SfnnArch, ThreatsArch,
 };
+pub use dirty::Dirty;
 pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
+pub use evaluation::{Evaluation, Trace};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use layered::{Act, BucketRule, FileLayout, LayeredArch, Numbers, ThreatInputs};
 pub use layers::{Bucket, Layers, Param, Step, Transform};
@@ -56,6 +69,8 @@ pub use net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams, TransformerView,
 };
+pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
+pub use reference::{Evaluator, ExpectError, GenericAccumulator};
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;

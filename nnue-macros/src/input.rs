@@ -2,7 +2,7 @@
 
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
-use syn::{Ident, LitStr, Token};
+use syn::{bracketed, parenthesized, Ident, LitInt, LitStr, Token};
 
 /// Where the net file comes from.
 pub enum Source {
@@ -29,6 +29,47 @@ pub struct NetInput {
     /// A file giving the order of the pairwise transform's neurons (`examples/neuron_order`
     /// writes one): the net is compiled with its neurons in that order.
     pub neuron_order: Option<LitStr>,
+    /// `expect = [("FEN", value), …]`: evaluations the net as described must give.
+    pub expect: Option<Expect>,
+}
+
+/// `expect = [("FEN", value), …]`.
+pub struct Expect {
+    /// The `expect` key, where an error about the list as a whole points.
+    pub key: Ident,
+    /// Each position and its value; errors about one point at its FEN.
+    pub pairs: Vec<(LitStr, i32)>,
+}
+
+impl Expect {
+    fn parse(key: Ident, input: ParseStream) -> syn::Result<Self> {
+        let list;
+        bracketed!(list in input);
+        let mut pairs = Vec::new();
+        while !list.is_empty() {
+            let pair;
+            parenthesized!(pair in list);
+            let fen: LitStr = pair.parse()?;
+            pair.parse::<Token![,]>()?;
+            let minus = pair.parse::<Option<Token![-]>>()?.is_some();
+            let value: LitInt = pair.parse()?;
+            let magnitude: i64 = value.base10_parse()?;
+            let value = i32::try_from(if minus { -magnitude } else { magnitude })
+                .map_err(|_| syn::Error::new(value.span(), "an expected value must fit an i32"))?;
+            pair.parse::<Option<Token![,]>>()?;
+            if !pair.is_empty() {
+                return Err(pair.error("expected `(\"FEN\", value)`"));
+            }
+            pairs.push((fen, value));
+            if !list.is_empty() {
+                list.parse::<Token![,]>()?;
+            }
+        }
+        if pairs.is_empty() {
+            return Err(syn::Error::new(key.span(), "`expect = []` checks nothing: give `(\"FEN\", value)` pairs"));
+        }
+        Ok(Expect { key, pairs })
+    }
 }
 
 impl NetInput {
@@ -58,10 +99,12 @@ impl Parse for NetInput {
                 layers: None,
                 compute: None,
                 neuron_order: None,
+                expect: None,
             });
         }
         let (mut name, mut path, mut env, mut default, mut arch, mut layers, mut compute, mut neuron_order) =
             (None, None, None, None, None, None, None, None);
+        let mut expect: Option<Expect> = None;
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -77,11 +120,18 @@ impl Parse for NetInput {
                 "layers" => Some(&mut layers),
                 "compute" => Some(&mut compute),
                 "neuron_order" => Some(&mut neuron_order),
+                "expect" => {
+                    if expect.is_some() {
+                        return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
+                    }
+                    expect = Some(Expect::parse(key.clone(), input)?);
+                    None
+                }
                 _ => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                        "unknown key `{key}`: expected name, path, env, default, arch, layers, compute or neuron_order"
+                        "unknown key `{key}`: expected name, path, env, default, arch, layers, compute, neuron_order or expect"
                     ),
                     ))
                 }
@@ -108,6 +158,6 @@ impl Parse for NetInput {
                 "`layers` checks the layers the net's description gives, `compute` replaces them: give one",
             ));
         }
-        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute, neuron_order })
+        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute, neuron_order, expect })
     }
 }

@@ -24,8 +24,16 @@ use proc_macro::TokenStream;
 ///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400", // headerless nets only
 ///     layers = "bucket 0 \n r0 = clamp(acc, 0, 255), side to move first \n …", // optional
 ///     // or: compute = "…",                              // layers of one's own, see below
+///     expect = [("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1", -289)], // optional
 /// }
 /// ```
+///
+/// `expect`, if given, lists positions with the value the engine gives them
+/// (`evaluate(&pos).total()`): the reference evaluator runs on the net as described while the
+/// crate compiles, and the build fails at the first position that differs, naming the value the
+/// description gives. A headerless file can't prove its own shape; a few known evaluations
+/// catch a wrong activation, a missing `hm` or the other output order. With `env`, it checks
+/// the default file only (a net from the environment has other values).
 ///
 /// `layers`, if given, is the net's forward pass after the accumulators in the text that
 /// `nnue_format::layers::Layers` prints (one line per stage; the README shows the forms): the

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 
 use nnue_format::layers::{Layers, LayersError};
 use nnue_format::neuron_order::{self, NeuronOrderError};
-use nnue_format::{layout, Architecture, FileErrorKind, Net};
+use nnue_format::{layout, Architecture, Evaluator, ExpectError, FileErrorKind, Net};
 use syn::LitStr;
 
 use crate::cache::{self, Entry};
-use crate::input::{NetInput, Source};
+use crate::input::{Expect, NetInput, Source};
 
 /// A checked net ready to emit.
 pub struct Loaded {
@@ -130,11 +130,23 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let file_hash = nnue_format::hash::file_hash(&bytes);
     let net_hash = cache::net_hash(&bytes, described.as_deref());
     let root = cache::dir().map_err(|e| err(&span, e))?;
+    let decode = |bytes: &[u8]| {
+        Net::from_bytes(bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}{origin}: {e}{arch_hint}")))
+    };
+    // `expect`: the values are the default file's, not those of a net the environment names.
+    let mut decoded = None;
+    if let (Some(expect), false) = (&input.expect, from_env) {
+        let net = decode(&bytes)?;
+        check_expected(&net, expect, input.compute.as_ref(), &shown)?;
+        decoded = Some(net);
+    }
     let entry = match root.as_ref().and_then(|root| cache::lookup(&root.path, &key, &net_hash)) {
         Some(entry) => entry,
         None => {
-            let mut net = Net::from_bytes(&bytes, given.as_ref())
-                .map_err(|e| err(&span, format!("{shown}{origin}: {e}{arch_hint}")))?;
+            let mut net = match decoded.take() {
+                Some(net) => net,
+                None => decode(&bytes)?,
+            };
             // Each copy is dropped as soon as the next exists: the file's bytes, the decoded
             // net, the fast layout (written to the cache one array at a time).
             drop(bytes);
@@ -163,6 +175,27 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     }
     let compute = input.compute.as_ref().map(|text| own_layers(text, &entry.layout.arch())).transpose()?;
     Ok(Loaded { file, shown, env_var, key, file_hash, entry, compute, neuron_order })
+}
+
+/// `expect = [("FEN", value), …]`: the reference evaluator on the net as described (with the
+/// `compute` layers, if given) must give each value; else the error points at the first FEN
+/// that differs and names the value the description gives.
+fn check_expected(net: &Net, expect: &Expect, compute: Option<&LitStr>, shown: &str) -> syn::Result<()> {
+    let layers = compute.map(|text| own_layers(text, &net.arch())).transpose()?;
+    let evaluator = match layers {
+        Some(layers) => Evaluator::with_layers(net, layers).map_err(|e| err(&expect.key, e))?,
+        None => Evaluator::new(net),
+    };
+    let fens: Vec<String> = expect.pairs.iter().map(|(fen, _)| fen.value()).collect();
+    match evaluator.check_expected(fens.iter().map(String::as_str).zip(expect.pairs.iter().map(|p| p.1))) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let number = match &e {
+                ExpectError::Fen { number, .. } | ExpectError::Differs { number, .. } => *number,
+            };
+            Err(err(&expect.pairs[number - 1].0, format!("{shown} as `{}`: {e}", net.arch())))
+        }
+    }
 }
 
 /// The neuron order file `lit` names (`origin`: where the name came from, for messages), read
@@ -266,5 +299,42 @@ mod tests {
         let Err(e) = result else { panic!("a zstd bomb was accepted") };
         let msg = e.to_string();
         assert!(msg.contains("zstd-compressed arrays") && msg.contains("more than the 1073741824 bytes"), "{msg}");
+    }
+
+    /// `expect = [...]`: a net whose values match builds; the first that differs fails naming
+    /// the position, the value the description gives and the description; so does a bad FEN.
+    #[test]
+    fn expect_fails_naming_the_first_position_that_differs() {
+        use nnue_format::{synth, Encoding, Evaluator, Position};
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let dir = std::env::temp_dir().join(format!("nnue-macros-expect-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sfnn64.nnue");
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let fens = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "4k3/8/8/8/8/8/8/4K2R b K - 0 1"];
+        let eval = Evaluator::new(&net);
+        let values = fens.map(|f| eval.evaluate(&Position::from_fen(f).unwrap()).total());
+        let run = |expect: &str| {
+            let input: crate::input::NetInput =
+                syn::parse_str(&format!("path = {:?}, expect = {expect}", path.to_str().unwrap()))?;
+            super::load(&input).map(|_| ())
+        };
+        let pairs = |second: i32| format!("[({:?}, {}), ({:?}, {second})]", fens[0], values[0], fens[1]);
+        let right = run(&pairs(values[1]));
+        let wrong = run(&pairs(values[1] + 1)).map_err(|e| e.to_string());
+        let bad_fen = run("[(\"8/8/8 w - - 0 1\", 3)]").map_err(|e| e.to_string());
+        let empty = run("[]").map_err(|e| e.to_string());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(right.is_ok(), "{:?}", right.err().map(|e| e.to_string()));
+        let msg = wrong.unwrap_err();
+        let want = format!(
+            "expected position 2 ({:?}): the description gives {}, expected {}",
+            fens[1],
+            values[1],
+            values[1] + 1
+        );
+        assert!(msg.contains(&want) && msg.contains("HalfKAv2_hm"), "{msg}");
+        assert!(bad_fen.unwrap_err().contains("expected position 1 (\"8/8/8 w - - 0 1\") is not a position"));
+        assert!(empty.unwrap_err().contains("checks nothing"));
     }
 }

@@ -22,13 +22,13 @@
 #![warn(clippy::missing_panics_doc)]
 
 pub mod accumulator;
-mod dirty;
-pub mod features;
+pub(crate) use nnue_format::dirty;
+pub use nnue_format::features;
 mod layers;
 pub mod loaded;
 pub mod nets;
 pub mod network;
-pub mod position;
+pub use nnue_format::position;
 pub mod reference;
 #[cfg(feature = "shakmaty")]
 pub mod shakmaty;
@@ -54,6 +54,11 @@ pub use nnue_format::{Architecture, FormatError, Net};
 ///     name = small, // the module's name (default `net`)
 ///     path = "nets/default.nnue",
 ///     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
+///     // Evaluations the engine is known to give: the build fails at the first that differs.
+///     expect = [
+///         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0),
+///         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1", -289),
+///     ],
 /// }
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {

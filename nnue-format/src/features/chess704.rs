@@ -2,7 +2,7 @@
 //! other side's king takes the own king's plane, so per king bucket there are 11 planes of 64
 //! squares: the own side's six piece types, then the other side's five, kings excluded.
 
-use nnue_format::KingBuckets;
+use crate::KingBuckets;
 
 use super::chess768::orientation;
 use super::{flip, relative};

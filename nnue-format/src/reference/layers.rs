@@ -1,7 +1,7 @@
 //! Plain versions of the layer operations the interpreter needs, with the engines' exact
 //! semantics.
 
-use nnue_format::Dense;
+use crate::Dense;
 
 /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`.
 pub(crate) fn affine(layer: &Dense, input: &[u8]) -> Vec<i32> {

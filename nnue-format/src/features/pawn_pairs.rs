@@ -86,7 +86,8 @@ fn only_in(a: &Board, b: &Board) -> [Bitboard; 2] {
 /// `king`, in the same board half before and after): the pairs of each pawn that vanished
 /// with the pawns before the move are removed, those of each pawn that appeared with the
 /// pawns after it are added, each pair once.
-pub(crate) fn changes(
+#[doc(hidden)]
+pub fn changes(
     before: &Board,
     after: &Board,
     perspective: Color,
@@ -147,7 +148,7 @@ mod tests {
     /// promotions.
     #[test]
     fn changes_equal_set_differences() {
-        let mut rng = nnue_format::synth::Rng::new(19);
+        let mut rng = crate::synth::Rng::new(19);
         for pos in random_positions(21, 400) {
             let pawns: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.kind == PieceType::Pawn).collect();
             if pawns.is_empty() {

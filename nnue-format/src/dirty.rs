@@ -21,7 +21,7 @@ impl Dirty {
     /// A piece moving from `from` to `to`, capturing nothing.
     ///
     /// ```
-    /// use nnue_runtime::{Color, Dirty, Piece, PieceType, Square};
+    /// use nnue_format::{Color, Dirty, Piece, PieceType, Square};
     /// let sq = |s| Square::parse(s).unwrap();
     /// let knight = Piece::new(Color::White, PieceType::Knight);
     /// let d = Dirty::quiet(knight, sq("g1"), sq("f3"));
@@ -92,7 +92,8 @@ impl Dirty {
     }
 
     /// Where each side's king is after the move, given where they were before.
-    pub(crate) fn kings_after(&self, mut kings: [Square; 2]) -> [Square; 2] {
+    #[doc(hidden)]
+    pub fn kings_after(&self, mut kings: [Square; 2]) -> [Square; 2] {
         for (sq, piece) in self.added() {
             if piece.kind == PieceType::King {
                 kings[piece.color.index()] = sq;

@@ -205,7 +205,8 @@ fn layout(set: ThreatSet) -> &'static Layout {
 
 /// Square orientation (xor mask) for `perspective` with its king on `king`.
 #[inline(always)]
-pub(crate) fn orientation(perspective: Color, king: usize) -> usize {
+#[doc(hidden)]
+pub fn orientation(perspective: Color, king: usize) -> usize {
     (if king % 8 >= 4 { 7 } else { 0 }) ^ flip(perspective)
 }
 
@@ -272,18 +273,21 @@ impl Board {
     }
 
     /// Bitboards by absolute piece index (white pawn..king, black pawn..king).
-    pub(crate) fn placement(&self) -> [Bitboard; 12] {
+    #[doc(hidden)]
+    pub fn placement(&self) -> [Bitboard; 12] {
         self.pieces
     }
 
     /// The square of `color`'s king, if it has one.
-    pub(crate) fn king(&self, color: Color) -> Option<crate::position::Square> {
+    #[doc(hidden)]
+    pub fn king(&self, color: Color) -> Option<crate::position::Square> {
         let bb = self.bb(color, PieceType::King);
         (bb != 0).then(|| crate::position::Square::new(bb.trailing_zeros() as u8)).flatten()
     }
 
     /// The position of this board (White to move), if it is one (one king each, at most 32 pieces).
-    pub(crate) fn to_position(&self) -> Option<Position> {
+    #[doc(hidden)]
+    pub fn to_position(&self) -> Option<Position> {
         // One king each: the bitboards say it without a pass over the squares (a rebuild of a
         // cache entry on a king move asks for this).
         let king = |c| (self.bb(c, PieceType::King).count_ones() == 1).then(|| self.king(c)).flatten();
@@ -291,7 +295,8 @@ impl Board {
         Position::from_board(Color::White, self.squares, self.occupied, kings)
     }
 
-    pub(crate) fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
+    #[doc(hidden)]
+    pub fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
         self.pieces[color.index() * 6 + kind.index()]
     }
 
@@ -364,7 +369,8 @@ pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, ou
 
 /// A threat that appeared (`add`) or disappeared during a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ThreatChange {
+#[doc(hidden)]
+pub struct ThreatChange {
     /// The threat.
     pub threat: Threat,
     /// `true`: the move made the threat; `false`: it broke it.
@@ -434,7 +440,8 @@ fn log_square(board: &Board, s: usize, pc: Piece, add: bool, log: &mut Log<'_>) 
 
 /// Every threat of `set`'s piece-type pairs that `dirty` makes and breaks on `board` (the
 /// board before the move), in order; `board` ends as the board after the move.
-pub(crate) fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
+#[doc(hidden)]
+pub fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &mut Vec<ThreatChange>) {
     let kept = match set {
         ThreatSet::Sf18 => const { ThreatSet::Sf18.kept_pairs() },
         ThreatSet::Sf19 => const { ThreatSet::Sf19.kept_pairs() },
@@ -466,7 +473,8 @@ pub(crate) fn log_move(set: ThreatSet, board: &mut Board, dirty: &Dirty, log: &m
 /// that what is left is the move's net change, whichever the perspective: a threat's feature,
 /// when it has one, is the same for the make and the break, and distinct threats have distinct
 /// features.
-pub(crate) fn cancel_log(log: &mut Vec<ThreatChange>) {
+#[doc(hidden)]
+pub fn cancel_log(log: &mut Vec<ThreatChange>) {
     let mut i = 0;
     while i < log.len() {
         let (key, add) = (log[i].key, log[i].add);
@@ -483,7 +491,8 @@ pub(crate) fn cancel_log(log: &mut Vec<ThreatChange>) {
 
 /// Appends `perspective`'s threat-feature changes from a move's log after [`cancel_log`] (its
 /// king on `king`, in the same board half before and after the move).
-pub(crate) fn changes(
+#[doc(hidden)]
+pub fn changes(
     set: ThreatSet,
     log: &[ThreatChange],
     perspective: Color,
@@ -630,7 +639,7 @@ mod tests {
     #[test]
     fn index_space_reckless() {
         let l = layout(ThreatSet::Reckless);
-        assert_eq!(INPUTS_RECKLESS, nnue_format::ThreatInputs::Reckless.inputs());
+        assert_eq!(INPUTS_RECKLESS, crate::ThreatInputs::Reckless.inputs());
         // Own pawns: 84 squares' attacks, 6 targets; own knights start at 6 * 84.
         let firsts: Vec<u32> = (0..12).map(|a| (0..12).map(|t| l.pair[a][t]).min().unwrap()).collect();
         assert_eq!(firsts[..2], [0, 504]);
@@ -666,7 +675,7 @@ mod tests {
 
     #[test]
     fn deltas_equal_set_differences() {
-        let mut rng = nnue_format::synth::Rng::new(5);
+        let mut rng = crate::synth::Rng::new(5);
         for (i, pos) in random_positions(9, 300).into_iter().enumerate() {
             let set = [ThreatSet::Sf18, ThreatSet::Sf19, ThreatSet::Reckless][i % 3];
             let pieces: Vec<(Square, Piece)> = pos.pieces().filter(|(_, p)| p.kind != PieceType::King).collect();

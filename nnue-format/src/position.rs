@@ -123,7 +123,7 @@ impl fmt::Display for Square {
 pub enum PositionError {
     /// A FEN that doesn't parse.
     // Quoted cut and escaped: a 1 MB FEN once came back whole.
-    #[error("bad FEN \"{}\": {reason}", nnue_format::shown(fen))]
+    #[error("bad FEN \"{}\": {reason}", crate::shown(fen))]
     BadFen {
         /// The FEN as given.
         fen: String,
@@ -164,7 +164,7 @@ impl Position {
     /// evaluation of a Stockfish net through the stack.
     ///
     /// ```
-    /// use nnue_runtime::{Color, Piece, PieceType, Position, PositionError, Square};
+    /// use nnue_format::{Color, Piece, PieceType, Position, PositionError, Square};
     ///
     /// let sq = |s| Square::parse(s).unwrap();
     /// let pieces = [
@@ -216,7 +216,8 @@ impl Position {
     /// The position of a board given square by square, its occupancy and its kings' squares,
     /// which the caller keeps consistent (the threat nets' boards): no pass over the pieces.
     /// `None` past 32 pieces.
-    pub(crate) fn from_board(
+    #[doc(hidden)]
+    pub fn from_board(
         side_to_move: Color,
         board: [Option<Piece>; 64],
         occupied: u64,
@@ -229,7 +230,7 @@ impl Position {
     /// Reads the board and side-to-move fields of a FEN (the rest is ignored).
     ///
     /// ```
-    /// use nnue_runtime::{Color, Piece, PieceType, Position, PositionError, Square};
+    /// use nnue_format::{Color, Piece, PieceType, Position, PositionError, Square};
     ///
     /// let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")?;
     /// assert_eq!(pos.side_to_move(), Color::Black);
@@ -321,7 +322,7 @@ impl Position {
 /// Random placements for tests, fuzzing and benches: two kings and up to 30 other pieces
 /// anywhere, seeded. Features need no legality, and odd placements reach more indices.
 pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
-    let mut rng = nnue_format::synth::Rng::new(seed);
+    let mut rng = crate::synth::Rng::new(seed);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut squares: Vec<u8> = (0..64).collect();

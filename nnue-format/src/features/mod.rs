@@ -10,10 +10,10 @@ pub mod pawn_pairs;
 pub mod psq768_hm;
 pub mod threats;
 
-use nnue_format::Architecture;
+use crate::Architecture;
 
 use crate::position::{Color, Piece, PieceType, Position, Square};
-pub use nnue_format::KingBuckets;
+pub use crate::KingBuckets;
 
 /// The feature set of a net. `Copy` and const-constructible, so generated code holds it as a
 /// constant and every `match` on it folds away.
@@ -67,17 +67,17 @@ impl FeatureSet {
             Architecture::HalfKp(_) => FeatureSet::HalfKp,
             Architecture::Chess768(s) => FeatureSet::Chess768(s.kings),
             Architecture::Layered(a) => match a.threats {
-                Some(nnue_format::ThreatInputs::Reckless) => {
+                Some(crate::ThreatInputs::Reckless) => {
                     FeatureSet::Chess768Threats(a.kings, threats::ThreatSet::Reckless)
                 }
-                Some(nnue_format::ThreatInputs::PawnPairsSf19) => FeatureSet::Chess768PairsThreats(a.kings),
+                Some(crate::ThreatInputs::PawnPairsSf19) => FeatureSet::Chess768PairsThreats(a.kings),
                 None if a.merged_kings => FeatureSet::Chess704(a.kings),
                 None => FeatureSet::Chess768(a.kings),
             },
             Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
             Architecture::Sf19(a) => match a.inputs {
-                nnue_format::Sf19Inputs::Full => FeatureSet::Sf19,
-                nnue_format::Sf19Inputs::Lite => FeatureSet::Sf19Lite,
+                crate::Sf19Inputs::Full => FeatureSet::Sf19,
+                crate::Sf19Inputs::Lite => FeatureSet::Sf19Lite,
             },
         }
     }
@@ -189,7 +189,8 @@ impl FeatureSet {
     }
 
     /// The threat features of a threat net.
-    pub(crate) const fn threat_set(&self) -> Option<threats::ThreatSet> {
+    #[doc(hidden)]
+    pub const fn threat_set(&self) -> Option<threats::ThreatSet> {
         match self {
             FeatureSet::HalfKav2HmThreats => Some(threats::ThreatSet::Sf18),
             FeatureSet::Sf19 => Some(threats::ThreatSet::Sf19),
@@ -231,7 +232,8 @@ impl FeatureSet {
     /// Appends the board features a move changes for `perspective` (king on `king`, in the
     /// same board half before and after): from the move's threat log (after
     /// [`threats::cancel_log`]) and the boards before and after it.
-    pub(crate) fn board_changes(
+    #[doc(hidden)]
+    pub fn board_changes(
         &self,
         log: &[threats::ThreatChange],
         [before, after]: [&threats::Board; 2],

@@ -1,12 +1,12 @@
-//! The reference forward pass of every net: [`nnue_format::Layers`] interpreted step by step
+//! The reference forward pass of every net: [`crate::Layers`] interpreted step by step
 //! over the canonical (file-order) parameters, in plain Rust.
 
 use std::borrow::Cow;
 
-use nnue_format::{Dense, Layers, Model, Param, Step, Transform};
+use crate::{Dense, Layers, Model, Param, Step, Transform};
 
 use super::layers::{affine, affine_i16_pairs, clipped_relu_shift, sqr_clipped_relu_shift};
-use crate::network::{Evaluation, Trace};
+use crate::evaluation::{Evaluation, Trace};
 
 /// A register's value.
 #[derive(Debug, Clone)]
@@ -33,7 +33,7 @@ impl Value {
 /// An int8 layer's weights for one bucket: Stockfish's `Dense`, or a multi-layer net's sparse
 /// layer (`[outputs][inputs]`, no bias).
 fn int8_layer(model: &Model, param: Param, bucket: usize) -> Cow<'_, Dense> {
-    fn stacked(stacks: &[nnue_format::Stack], param: Param, bucket: usize) -> Cow<'_, Dense> {
+    fn stacked(stacks: &[crate::Stack], param: Param, bucket: usize) -> Cow<'_, Dense> {
         let s = &stacks[bucket];
         Cow::Borrowed(match param {
             Param::Fc0 => &s.fc0,

@@ -1,7 +1,7 @@
 //! Chess-768 (bullet's `Chess768` / `ChessBucketsMirrored`): per king bucket, 2 sides times
 //! 6 piece types of 64 squares, from the perspective's side of the board.
 
-use nnue_format::KingBuckets;
+use crate::KingBuckets;
 
 use super::{flip, relative};
 use crate::position::{Color, Piece, Square};
