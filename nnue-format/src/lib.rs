@@ -41,6 +41,7 @@ mod net;
 pub mod neuron_order;
 mod plan;
 mod read;
+mod shape_error;
 pub mod synth;
 mod write;
 
@@ -56,6 +57,7 @@ pub use net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams, TransformerView,
 };
+pub use shape_error::ShapeError;
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;
