@@ -50,6 +50,7 @@ use crate::grammar::{parse_i32, parse_num, split_top_level};
 use crate::hash;
 use crate::kings::{king_buckets, parse_king_map};
 use crate::layered::LayeredArch;
+use crate::ShapeError;
 
 pub use crate::kings::KingBuckets;
 
@@ -398,23 +399,23 @@ impl Architecture {
     }
 
     /// Shape checks beyond the grammar: sizes the kernels rely on.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ShapeError> {
         let l1 = self.l1();
         match self {
             Architecture::Sfnn(_) | Architecture::HalfKp(_) | Architecture::Threats(_) | Architecture::Sf19(_) => {
                 if l1 == 0 || !l1.is_multiple_of(64) || l1 > 16384 {
-                    return Err(format!("L1 = {l1}: must be a positive multiple of 64, at most 16384"));
+                    return Err(ShapeError::L1 { got: l1, multiple: 64, max: 16384 });
                 }
             }
             Architecture::Chess768(s) => {
                 if l1 == 0 || !l1.is_multiple_of(32) || l1 > 16384 {
-                    return Err(format!("hidden size {l1}: must be a positive multiple of 32, at most 16384"));
+                    return Err(ShapeError::Hidden { got: l1, multiple: 32, max: 16384 });
                 }
                 if !(1..=32).contains(&s.output_buckets) {
-                    return Err(format!("{} output buckets: must be 1 to 32", s.output_buckets));
+                    return Err(ShapeError::OutputBuckets { got: s.output_buckets, max: 32 });
                 }
                 if s.qa <= 0 || s.qb <= 0 || s.scale <= 0 || s.qa > 32767 || s.qb > 32767 {
-                    return Err("qa, qb and scale must be positive (qa, qb at most 32767)".into());
+                    return Err(ShapeError::Quantisation { qa: s.qa, qb: s.qb, scale: s.scale, max: 32767 });
                 }
                 s.kings.validate()?;
             }
@@ -566,7 +567,7 @@ impl FromStr for Architecture {
                     .into(),
             ));
         };
-        arch.validate().map_err(err)?;
+        arch.validate().map_err(|e| err(e.to_string()))?;
         Ok(arch)
     }
 }
@@ -770,6 +771,32 @@ mod tests {
         let table = format!("buckets=[99,99,{}]", ["0"; 31].join(","));
         let e = format!("{layered}, {table}").parse::<Architecture>().unwrap_err().reason;
         assert!(e.contains("bucket 99") && e.contains("0 pieces"), "{e}");
+    }
+
+    /// The shape checks name the check and carry the numbers; the parser reports their text.
+    #[test]
+    fn validate_names_the_failed_check() {
+        let e = Architecture::Sfnn(SfnnArch { l1: 100 }).validate().unwrap_err();
+        assert!(matches!(e, ShapeError::L1 { got: 100, multiple: 64, max: 16384 }), "{e:?}");
+        assert_eq!(e.to_string(), "L1 = 100: must be a positive multiple of 64, at most 16384");
+        assert!(Architecture::HalfKp(HalfKpArch { l1: 256 }).validate().is_ok());
+        let good: Architecture = "(768 -> 512)x2 -> 1x8, crelu, qa=255, qb=64, scale=400".parse().unwrap();
+        let Architecture::Chess768(s) = good else { panic!() };
+        let e = Architecture::Chess768(Chess768Arch { hidden: 30, ..s }).validate().unwrap_err();
+        assert!(matches!(e, ShapeError::Hidden { got: 30, multiple: 32, .. }), "{e:?}");
+        assert_eq!(e.to_string(), "hidden size 30: must be a positive multiple of 32, at most 16384");
+        let e = Architecture::Chess768(Chess768Arch { output_buckets: 33, ..s }).validate().unwrap_err();
+        assert_eq!(e, ShapeError::OutputBuckets { got: 33, max: 32 });
+        assert_eq!(e.to_string(), "33 output buckets: must be 1 to 32");
+        let e = Architecture::Chess768(Chess768Arch { qb: 0, ..s }).validate().unwrap_err();
+        assert!(matches!(e, ShapeError::Quantisation { qa: 255, qb: 0, scale: 400, max: 32767 }), "{e:?}");
+        assert_eq!(e.to_string(), "qa, qb and scale must be positive (qa, qb at most 32767)");
+        let kings = KingBuckets { count: 2, ..KingBuckets::SINGLE };
+        let e = Architecture::Chess768(Chess768Arch { kings, ..s }).validate().unwrap_err();
+        assert_eq!(e, ShapeError::UnusedKingBucket { bucket: 1 });
+        // The description parser's message is the check's.
+        let e = "(768 -> 30)x2 -> 1, crelu, qa=255, qb=64, scale=400".parse::<Architecture>().unwrap_err();
+        assert!(e.to_string().ends_with(": hidden size 30: must be a positive multiple of 32, at most 16384"), "{e}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! with the grammar of `768xK[hm]` and `kings=[...]`.
 
 use crate::grammar::parse_num;
+use crate::ShapeError;
 
 /// King buckets of a chess-768 input layer: the bucket of each king square as the perspective
 /// sees it, and whether the board is mirrored so that the king sits on files a-d.
@@ -43,10 +44,10 @@ impl KingBuckets {
 
     /// The buckets of a `kings=[...]` map: 32 entries (a1, b1, c1, d1, a2, ...) when mirrored,
     /// else 64, using every bucket from 0 to the largest.
-    pub fn from_map(mirrored: bool, map: &[u8]) -> Result<KingBuckets, String> {
-        let want = if mirrored { 32 } else { 64 };
-        if map.len() != want {
-            return Err(format!("kings=[...] has {} entries, expected {want}", map.len()));
+    pub fn from_map(mirrored: bool, map: &[u8]) -> Result<KingBuckets, ShapeError> {
+        let expected = if mirrored { 32 } else { 64 };
+        if map.len() != expected {
+            return Err(ShapeError::KingMapLength { got: map.len(), expected });
         }
         let mut table = [0u8; 64];
         for (sq, b) in table.iter_mut().enumerate() {
@@ -55,7 +56,7 @@ impl KingBuckets {
         }
         let largest = map.iter().copied().max().unwrap_or(0);
         if largest >= 64 {
-            return Err(format!("king bucket {largest} is out of range: at most 64 buckets"));
+            return Err(ShapeError::KingMapBucket { got: largest, max: 64 });
         }
         let kings = KingBuckets { mirrored, count: largest + 1, table };
         kings.validate()?;
@@ -74,18 +75,18 @@ impl KingBuckets {
 
     /// Checks the invariants of the fields: `count` buckets, every one used, and a mirrored
     /// table symmetric.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ShapeError> {
         if !(1..=64).contains(&self.count) {
-            return Err(format!("{} king buckets: must be 1 to 64", self.count));
+            return Err(ShapeError::KingCount { got: self.count, max: 64 });
         }
-        if let Some(b) = self.table.iter().find(|&&b| b >= self.count) {
-            return Err(format!("king bucket {b} is out of range: {} buckets", self.count));
+        if let Some(&bucket) = self.table.iter().find(|&&b| b >= self.count) {
+            return Err(ShapeError::KingBucket { bucket, count: self.count });
         }
-        if (0..self.count).any(|b| !self.table.contains(&b)) {
-            return Err("kings=[...] must use every bucket from 0 to its maximum".into());
+        if let Some(bucket) = (0..self.count).find(|b| !self.table.contains(b)) {
+            return Err(ShapeError::UnusedKingBucket { bucket });
         }
-        if self.mirrored && (0..64).any(|sq| self.table[sq] != self.table[sq ^ 7]) {
-            return Err("a mirrored king table must be the same on files e-h as on d-a".into());
+        if let Some(square) = (0..64).find(|&sq| self.mirrored && self.table[sq] != self.table[sq ^ 7]) {
+            return Err(ShapeError::AsymmetricKings { square });
         }
         Ok(())
     }
@@ -111,7 +112,7 @@ pub(crate) fn king_buckets(
         (None, Some(_)) => return Err("kings=[...] needs the bucket count: 768xK".into()),
         (Some(k), None) => return Err(format!("768x{k} needs kings=[...] mapping king squares to its {k} buckets")),
         (Some(k), Some(map)) => {
-            let kings = KingBuckets::from_map(mirrored, &map)?;
+            let kings = KingBuckets::from_map(mirrored, &map).map_err(|e| e.to_string())?;
             if k != kings.count() {
                 return Err(format!("768x{k} declares {k} king buckets, kings=[...] uses {}", kings.count()));
             }
@@ -128,14 +129,29 @@ mod tests {
     fn bad_tables_are_refused() {
         let mut map = vec![0u8; 64];
         map[63] = 70;
-        assert!(KingBuckets::from_map(false, &map).unwrap_err().contains("out of range"));
+        let e = KingBuckets::from_map(false, &map).unwrap_err();
+        assert!(matches!(e, ShapeError::KingMapBucket { got: 70, max: 64 }), "{e:?}");
+        assert_eq!(e.to_string(), "king bucket 70 is out of range: at most 64 buckets");
         map[63] = 2;
-        assert!(KingBuckets::from_map(false, &map).unwrap_err().contains("every bucket"));
+        let e = KingBuckets::from_map(false, &map).unwrap_err();
+        assert_eq!(e, ShapeError::UnusedKingBucket { bucket: 1 });
+        assert_eq!(e.to_string(), "kings=[...] must use every bucket from 0 to its maximum");
+        let e = KingBuckets::from_map(true, &map).unwrap_err();
+        assert!(matches!(e, ShapeError::KingMapLength { got: 64, expected: 32 }), "{e:?}");
+        assert_eq!(e.to_string(), "kings=[...] has 64 entries, expected 32");
         // Fields set by hand are checked: a mirrored table must be symmetric.
         let mut table = [0u8; 64];
         table[7] = 1;
         let lopsided = KingBuckets { mirrored: true, count: 2, table };
-        assert!(lopsided.validate().unwrap_err().contains("files e-h"));
+        let e = lopsided.validate().unwrap_err();
+        assert_eq!(e, ShapeError::AsymmetricKings { square: 0 });
+        assert_eq!(e.to_string(), "a mirrored king table must be the same on files e-h as on d-a");
         assert!(KingBuckets { mirrored: false, ..lopsided }.validate().is_ok());
+        let e = KingBuckets { count: 1, ..lopsided }.validate().unwrap_err();
+        assert!(matches!(e, ShapeError::KingBucket { bucket: 1, count: 1 }), "{e:?}");
+        assert_eq!(e.to_string(), "king bucket 1 is out of range: 1 buckets");
+        let e = KingBuckets { count: 0, ..KingBuckets::SINGLE }.validate().unwrap_err();
+        assert!(matches!(e, ShapeError::KingCount { got: 0, .. }), "{e:?}");
+        assert_eq!(e.to_string(), "0 king buckets: must be 1 to 64");
     }
 }

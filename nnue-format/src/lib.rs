@@ -52,6 +52,7 @@ mod plan;
 pub mod position;
 mod read;
 pub mod reference;
+mod shape_error;
 pub mod synth;
 mod write;
 
@@ -71,6 +72,7 @@ pub use net::{
 };
 pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
 pub use reference::{Evaluator, ExpectError, GenericAccumulator};
+pub use shape_error::ShapeError;
 
 /// Stockfish 15.1 to 18 (SFNNv5 to SFNNv10, threat nets included) and the 14-era HalfKAv2 nets.
 pub const VERSION_SFNN: u32 = 0x7AF3_2F20;

@@ -186,7 +186,7 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     // The fields are public, so a description may not have come through `parse`: its sizes
     // could overflow.
     if let Some(reason) = given.and_then(|a| a.validate().err()) {
-        return Err(FormatError::new(0, "architecture description", ErrorKind::Invalid(reason)));
+        return Err(FormatError::new(0, "architecture description", ErrorKind::Invalid(reason.to_string())));
     }
     if data.is_empty() {
         return Err(FormatError::new(0, "header", ErrorKind::Empty));

@@ -57,6 +57,7 @@ use std::fmt;
 
 use crate::grammar::parse_num;
 use crate::kings::{king_buckets, parse_king_map, KingBuckets};
+use crate::ShapeError;
 
 /// A multi-layer net's shape and arithmetic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -121,7 +122,7 @@ impl ThreatInputs {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ThreatInputs::Reckless => "reckless",
             ThreatInputs::PawnPairsSf19 => "pawnpairs+sf19",
@@ -129,7 +130,7 @@ impl ThreatInputs {
     }
 
     /// The one file layout that stores these rows.
-    fn file(self) -> FileLayout {
+    pub(crate) fn file(self) -> FileLayout {
         match self {
             ThreatInputs::Reckless => FileLayout::Reckless,
             ThreatInputs::PawnPairsSf19 => FileLayout::PlentyChess,
@@ -250,7 +251,7 @@ impl FileLayout {
         self == FileLayout::PlentyChess
     }
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FileLayout::Alexandria => "alexandria",
             FileLayout::Cbnf => "cbnf",
@@ -363,61 +364,55 @@ impl LayeredArch {
     }
 
     /// Shape checks the kernels rely on.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ShapeError> {
         if self.l1 == 0 || !self.l1.is_multiple_of(64) || self.l1 > 16384 {
-            return Err(format!("L1 = {}: must be a positive multiple of 64, at most 16384", self.l1));
+            return Err(ShapeError::L1 { got: self.l1, multiple: 64, max: 16384 });
         }
         if !matches!(self.l2, 16 | 32) {
-            return Err(format!("L2 = {}: must be 16 or 32", self.l2));
+            return Err(ShapeError::L2 { got: self.l2 });
         }
         if self.l3 == 0 || !self.l3.is_multiple_of(16) || self.l3 > 128 {
-            return Err(format!("L3 = {}: must be a positive multiple of 16, at most 128", self.l3));
+            return Err(ShapeError::L3 { got: self.l3, multiple: 16, max: 128 });
         }
         if !(1..=32).contains(&self.buckets) {
-            return Err(format!("{} output buckets: must be 1 to 32", self.buckets));
+            return Err(ShapeError::OutputBuckets { got: self.buckets, max: 32 });
         }
         if self.bucket_rule == BucketRule::Alexandria && self.buckets != 8 {
-            return Err("buckets=(63-p)(32-p)/225 chooses among 8 output buckets".into());
+            return Err(ShapeError::AlexandriaBuckets { got: self.buckets, expected: 8 });
         }
         if let BucketRule::Table(t) = self.bucket_rule {
             // Every entry, those of piece counts no position has (0 and 1) too.
-            if let Some((p, &b)) = t.iter().enumerate().find(|&(_, &b)| usize::from(b) >= self.buckets) {
-                return Err(format!(
-                    "buckets=[...] names bucket {b} (for {p} pieces) of {} output buckets",
-                    self.buckets
-                ));
+            if let Some((pieces, &bucket)) = t.iter().enumerate().find(|&(_, &b)| usize::from(b) >= self.buckets) {
+                return Err(ShapeError::BucketTable { bucket, pieces, buckets: self.buckets });
             }
         }
         if self.threats.is_some() && (self.merged_kings || !self.kings.mirrored) {
-            return Err("threats= take chess-768 inputs mirrored by the king (768xKhm)".into());
+            return Err(ShapeError::ThreatsNeedMirroredKings);
         }
         match (self.threats, self.file) {
-            (Some(t), f) if t.file() != f => {
-                return Err(format!("threats={} are stored by file={} only", t.name(), t.file().name()))
-            }
-            (None, f @ (FileLayout::Reckless | FileLayout::PlentyChess)) => {
-                return Err(format!("file={} stores threat inputs: say which (threats=...)", f.name()))
+            (Some(threats), file) if threats.file() != file => return Err(ShapeError::ThreatsFile { threats, file }),
+            (None, file @ (FileLayout::Reckless | FileLayout::PlentyChess)) => {
+                return Err(ShapeError::FileNeedsThreats { file })
             }
             _ => {}
         }
         if self.skip && !matches!(self.numbers, Numbers::F32 { .. }) {
-            return Err("skip: the output layer reads the sparse layer's activation in f32 stacks only".into());
+            return Err(ShapeError::SkipNeedsF32);
         }
         if !Self::FT_SHIFTS.contains(&self.ft_shift) {
-            return Err(format!("pairwise>>{}: the shift must be 9 to 15", self.ft_shift));
+            let (min, max) = (*Self::FT_SHIFTS.start(), *Self::FT_SHIFTS.end());
+            return Err(ShapeError::FtShift { got: self.ft_shift, min, max });
         }
         if !self.numbers.in_range() {
             return Err(match self.numbers {
-                Numbers::F32 { .. } => "l1mul=N/D: both must be positive".into(),
-                Numbers::I32 { q_bits, l1_shift } => {
-                    format!("q=2^{q_bits}, l1shift={l1_shift}: q must be 2 to 1024, the shift below 32")
-                }
+                Numbers::F32 { num, den } => ShapeError::L1Mul { num, den },
+                Numbers::I32 { q_bits, l1_shift } => ShapeError::IntNumbers { q_bits, l1_shift },
             });
         }
         if self.scale <= 0 {
-            return Err("scale must be positive".into());
+            return Err(ShapeError::Scale { got: self.scale });
         }
-        self.acts_valid()?;
+        self.acts_valid().map_err(|reason| ShapeError::Activations { reason })?;
         self.kings.validate()
     }
 }
@@ -728,5 +723,52 @@ mod tests {
             let e = text.parse::<Architecture>().unwrap_err().to_string();
             assert!(e.contains(why), "{text}: {e}");
         }
+    }
+    /// Each of the shape checks is its own variant, with the numbers found.
+    #[test]
+    fn validate_names_the_failed_check() {
+        let a = layered(crate::known::RECKLESS);
+        assert!(a.validate().is_ok());
+        let check = |b: LayeredArch| b.validate().unwrap_err();
+        let e = check(LayeredArch { l1: 100, ..a });
+        assert!(matches!(e, ShapeError::L1 { got: 100, .. }), "{e:?}");
+        assert_eq!(e.to_string(), "L1 = 100: must be a positive multiple of 64, at most 16384");
+        let e = check(LayeredArch { l2: 8, ..a });
+        assert_eq!((e.clone(), e.to_string()), (ShapeError::L2 { got: 8 }, "L2 = 8: must be 16 or 32".into()));
+        let e = check(LayeredArch { l3: 20, ..a });
+        assert!(matches!(e, ShapeError::L3 { got: 20, multiple: 16, max: 128 }), "{e:?}");
+        assert_eq!(e.to_string(), "L3 = 20: must be a positive multiple of 16, at most 128");
+        let e = check(LayeredArch { buckets: 0, ..a });
+        assert!(matches!(e, ShapeError::OutputBuckets { got: 0, max: 32 }), "{e:?}");
+        let e = check(LayeredArch { buckets: 4, bucket_rule: BucketRule::Alexandria, ..a });
+        assert!(matches!(e, ShapeError::AlexandriaBuckets { got: 4, expected: 8 }), "{e:?}");
+        assert_eq!(e.to_string(), "buckets=(63-p)(32-p)/225 chooses among 8 output buckets");
+        let e = check(LayeredArch { buckets: 4, ..a });
+        assert!(matches!(e, ShapeError::BucketTable { bucket: 4, buckets: 4, .. }), "{e:?}");
+        let e = check(LayeredArch { kings: KingBuckets { mirrored: false, ..a.kings }, ..a });
+        assert_eq!(e, ShapeError::ThreatsNeedMirroredKings);
+        let e = check(LayeredArch { file: FileLayout::Bullet, ..a });
+        assert_eq!(e, ShapeError::ThreatsFile { threats: ThreatInputs::Reckless, file: FileLayout::Bullet });
+        assert_eq!(e.to_string(), "threats=reckless are stored by file=reckless only");
+        let e = check(LayeredArch { threats: None, ..a });
+        assert_eq!(e, ShapeError::FileNeedsThreats { file: FileLayout::Reckless });
+        assert_eq!(e.to_string(), "file=reckless stores threat inputs: say which (threats=...)");
+        let e = check(LayeredArch { ft_shift: 16, ..a });
+        assert_eq!(e, ShapeError::FtShift { got: 16, min: 9, max: 15 });
+        assert_eq!(e.to_string(), "pairwise>>16: the shift must be 9 to 15");
+        let e = check(LayeredArch { numbers: Numbers::F32 { num: 0, den: 64 }, ..a });
+        assert!(matches!(e, ShapeError::L1Mul { num: 0, den: 64 }), "{e:?}");
+        let e = check(LayeredArch { numbers: Numbers::I32 { q_bits: 11, l1_shift: 8 }, ..a });
+        assert_eq!(e, ShapeError::IntNumbers { q_bits: 11, l1_shift: 8 });
+        assert_eq!(e.to_string(), "q=2^11, l1shift=8: q must be 2 to 1024, the shift below 32");
+        let e = check(LayeredArch { scale: 0, ..a });
+        assert_eq!((e.clone(), e.to_string()), (ShapeError::Scale { got: 0 }, "scale must be positive".into()));
+        let e = check(LayeredArch { l2_act: Act::Dual, ..a });
+        assert!(matches!(e, ShapeError::Activations { reason } if reason.contains("l2act=dual")), "{e:?}");
+        let e = check(LayeredArch { kings: KingBuckets { count: 11, ..a.kings }, ..a });
+        assert_eq!(e, ShapeError::UnusedKingBucket { bucket: 10 });
+        let p = layered(crate::known::PLENTYCHESS);
+        let e = check(LayeredArch { numbers: Numbers::I32 { q_bits: 6, l1_shift: 8 }, ..p });
+        assert_eq!(e, ShapeError::SkipNeedsF32);
     }
 }
