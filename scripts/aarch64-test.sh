@@ -39,7 +39,7 @@ run_on() { CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu $1" 
 runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference)
 # The aarch64 kernels compile only here: lint them as CI lints the host's (Debian's clippy).
 /usr/bin/cargo-clippy clippy --target $triple --target-dir target/aarch64 -p nnue-runtime --all-targets -- -D warnings
-root_tests=(--test oracle --test bullet_nets --test engine_oracles --test generated_vs_reference --test incremental --test real_nets)
+root_tests=(-p nnue-tests --test oracle --test bullet_nets --test engine_oracles --test generated_vs_reference --test incremental --test real_nets)
 cargo build --tests "${target[@]}" "${runtime_tests[@]}"
 cargo build --tests "${target[@]}" "${root_tests[@]}"
 for cpu in max cortex-a53; do

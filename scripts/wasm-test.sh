@@ -99,7 +99,7 @@ build_for() {
 # of building to a cold run, so CI leaves them to the host and aarch64 runs. The tests that run
 # cargo themselves (eval example, README, UCI, two nets) stay with the host run.
 runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference)
-root_tests=(--test oracle --test bullet_nets --test engine_oracles)
+root_tests=(-p nnue-tests --test oracle --test bullet_nets --test engine_oracles)
 if [[ ${WASM_FULL:-0} == 1 ]]; then
     root_tests+=(--test generated_vs_reference --test incremental --test real_nets)
 fi

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// The workspace root (this package's manifest directory).
+/// The workspace root (the folder above this package's manifest directory, `tests/`).
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ lies in the workspace root").to_path_buf()
 }
 
 /// The markdown pages checked: the two READMEs and every `docs/*.md`.

@@ -1,8 +1,0 @@
-//! Synthetic nets and real-net locations for the examples and tests (see `build/nets.rs`).
-
-#[path = "build/nets.rs"]
-mod nets;
-
-fn main() {
-    nets::run()
-}
