@@ -37,6 +37,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use nnue_runtime::features::PieceSet;
 use nnue_runtime::{AccumulatorStack, Evaluation, Evaluator, Network};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -114,8 +115,8 @@ impl<N: Network> Acc<N> {
 /// What the net's output calls a pawn: Stockfish's PawnValueEg (208) in internal units for
 /// Stockfish nets, 100 for headerless nets (whose output is centipawns).
 fn pawn_value<N: Network>(net: &N) -> i32 {
-    match net.feature_set() {
-        nnue_runtime::features::FeatureSet::Chess768(_) => 100,
+    match net.feature_set().pieces {
+        PieceSet::Chess768(_) | PieceSet::Chess704(_) => 100,
         _ => 208,
     }
 }

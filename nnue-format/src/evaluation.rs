@@ -64,7 +64,7 @@ pub struct Trace {
     pub activations: Vec<Vec<u8>>,
 }
 
-/// The number of pieces a forward pass accepts: what a [`Position`] can hold.
+/// The number of pieces a forward pass accepts: what a [`Position`](crate::Position) can hold.
 pub const PIECES: std::ops::RangeInclusive<usize> = 2..=32;
 
 /// Panics unless `pieces` is in [`PIECES`] (every network and path, the same message).

@@ -155,7 +155,7 @@ impl Position {
     ///
     /// This is how an engine hands its own board to an evaluation: keep no `Position` in sync
     /// with your board, build one from your pieces (a mailbox, piece lists, bitboards) when you
-    /// evaluate, and pass it to [`AccumulatorStack::evaluate`](crate::AccumulatorStack::evaluate)
+    /// evaluate, and pass it to `nnue_runtime::AccumulatorStack::evaluate`
     /// (which computes from the pushed moves, and reads of the position only the side to move,
     /// the piece count and, to refresh a perspective, the pieces). It is one pass over the pieces and one over
     /// the occupied squares: 86–145 ns for 32 pieces from a 64-square mailbox or a piece list,

@@ -1,9 +1,11 @@
 //! The generated module: weights as aligned statics in the kernels' layout, a `NETWORK` whose
 //! type carries every dimension, and a few entry points.
 
+use nnue_format::features::threats::ThreatSet;
+use nnue_format::features::{BoardBlock, FeatureSet, PieceSet};
 use nnue_format::layers::Layers;
 use nnue_format::layout::{Elem, FastLayout, TransformerArrays};
-use nnue_format::{Architecture, Sf19Inputs};
+use nnue_format::Architecture;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -162,37 +164,35 @@ fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenSt
     )
 }
 
-/// `rt::features::FeatureSet::…`: the features a net of `arch` reads (as
-/// `FeatureSet::for_arch` gives them at run time).
+/// `rt::features::FeatureSet { .. }`: the value [`FeatureSet::for_arch`] gives for `arch`
+/// (the function the run-time paths use), as a constant expression.
 fn feature_set(arch: &Architecture) -> TokenStream {
-    let kings = |kings| king_buckets(kings);
-    match arch {
-        Architecture::Sfnn(_) => quote!(rt::features::FeatureSet::HalfKav2Hm),
-        Architecture::HalfKp(_) => quote!(rt::features::FeatureSet::HalfKp),
-        Architecture::Threats(_) => quote!(rt::features::FeatureSet::HalfKav2HmThreats),
-        Architecture::Sf19(a) => match a.inputs {
-            Sf19Inputs::Full => quote!(rt::features::FeatureSet::Sf19),
-            Sf19Inputs::Lite => quote!(rt::features::FeatureSet::Sf19Lite),
-        },
-        Architecture::Chess768(a) => {
-            let kings = kings(&a.kings);
-            quote!(rt::features::FeatureSet::Chess768(#kings))
+    let set = FeatureSet::for_arch(arch);
+    let blocks = set.blocks.iter().map(|block| match block {
+        BoardBlock::Threats(threats) => {
+            let threats = match threats {
+                ThreatSet::Sf18 => quote!(Sf18),
+                ThreatSet::Sf19 => quote!(Sf19),
+                ThreatSet::Reckless => quote!(Reckless),
+            };
+            quote!(rt::features::BoardBlock::Threats(rt::features::threats::ThreatSet::#threats))
         }
-        Architecture::Layered(a) => {
-            let kings = kings(&a.kings);
-            match a.threats {
-                Some(nnue_format::ThreatInputs::Reckless) => quote!(rt::features::FeatureSet::Chess768Threats(
-                    #kings,
-                    rt::features::threats::ThreatSet::Reckless
-                )),
-                Some(nnue_format::ThreatInputs::PawnPairsSf19) => {
-                    quote!(rt::features::FeatureSet::Chess768PairsThreats(#kings))
-                }
-                None if a.merged_kings => quote!(rt::features::FeatureSet::Chess704(#kings)),
-                None => quote!(rt::features::FeatureSet::Chess768(#kings)),
-            }
+        BoardBlock::PawnPairs => quote!(rt::features::BoardBlock::PawnPairs),
+    });
+    let pieces = match &set.pieces {
+        PieceSet::HalfKav2Hm => quote!(HalfKav2Hm),
+        PieceSet::HalfKp => quote!(HalfKp),
+        PieceSet::Psq768Hm => quote!(Psq768Hm),
+        PieceSet::Chess768(kings) => {
+            let kings = king_buckets(kings);
+            quote!(Chess768(#kings))
         }
-    }
+        PieceSet::Chess704(kings) => {
+            let kings = king_buckets(kings);
+            quote!(Chess704(#kings))
+        }
+    };
+    quote!(rt::features::FeatureSet { blocks: &[#(#blocks),*], pieces: rt::features::PieceSet::#pieces })
 }
 
 /// `rt::features::KingBuckets { .. }`.

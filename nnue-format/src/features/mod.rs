@@ -15,124 +15,182 @@ use crate::Architecture;
 use crate::position::{Color, Piece, PieceType, Position, Square};
 pub use crate::KingBuckets;
 
-/// The feature set of a net. `Copy` and const-constructible, so generated code holds it as a
-/// constant and every `match` on it folds away.
+/// The piece-square part of a net's inputs: which row a piece on a square activates, seen
+/// from one perspective (its king's square choosing the bucket and the mirroring).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FeatureSet {
-    /// Stockfish 15.1-17.1's HalfKAv2_hm (SFNNv5-v9).
+pub enum PieceSet {
+    /// Stockfish 15.1–19's HalfKAv2_hm ([`halfka_v2_hm`]).
     HalfKav2Hm,
-    /// Stockfish 12-13's HalfKP.
+    /// Stockfish 12–13's HalfKP ([`halfkp`]; kings are not features).
     HalfKp,
-    /// Headerless chess-768, with its king buckets.
+    /// Stockfish 19's lite net: 768 mirrored piece-square features ([`psq768_hm`]).
+    Psq768Hm,
+    /// Chess-768 with its king buckets ([`chess768`]), as bullet trains them.
     Chess768(KingBuckets),
     /// Chess-704: chess-768 with both kings on one plane ([`chess704`]), with its king buckets.
     Chess704(KingBuckets),
-    /// Stockfish 18's threat nets: FullThreats features `0..threats::INPUTS`, then
-    /// HalfKAv2_hm feature `i` at `threats::INPUTS + i` (the order of the file's PSQT table).
-    /// [`FeatureSet::index`] gives the piece features; threat features depend on the whole
-    /// board ([`threats`]).
-    HalfKav2HmThreats,
-    /// Stockfish 19's big net: its threat features `0..threats::INPUTS_19`, pawn pairs
-    /// `PAIRS_19..PAIRS_19 + pawn_pairs::INPUTS`, then HalfKAv2_hm feature `i` at
-    /// `PIECES_19 + i` (the order of the file). Threats and pairs depend on the whole board.
-    Sf19,
-    /// Stockfish 19's lite net: 768 mirrored piece-square features ([`psq768_hm`]).
-    Sf19Lite,
-    /// A multi-layer net's threats (`threats=`) then king-bucketed, mirrored chess-768: threat
-    /// features `0..set.inputs()`, chess-768 feature `i` at `set.inputs() + i`. The threats
-    /// take the piece-square features' orientation (mirrored with the king on files e–h),
-    /// so a king move within its bucket changes only the king's own feature.
-    Chess768Threats(KingBuckets, threats::ThreatSet),
-    /// PlentyChess's (`threats=pawnpairs+sf19`): Stockfish 19's pawn pairs `0..4560`, its
-    /// threats at `PAIRS_FIRST_THREATS..`, then king-bucketed, mirrored chess-768 feature `i` at
-    /// `PAIRS_FIRST_PIECES + i`; oriented as [`FeatureSet::Chess768Threats`]'s.
-    Chess768PairsThreats(KingBuckets),
 }
 
-/// Where the threats start in [`FeatureSet::Chess768PairsThreats`].
+impl PieceSet {
+    /// Number of features.
+    pub const fn inputs(&self) -> usize {
+        match self {
+            PieceSet::HalfKav2Hm => halfka_v2_hm::INPUTS,
+            PieceSet::HalfKp => halfkp::INPUTS,
+            PieceSet::Psq768Hm => psq768_hm::INPUTS,
+            PieceSet::Chess768(kings) => 768 * kings.count as usize,
+            PieceSet::Chess704(kings) => 704 * kings.count as usize,
+        }
+    }
+
+    /// The feature of `piece` on `sq` seen by `perspective`, whose king is on `king` (`None`:
+    /// the piece is not a feature, as kings in HalfKP).
+    #[inline(always)]
+    pub fn index(&self, perspective: Color, king: Square, sq: Square, piece: Piece) -> Option<usize> {
+        match self {
+            PieceSet::HalfKav2Hm => Some(halfka_v2_hm::index(perspective, king, sq, piece)),
+            PieceSet::HalfKp => halfkp::index(perspective, king, sq, piece),
+            PieceSet::Psq768Hm => Some(psq768_hm::index(perspective, king, sq, piece)),
+            PieceSet::Chess768(kings) => Some(chess768::index(kings, perspective, king, sq, piece)),
+            PieceSet::Chess704(kings) => Some(chess704::index(kings, perspective, king, sq, piece)),
+        }
+    }
+
+    /// The king buckets of a king-bucketed set.
+    pub const fn kings(&self) -> Option<&KingBuckets> {
+        match self {
+            PieceSet::Chess768(kings) | PieceSet::Chess704(kings) => Some(kings),
+            _ => None,
+        }
+    }
+}
+
+/// A part of a net's inputs that depends on the whole board, not on each piece alone. Its
+/// rows come before the piece-square features', in the order of [`FeatureSet::blocks`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardBlock {
+    /// Threat features: a piece attacking another ([`threats`]).
+    Threats(threats::ThreatSet),
+    /// Stockfish 19's pawn pairs ([`pawn_pairs`]).
+    PawnPairs,
+}
+
+impl BoardBlock {
+    /// Number of features.
+    pub const fn inputs(self) -> usize {
+        match self {
+            BoardBlock::Threats(set) => set.inputs(),
+            BoardBlock::PawnPairs => pawn_pairs::INPUTS,
+        }
+    }
+}
+
+/// The inputs of a net, as parts: the board blocks (threats, pawn pairs) in the rows' order,
+/// then the piece-square set. `Copy` and const-constructible, so generated code holds it as a
+/// constant and every `match` on it folds away; `nnue_net!` emits the value
+/// [`FeatureSet::for_arch`] gives, which the run-time paths use too.
+///
+/// A set with board blocks has one [`BoardBlock::Threats`] among them (the accumulator stack
+/// follows the board through the threat log); the piece-square set's king decides every
+/// part's orientation (mirrored with the king on files e–h).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureSet {
+    /// The board blocks, first in the rows, in order.
+    pub blocks: &'static [BoardBlock],
+    /// The piece-square features, after the blocks.
+    pub pieces: PieceSet,
+}
+
+/// Stockfish 19's board blocks: threats, then pawn pairs.
+const SF19_BLOCKS: &[BoardBlock] = &[BoardBlock::Threats(threats::ThreatSet::Sf19), BoardBlock::PawnPairs];
+
+/// Where the threats start in PlentyChess's inputs (pawn pairs, threats, pieces).
 pub const PAIRS_FIRST_THREATS: usize = pawn_pairs::INPUTS;
-/// Where the piece-square features start in [`FeatureSet::Chess768PairsThreats`].
+/// Where the piece-square features start in PlentyChess's inputs.
 pub const PAIRS_FIRST_PIECES: usize = PAIRS_FIRST_THREATS + threats::INPUTS_19;
 
-/// Where Stockfish 19's pawn-pair features start in [`FeatureSet::Sf19`].
+/// Where Stockfish 19's pawn-pair features start in [`FeatureSet::SF19`].
 pub const PAIRS_19: usize = threats::INPUTS_19;
-/// Where Stockfish 19's HalfKAv2_hm features start in [`FeatureSet::Sf19`].
+/// Where Stockfish 19's HalfKAv2_hm features start in [`FeatureSet::SF19`].
 pub const PIECES_19: usize = PAIRS_19 + pawn_pairs::INPUTS;
 
 impl FeatureSet {
+    /// Stockfish 15.1–17.1's HalfKAv2_hm (SFNNv5–v9).
+    pub const HALFKAV2_HM: FeatureSet = FeatureSet::pieces(PieceSet::HalfKav2Hm);
+    /// Stockfish 12–13's HalfKP.
+    pub const HALFKP: FeatureSet = FeatureSet::pieces(PieceSet::HalfKp);
+    /// Stockfish 18's threat nets: FullThreats `0..threats::INPUTS`, then HalfKAv2_hm.
+    pub const SF18_THREATS: FeatureSet =
+        FeatureSet { blocks: &[BoardBlock::Threats(threats::ThreatSet::Sf18)], pieces: PieceSet::HalfKav2Hm };
+    /// Stockfish 19's big net: its threats, pawn pairs at [`PAIRS_19`], HalfKAv2_hm at
+    /// [`PIECES_19`] (the order of the file).
+    pub const SF19: FeatureSet = FeatureSet { blocks: SF19_BLOCKS, pieces: PieceSet::HalfKav2Hm };
+    /// Stockfish 19's lite net: PSQ768hm alone.
+    pub const SF19_LITE: FeatureSet = FeatureSet::pieces(PieceSet::Psq768Hm);
+
+    /// Piece-square features alone.
+    pub const fn pieces(pieces: PieceSet) -> FeatureSet {
+        FeatureSet { blocks: &[], pieces }
+    }
+
     /// The feature set a net of `arch` reads.
     pub fn for_arch(arch: &Architecture) -> FeatureSet {
         match arch {
-            Architecture::Sfnn(_) => FeatureSet::HalfKav2Hm,
-            Architecture::HalfKp(_) => FeatureSet::HalfKp,
-            Architecture::Chess768(s) => FeatureSet::Chess768(s.kings),
-            Architecture::Layered(a) => match a.threats {
-                Some(crate::ThreatInputs::Reckless) => {
-                    FeatureSet::Chess768Threats(a.kings, threats::ThreatSet::Reckless)
-                }
-                Some(crate::ThreatInputs::PawnPairsSf19) => FeatureSet::Chess768PairsThreats(a.kings),
-                None if a.merged_kings => FeatureSet::Chess704(a.kings),
-                None => FeatureSet::Chess768(a.kings),
-            },
-            Architecture::Threats(_) => FeatureSet::HalfKav2HmThreats,
+            Architecture::Sfnn(_) => FeatureSet::HALFKAV2_HM,
+            Architecture::HalfKp(_) => FeatureSet::HALFKP,
+            Architecture::Chess768(s) => FeatureSet::pieces(PieceSet::Chess768(s.kings)),
+            Architecture::Layered(a) => {
+                let pieces = if a.merged_kings { PieceSet::Chess704(a.kings) } else { PieceSet::Chess768(a.kings) };
+                let blocks: &'static [BoardBlock] = match a.threats {
+                    Some(crate::ThreatInputs::Reckless) => &[BoardBlock::Threats(threats::ThreatSet::Reckless)],
+                    Some(crate::ThreatInputs::PawnPairsSf19) => {
+                        &[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)]
+                    }
+                    None => &[],
+                };
+                FeatureSet { blocks, pieces }
+            }
+            Architecture::Threats(_) => FeatureSet::SF18_THREATS,
             Architecture::Sf19(a) => match a.inputs {
-                crate::Sf19Inputs::Full => FeatureSet::Sf19,
-                crate::Sf19Inputs::Lite => FeatureSet::Sf19Lite,
+                crate::Sf19Inputs::Full => FeatureSet::SF19,
+                crate::Sf19Inputs::Lite => FeatureSet::SF19_LITE,
             },
         }
     }
 
+    /// Where the piece-square features start: after every board block.
+    pub const fn pieces_offset(&self) -> usize {
+        let (mut sum, mut i) = (0, 0);
+        while i < self.blocks.len() {
+            sum += self.blocks[i].inputs();
+            i += 1;
+        }
+        sum
+    }
+
     /// Number of features (rows of the first layer).
     pub const fn inputs(&self) -> usize {
-        match self {
-            FeatureSet::HalfKav2Hm => halfka_v2_hm::INPUTS,
-            FeatureSet::HalfKp => halfkp::INPUTS,
-            FeatureSet::Chess768(kings) => 768 * kings.count as usize,
-            FeatureSet::Chess704(kings) => 704 * kings.count as usize,
-            FeatureSet::HalfKav2HmThreats => threats::INPUTS + halfka_v2_hm::INPUTS,
-            FeatureSet::Sf19 => PIECES_19 + halfka_v2_hm::INPUTS,
-            FeatureSet::Sf19Lite => psq768_hm::INPUTS,
-            FeatureSet::Chess768Threats(kings, set) => set.inputs() + 768 * kings.count as usize,
-            FeatureSet::Chess768PairsThreats(kings) => PAIRS_FIRST_PIECES + 768 * kings.count as usize,
-        }
+        self.pieces_offset() + self.pieces.inputs()
     }
 
     /// The feature of `piece` on `sq` seen by `perspective`, whose king is on `king`
     /// (`None`: the piece is not a feature, as kings in HalfKP).
     #[inline(always)]
     pub fn index(&self, perspective: Color, king: Square, sq: Square, piece: Piece) -> Option<usize> {
-        match self {
-            FeatureSet::HalfKav2Hm => Some(halfka_v2_hm::index(perspective, king, sq, piece)),
-            FeatureSet::HalfKp => halfkp::index(perspective, king, sq, piece),
-            FeatureSet::Chess768(kings) => Some(chess768::index(kings, perspective, king, sq, piece)),
-            FeatureSet::Chess704(kings) => Some(chess704::index(kings, perspective, king, sq, piece)),
-            FeatureSet::HalfKav2HmThreats => Some(threats::INPUTS + halfka_v2_hm::index(perspective, king, sq, piece)),
-            FeatureSet::Sf19 => Some(PIECES_19 + halfka_v2_hm::index(perspective, king, sq, piece)),
-            FeatureSet::Sf19Lite => Some(psq768_hm::index(perspective, king, sq, piece)),
-            FeatureSet::Chess768Threats(kings, set) => {
-                Some(set.inputs() + chess768::index(kings, perspective, king, sq, piece))
-            }
-            FeatureSet::Chess768PairsThreats(kings) => {
-                Some(PAIRS_FIRST_PIECES + chess768::index(kings, perspective, king, sq, piece))
-            }
-        }
+        let offset = self.pieces_offset();
+        self.pieces.index(perspective, king, sq, piece).map(|i| offset + i)
     }
 
     /// Whether `perspective`'s king moving from `from` to `to` changes every feature, so the
     /// accumulator must be refreshed rather than updated.
     #[inline]
     pub fn needs_refresh(&self, perspective: Color, from: Square, to: Square) -> bool {
-        match self {
+        match &self.pieces {
             // Threat nets: one accumulator holds both parts, and the piece part changes whenever
             // the king moves (the threat part only when it changes board half).
-            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => {
-                from != to
-            }
-            FeatureSet::Sf19Lite => psq768_hm::changes_orientation(from, to),
-            FeatureSet::Chess768(kings)
-            | FeatureSet::Chess704(kings)
-            | FeatureSet::Chess768Threats(kings, _)
-            | FeatureSet::Chess768PairsThreats(kings) => {
+            PieceSet::HalfKav2Hm | PieceSet::HalfKp => from != to,
+            PieceSet::Psq768Hm => psq768_hm::changes_orientation(from, to),
+            PieceSet::Chess768(kings) | PieceSet::Chess704(kings) => {
                 chess768::orientation(kings, perspective, from) != chess768::orientation(kings, perspective, to)
             }
         }
@@ -140,16 +198,13 @@ impl FeatureSet {
 
     /// The refresh cache's entry (below [`FeatureSet::cache_slots`]) for `perspective`'s king
     /// on `king`. King squares on which every feature is the same share one: a king-bucketed
-    /// net's (bucket, mirror), the lite net's mirror. A refresh then finds an entry this game already brought near the
-    /// position (a king entering a bucket by another square than last time) instead of
-    /// rebuilding one from the biases.
+    /// net's (bucket, mirror), the lite net's mirror. A refresh then finds an entry this game
+    /// already brought near the position (a king entering a bucket by another square than
+    /// last time) instead of rebuilding one from the biases.
     #[inline]
     pub fn cache_slot(&self, perspective: Color, king: Square) -> usize {
-        match self {
-            FeatureSet::Chess768(kings)
-            | FeatureSet::Chess704(kings)
-            | FeatureSet::Chess768Threats(kings, _)
-            | FeatureSet::Chess768PairsThreats(kings) => {
+        match &self.pieces {
+            PieceSet::Chess768(kings) | PieceSet::Chess704(kings) => {
                 let (bucket, mirror) = chess768::orientation(kings, perspective, king);
                 if kings.mirrored {
                     2 * usize::from(bucket) + usize::from(mirror != 0)
@@ -157,22 +212,19 @@ impl FeatureSet {
                     usize::from(bucket)
                 }
             }
-            FeatureSet::Sf19Lite => usize::from(halfka_v2_hm::mirror(king) != 0),
-            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => {
-                king.index()
-            }
+            PieceSet::Psq768Hm => usize::from(halfka_v2_hm::mirror(king) != 0),
+            PieceSet::HalfKav2Hm | PieceSet::HalfKp => king.index(),
         }
     }
 
     /// The number of refresh cache entries per perspective ([`FeatureSet::cache_slot`]).
     pub fn cache_slots(&self) -> usize {
-        match self {
-            FeatureSet::Chess768(kings)
-            | FeatureSet::Chess704(kings)
-            | FeatureSet::Chess768Threats(kings, _)
-            | FeatureSet::Chess768PairsThreats(kings) => usize::from(kings.count) * if kings.mirrored { 2 } else { 1 },
-            FeatureSet::Sf19Lite => 2,
-            FeatureSet::HalfKav2Hm | FeatureSet::HalfKp | FeatureSet::HalfKav2HmThreats | FeatureSet::Sf19 => 64,
+        match &self.pieces {
+            PieceSet::Chess768(kings) | PieceSet::Chess704(kings) => {
+                usize::from(kings.count) * if kings.mirrored { 2 } else { 1 }
+            }
+            PieceSet::Psq768Hm => 2,
+            PieceSet::HalfKav2Hm | PieceSet::HalfKp => 64,
         }
     }
 
@@ -191,13 +243,14 @@ impl FeatureSet {
     /// The threat features of a threat net.
     #[doc(hidden)]
     pub const fn threat_set(&self) -> Option<threats::ThreatSet> {
-        match self {
-            FeatureSet::HalfKav2HmThreats => Some(threats::ThreatSet::Sf18),
-            FeatureSet::Sf19 => Some(threats::ThreatSet::Sf19),
-            FeatureSet::Chess768Threats(_, set) => Some(*set),
-            FeatureSet::Chess768PairsThreats(_) => Some(threats::ThreatSet::Sf19),
-            _ => None,
+        let mut i = 0;
+        while i < self.blocks.len() {
+            if let BoardBlock::Threats(set) = self.blocks[i] {
+                return Some(set);
+            }
+            i += 1;
         }
+        None
     }
 
     /// Appends every active feature of `pos` for `perspective`.
@@ -212,20 +265,17 @@ impl FeatureSet {
     /// Appends the features that depend on the whole board (threats, pawn pairs) of
     /// `perspective`, whose king is on square `king`; none for the other sets.
     pub fn board_features(&self, board: &threats::Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
-        match self {
-            FeatureSet::HalfKav2HmThreats => threats::active(threats::ThreatSet::Sf18, board, perspective, king, out),
-            FeatureSet::Sf19 => {
-                threats::active(threats::ThreatSet::Sf19, board, perspective, king, out);
-                pawn_pairs::active(board, perspective, king, PAIRS_19, out);
+        let mut offset = 0;
+        for &block in self.blocks {
+            match block {
+                BoardBlock::Threats(set) => {
+                    let from = out.len();
+                    threats::active(set, board, perspective, king, out);
+                    out[from..].iter_mut().for_each(|f| *f += offset);
+                }
+                BoardBlock::PawnPairs => pawn_pairs::active(board, perspective, king, offset, out),
             }
-            FeatureSet::Chess768Threats(_, set) => threats::active(*set, board, perspective, king, out),
-            FeatureSet::Chess768PairsThreats(_) => {
-                pawn_pairs::active(board, perspective, king, 0, out);
-                let from = out.len();
-                threats::active(threats::ThreatSet::Sf19, board, perspective, king, out);
-                out[from..].iter_mut().for_each(|f| *f += PAIRS_FIRST_THREATS);
-            }
-            _ => {}
+            offset += block.inputs();
         }
     }
 
@@ -233,6 +283,7 @@ impl FeatureSet {
     /// same board half before and after): from the move's threat log (after
     /// [`threats::cancel_log`]) and the boards before and after it.
     #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
     pub fn board_changes(
         &self,
         log: &[threats::ThreatChange],
@@ -242,22 +293,17 @@ impl FeatureSet {
         added: &mut Vec<usize>,
         removed: &mut Vec<usize>,
     ) {
-        match self {
-            FeatureSet::HalfKav2HmThreats => {
-                threats::changes(threats::ThreatSet::Sf18, log, perspective, king, added, removed)
+        let mut offset = 0;
+        for &block in self.blocks {
+            match block {
+                BoardBlock::Threats(set) => {
+                    let (a, r) = (added.len(), removed.len());
+                    threats::changes(set, log, perspective, king, added, removed);
+                    added[a..].iter_mut().chain(&mut removed[r..]).for_each(|f| *f += offset);
+                }
+                BoardBlock::PawnPairs => pawn_pairs::changes(before, after, perspective, king, offset, added, removed),
             }
-            FeatureSet::Sf19 => {
-                threats::changes(threats::ThreatSet::Sf19, log, perspective, king, added, removed);
-                pawn_pairs::changes(before, after, perspective, king, PAIRS_19, added, removed);
-            }
-            FeatureSet::Chess768Threats(_, set) => threats::changes(*set, log, perspective, king, added, removed),
-            FeatureSet::Chess768PairsThreats(_) => {
-                let (a, r) = (added.len(), removed.len());
-                threats::changes(threats::ThreatSet::Sf19, log, perspective, king, added, removed);
-                added[a..].iter_mut().chain(&mut removed[r..]).for_each(|f| *f += PAIRS_FIRST_THREATS);
-                pawn_pairs::changes(before, after, perspective, king, 0, added, removed);
-            }
-            _ => {}
+            offset += block.inputs();
         }
     }
 }
@@ -293,17 +339,23 @@ mod tests {
         let wide = KingBuckets::from_map(false, &(0..64).map(|s| s as u8).collect::<Vec<_>>()).unwrap();
         let plain = KingBuckets::from_map(false, &(0..64).map(|s| (s / 16) as u8).collect::<Vec<_>>()).unwrap();
         let mut all = vec![
-            FeatureSet::HalfKav2Hm,
-            FeatureSet::HalfKp,
-            FeatureSet::HalfKav2HmThreats,
-            FeatureSet::Sf19,
-            FeatureSet::Sf19Lite,
+            FeatureSet::HALFKAV2_HM,
+            FeatureSet::HALFKP,
+            FeatureSet::SF18_THREATS,
+            FeatureSet::SF19,
+            FeatureSet::SF19_LITE,
         ];
         for kings in [KingBuckets::SINGLE, mirrored, wide, plain] {
-            all.extend([FeatureSet::Chess768(kings), FeatureSet::Chess704(kings)]);
+            all.extend([FeatureSet::pieces(PieceSet::Chess768(kings)), FeatureSet::pieces(PieceSet::Chess704(kings))]);
         }
-        all.push(FeatureSet::Chess768Threats(mirrored, threats::ThreatSet::Reckless));
-        all.push(FeatureSet::Chess768PairsThreats(mirrored));
+        all.push(FeatureSet {
+            blocks: &[BoardBlock::Threats(threats::ThreatSet::Reckless)],
+            pieces: PieceSet::Chess768(mirrored),
+        });
+        all.push(FeatureSet {
+            blocks: &[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)],
+            pieces: PieceSet::Chess768(mirrored),
+        });
         all
     }
 
