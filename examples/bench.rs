@@ -49,6 +49,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use nnue_runtime::{AccumulatorStack, Color, Evaluator, KernelPath, Network, Piece, PieceType, Position, Square};
+use nnue_testkit::tree::{self, Tree};
 
 nnue_runtime::nnue_net! {
     name = net,
@@ -219,73 +220,14 @@ fn ply_ns<N: Network>(
     medians(reps)
 }
 
-/// One step of a tree walk: a move pushed (its board change and the position it reaches), or
-/// the pop that takes it back.
-enum Step {
-    Push(nnue_runtime::Dirty, Position),
-    Pop,
-}
-
-/// Every legal move to `depth` plies below `pos`, depth first in shakmaty's order, as steps and
-/// as UCI moves (`-` for a pop).
-fn walk(pos: &shakmaty::Chess, depth: usize, steps: &mut Vec<Step>, moves: &mut Vec<String>) {
-    use shakmaty::Position as _;
-    if depth == 0 {
-        return;
-    }
-    for mv in pos.legal_moves() {
-        let dirty = nnue_testkit::chess::dirty(pos, &mv);
-        moves.push(mv.to_uci(shakmaty::CastlingMode::Standard).to_string());
-        let next = pos.clone().play(mv).expect("a legal move");
-        steps.push(Step::Push(dirty, nnue_testkit::chess::position(&next)));
-        walk(&next, depth - 1, steps, moves);
-        steps.push(Step::Pop);
-        moves.push("-".into());
-    }
-}
-
-/// The tree walks of the first 16 positions of `file`: (FEN, root, steps, UCI moves).
-fn read_trees(file: &std::path::Path, depth: usize) -> Vec<(String, Position, Vec<Step>, Vec<String>)> {
-    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let fens = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#') && l.split('\t').next() != Some("fen"));
-    fens.take(16)
-        .map(|line| {
-            let fen = line.split('\t').next().expect("a FEN").to_string();
-            let root: shakmaty::Chess = fen
-                .parse::<shakmaty::fen::Fen>()
-                .ok()
-                .and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok())
-                .unwrap_or_else(|| panic!("{fen}: not a legal position"));
-            let (mut steps, mut moves) = (Vec::new(), Vec::new());
-            walk(&root, depth, &mut steps, &mut moves);
-            (fen, nnue_testkit::chess::position(&root), steps, moves)
-        })
-        .collect()
-}
-
 /// Median (of 5 repetitions) time per evaluated node of the tree walks, wall and thread CPU.
-fn tree_ns<N: Network>(net: &N, path: KernelPath, trees: &[(String, Position, Vec<Step>, Vec<String>)]) -> (f64, f64) {
-    let mut stack = AccumulatorStack::with_path(net, &trees[0].1, path);
-    let nodes: usize = trees.iter().map(|t| 1 + t.2.len() / 2).sum();
+fn tree_ns<N: Network>(net: &N, path: KernelPath, trees: &[Tree]) -> (f64, f64) {
+    let mut stack = AccumulatorStack::with_path(net, &trees[0].root, path);
+    let nodes: usize = trees.iter().map(Tree::nodes).sum();
     let reps = (0..5)
         .map(|_| {
             let (wall, cpu) = time_calls(1, || {
-                for (_, root, steps, _) in trees {
-                    stack.reset(net, root);
-                    black_box(stack.evaluate(net, root));
-                    for step in steps {
-                        match step {
-                            Step::Push(dirty, pos) => {
-                                stack.push(*dirty);
-                                black_box(stack.evaluate(net, pos));
-                            }
-                            Step::Pop => stack.pop(),
-                        }
-                    }
-                }
+                tree::run(net, &mut stack, trees);
             });
             (wall / nodes as f64, cpu / nodes as f64)
         })
@@ -313,7 +255,7 @@ fn main() {
     // `--clear-cache`: each game of `--ply` starts with an empty refresh cache, as Stockfish's
     // timing harness starts its games (by default the cache carries over, as in a match).
     let clear_cache = args.iter().position(|a| *a == "--clear-cache").map(|i| args.remove(i)).is_some();
-    let mut depth = 3;
+    let mut depth = tree::DEPTH;
     if let Some(i) = args.iter().position(|a| *a == "--depth") {
         depth = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("--depth takes a number"));
         args.drain(i..i + 2);
@@ -373,14 +315,15 @@ fn main() {
             return;
         }
         ["--tree"] | ["--tree", "--fens", _] => {
-            let file = args.get(2).map_or_else(|| nnue_testkit::root().join("data/positions.txt"), Into::into);
-            let trees = read_trees(&file, depth);
+            let file: std::path::PathBuf =
+                args.get(2).map_or_else(|| nnue_testkit::root().join("data/positions.txt"), Into::into);
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let trees = tree::trees(&text, depth).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             if let Some(out) = &tree_moves {
-                let lines: Vec<String> =
-                    trees.iter().map(|(fen, _, _, moves)| format!("{fen}\t{}\n", moves.join(" "))).collect();
+                let lines: Vec<String> = trees.iter().map(|t| format!("{}\t{}\n", t.fen, t.moves.join(" "))).collect();
                 std::fs::write(out, lines.concat()).unwrap_or_else(|e| panic!("{out}: {e}"));
             }
-            let nodes: usize = trees.iter().map(|t| 1 + t.2.len() / 2).sum();
+            let nodes: usize = trees.iter().map(Tree::nodes).sum();
             eprintln!("{} ({} roots, depth {depth}, {nodes} nodes)", net::ARCHITECTURE, trees.len());
             for &path in &paths {
                 let (wall, cpu) = tree_ns(&net::NETWORK, path, &trees);

@@ -8,7 +8,10 @@
 //! - `--forward`: per position, the median over `--reps` repetitions of the per-call
 //!   forward-pass time, then the median over positions;
 //! - `--ply`: each game's plies pushed through an accumulator stack and evaluated; the median
-//!   over `--reps` repetitions of the per-ply time.
+//!   over `--reps` repetitions of the per-ply time;
+//! - `--tree`: from the first 16 positions, every legal move to `--depth` (3), depth first:
+//!   push, evaluate, recurse, pop (the bench example's `--tree`, [`nnue_testkit::tree`]); the
+//!   median over `--reps` repetitions of the time per evaluated node, and nodes per second.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -30,6 +33,11 @@ pub enum Mode {
     Forward,
     /// Per-ply latency along games.
     Ply,
+    /// Per-node latency of a search-shaped walk ([`nnue_testkit::tree`]) `depth` plies deep.
+    Tree {
+        /// Plies below each root.
+        depth: usize,
+    },
 }
 
 /// The command's options.
@@ -229,6 +237,37 @@ impl Visit for Ply<'_> {
     }
 }
 
+struct TreeWalk<'a> {
+    trees: &'a [nnue_testkit::tree::Tree],
+    reps: usize,
+    bar: &'a ProgressBar,
+}
+
+impl Visit for TreeWalk<'_> {
+    fn visit<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
+        let nodes: usize = self.trees.iter().map(nnue_testkit::tree::Tree::nodes).sum();
+        self.bar.inc_length((self.reps * paths.len()) as u64);
+        for &path in paths {
+            let label = if paths.len() > 1 { format!("{name} {}", path.isa().name()) } else { name.to_string() };
+            self.bar.set_message(label.clone());
+            let mut stack = AccumulatorStack::with_path(net, &self.trees[0].root, path);
+            let reps: Vec<f64> = (0..self.reps)
+                .map(|_| {
+                    let start = Instant::now();
+                    nnue_testkit::tree::run(net, &mut stack, self.trees);
+                    self.bar.inc(1);
+                    start.elapsed().as_nanos() as f64 / nodes.max(1) as f64
+                })
+                .collect();
+            let ns = median(reps);
+            self.bar.suspend(|| {
+                say!("tree {label} median_ns={ns:.1} nps={:.0} ({} roots, {nodes} nodes)", 1e9 / ns, self.trees.len())
+            });
+        }
+        Ok(())
+    }
+}
+
 /// The games replayed: each ply's board change and the position it reaches.
 pub fn replay(games: &[Vec<String>]) -> Result<Vec<Vec<(Dirty, Position)>>, Failure> {
     use nnue_runtime::shakmaty::{dirty, position};
@@ -300,6 +339,21 @@ pub fn run(o: &Options) -> Outcome {
             let start = nnue_runtime::shakmaty::position(&shakmaty::Chess::default());
             let bar = bar(0, o.progress);
             let result = each_network(&net, &mut Ply { games: &games, start: &start, reps: o.reps, bar: &bar });
+            bar.finish_and_clear();
+            result
+        }
+        Mode::Tree { depth } => {
+            let text = match &o.fens {
+                Some(f) => std::fs::read_to_string(f).map_err(|e| Failure(format!("{f}: {e}")))?,
+                None => load::POSITIONS.to_string(),
+            };
+            let name = o.fens.as_deref().unwrap_or("data/positions.txt");
+            let trees = nnue_testkit::tree::trees(&text, depth).map_err(|e| Failure(format!("{name}: {e}")))?;
+            if trees.is_empty() {
+                return Err(Failure(format!("{name}: no positions")));
+            }
+            let bar = bar(0, o.progress);
+            let result = each_network(&net, &mut TreeWalk { trees: &trees, reps: o.reps, bar: &bar });
             bar.finish_and_clear();
             result
         }

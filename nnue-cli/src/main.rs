@@ -148,11 +148,18 @@ enum Command {
         #[arg(long)]
         arch: Option<String>,
         /// Per-call forward-pass latency over the positions.
-        #[arg(long, conflicts_with = "ply")]
+        #[arg(long, conflicts_with_all = ["ply", "tree"])]
         forward: bool,
         /// Per-ply latency (push a move, evaluate) over games.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "tree")]
         ply: bool,
+        /// A search-shaped workload: from the first 16 positions, every legal move to --depth,
+        /// push, evaluate, recurse, pop; time per evaluated node and nodes per second.
+        #[arg(long)]
+        tree: bool,
+        /// The depth below each root for --tree.
+        #[arg(long, default_value_t = 3, requires = "tree")]
+        depth: usize,
         /// Positions (default: the 1768 bench positions built in).
         #[arg(long)]
         fens: Option<String>,
@@ -160,7 +167,7 @@ enum Command {
         /// a `moves` column (default: the 12 games built in).
         #[arg(long)]
         games: Option<String>,
-        /// Repetitions for --forward and --ply (the median is reported).
+        /// Repetitions for --forward, --ply and --tree (the median is reported).
         #[arg(long, default_value_t = 15)]
         reps: usize,
         /// Seconds per rate in the default mode.
@@ -201,10 +208,11 @@ fn run(cli: Cli) -> Outcome {
             check::run(&file, arch.as_deref(), oracle.as_deref(), &expect, column.as_deref(), all_paths)
         }
         Command::Convert { file, arch, to, out, force } => convert::run(&file, arch.as_deref(), &to, &out, force),
-        Command::Bench { file, arch, forward, ply, fens, games, reps, seconds, quiet } => {
-            let mode = match (forward, ply) {
-                (true, _) => bench::Mode::Forward,
-                (_, true) => bench::Mode::Ply,
+        Command::Bench { file, arch, forward, ply, tree, depth, fens, games, reps, seconds, quiet } => {
+            let mode = match (forward, ply, tree) {
+                (true, _, _) => bench::Mode::Forward,
+                (_, true, _) => bench::Mode::Ply,
+                (_, _, true) => bench::Mode::Tree { depth },
                 _ => bench::Mode::Rates,
             };
             bench::run(&bench::Options { file, arch, mode, fens, games, reps: reps.max(1), seconds, progress: !quiet })

@@ -432,6 +432,12 @@ fn bench_runs_in_each_mode() {
     assert!(out.starts_with("ply generic median_ns=") && out.contains("(2 games, 6 plies)"), "{out}");
     let bad = write("bad.games", b"e2e4 e2e4\n");
     fails(&["bench", &file, "--arch", text, "--ply", "--games", &bad], 1, "game 1, ply 2 (e2e4): illegal");
+    // The tree one ply below one position: the root and each legal move's node.
+    let out = ok(&["bench", &file, "--arch", text, "--tree", "--depth", "1", "--fens", &fens, "--reps", "2"]);
+    assert!(out.starts_with("tree generic median_ns=") && out.contains("(1 roots, "), "{out}");
+    let walk = nnue_testkit::tree::trees("8/p2k4/8/3n4/8/N5K1/8/8 w - - 4 43", 1).unwrap();
+    assert!(out.contains(&format!("{} nodes)", walk[0].nodes())), "{out}");
+    fails(&["bench", &file, "--arch", text, "--tree", "--fens", &bad], 1, "not a legal position");
 }
 
 /// Bad input: exit code 1 and the reader's message (file, offset, section), or 2 for usage;

@@ -7,6 +7,7 @@ pub mod chess;
 pub mod corpus;
 pub mod default_net;
 pub mod engine_nets;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
