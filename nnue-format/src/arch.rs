@@ -506,6 +506,12 @@ impl FromStr for Architecture {
         let parts = split_top_level(&lower);
         let (shape, options) = parts.split_first().ok_or_else(|| err("empty".into()))?;
         repeated_option(options).map_err(err)?;
+        // A preset's name: its description, with the options given replacing or adding.
+        if let Some(description) = crate::preset::preset(shape) {
+            let own = split_top_level(&description.chars().filter(|c| !c.is_whitespace()).collect::<String>());
+            let merged = crate::preset::merge(&own, options, option_sets).join(",");
+            return merged.parse().map_err(|e: ParseArchError| err(format!("preset {shape}: {}", e.reason)));
+        }
         let sf19 = [("halfkav2_hm+threats19+pawnpairs->", Sf19Inputs::Full), ("psq768hm->", Sf19Inputs::Lite)]
             .into_iter()
             .find_map(|(prefix, inputs)| Some((shape.strip_prefix(prefix)?, inputs)));
@@ -561,11 +567,11 @@ impl FromStr for Architecture {
         } else if let Some(rest) = shape.strip_prefix("(768") {
             parse_chess768(rest, options).map_err(err)?
         } else {
-            return Err(err(
+            return Err(err(format!(
                 "expected `HalfKAv2_hm -> ...`, `HalfKAv2_hm+Threats -> ...`, `HalfKAv2_hm+Threats19+PawnPairs -> ...`, \
-                 `PSQ768hm -> ...`, `HalfKP -> ...` or `(768 -> N)x2 -> 1, ...`"
-                    .into(),
-            ));
+                 `PSQ768hm -> ...`, `HalfKP -> ...`, `(768 -> N)x2 -> 1, ...` or a preset: {}",
+                crate::preset::names()
+            )));
         };
         arch.validate().map_err(|e| err(e.to_string()))?;
         Ok(arch)

@@ -50,6 +50,7 @@ mod net;
 pub mod neuron_order;
 mod plan;
 pub mod position;
+pub mod preset;
 mod read;
 pub mod reference;
 mod shape_error;

@@ -56,6 +56,12 @@ fn skip(why: &str) {
 
 /// Reads a real net (unless it is slow here), checks its architecture and that writing it back
 /// gives the same bytes.
+/// The description of a preset (`nnue_format::preset`): the header of the release's net must
+/// say the same.
+fn preset(name: &str) -> &'static str {
+    nnue_format::preset::preset(name).unwrap_or_else(|| panic!("no preset {name}"))
+}
+
 fn round_trip(name: &str, arch: &str, encoding: Encoding) {
     let Some(path) = find(name) else { return };
     let size = std::fs::metadata(&path).unwrap().len();
@@ -84,7 +90,7 @@ fn round_trip(name: &str, arch: &str, encoding: Encoding) {
 
 #[test]
 fn stockfish_17_1_small() {
-    round_trip("nn-37f18f62d772.nnue", "HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+    round_trip("nn-37f18f62d772.nnue", preset("stockfish17.1-small"), Encoding::Leb128);
 }
 
 #[test]
@@ -94,12 +100,12 @@ fn stockfish_17_1_lite() {
 
 #[test]
 fn stockfish_13_halfkp() {
-    round_trip("nn-62ef826d1a6d.nnue", "HalfKP -> 256x2 -> 32 -> 32 -> 1", Encoding::Raw);
+    round_trip("nn-62ef826d1a6d.nnue", preset("stockfish13"), Encoding::Raw);
 }
 
 #[test]
 fn stockfish_17_1_big() {
-    round_trip("nn-1c0000000000.nnue", "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+    round_trip("nn-1c0000000000.nnue", preset("stockfish17.1-big"), Encoding::Leb128);
 }
 
 #[test]
@@ -115,28 +121,20 @@ fn stockfish_15_1() {
 /// Stockfish 18's big net: threat weights raw int8, everything else LEB128, one PSQT block.
 #[test]
 fn stockfish_18_big() {
-    round_trip(
-        "nn-c288c895ea92.nnue",
-        "HalfKAv2_hm+Threats -> 1024x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
-        Encoding::Leb128,
-    );
+    round_trip("nn-c288c895ea92.nnue", preset("stockfish18-big"), Encoding::Leb128);
 }
 
 /// Stockfish 19's big net: threat and pawn-pair weights raw int8, the rest LEB128, three PSQT
 /// blocks.
 #[test]
 fn stockfish_19_big() {
-    round_trip(
-        "nn-1a298aa575a0.nnue",
-        "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8",
-        Encoding::Leb128,
-    );
+    round_trip("nn-1a298aa575a0.nnue", preset("stockfish19-big"), Encoding::Leb128);
 }
 
 /// The lite net lichess ships with Stockfish 19: 768 mirrored piece-square inputs.
 #[test]
 fn stockfish_19_lite() {
-    round_trip("nn-61e7af4bb97d.nnue", "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8", Encoding::Leb128);
+    round_trip("nn-61e7af4bb97d.nnue", preset("stockfish19-lite"), Encoding::Leb128);
 }
 
 /// The layout the prototype measured: where each section of Stockfish 18's big net starts.
