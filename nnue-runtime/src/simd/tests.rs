@@ -89,8 +89,12 @@ fn runs(isa: Isa) -> bool {
     if !available {
         SAID[isa as usize].call_once(|| {
             use std::io::Write;
-            // WebAssembly has no run-time detection: the build decides.
-            let why = if cfg!(target_arch = "wasm32") {
+            // WebAssembly has no run-time detection: the build decides (and for relaxed SIMD,
+            // the probe of the engine's dot product).
+            let relaxed_build = cfg!(all(target_feature = "simd128", target_feature = "relaxed-simd"));
+            let why = if isa == Isa::RelaxedSimd && relaxed_build {
+                "this engine's relaxed dot product failed the probe (Node 20: run with --no-liftoff)".to_string()
+            } else if cfg!(target_arch = "wasm32") {
                 format!("this build lacks {isa} (compiled without -C target-feature=+{isa})")
             } else {
                 format!("this CPU lacks {isa}")
