@@ -10,7 +10,8 @@
 //! uses the net compiled in by `nnue_net!` (`EVALFILE` at build time, else the committed
 //! default), on the path measured fastest for it (`Network::best_path`) or the one `--path
 //! scalar|avx2|avxvnni|avx512vnni` (x86-64), `--path scalar|neon|dotprod` (aarch64) or `--path
-//! scalar|simd128` (wasm32) forces.
+//! scalar|simd128|relaxed-simd` (wasm32; relaxed-simd runs SIMD128's kernels for a net whose
+//! int8 layers aren't proven to read 7-bit values, `Network::paths`) forces.
 use std::process::ExitCode;
 
 use nnue_runtime::{Architecture, Evaluation, Evaluator, Isa, KernelPath, Net, Network, Position};
@@ -82,7 +83,8 @@ fn run() -> Result<bool, String> {
             Some(name) => {
                 let names: Vec<&str> = Isa::ALL.iter().map(|i| i.name()).collect();
                 let isa = Isa::from_name(name).ok_or(format!("unknown path {name}: one of {}", names.join(", ")))?;
-                // WebAssembly has no run-time detection: the build decides (`+simd128`).
+                // WebAssembly has no run-time detection: the build decides (`+simd128`,
+                // `+relaxed-simd`).
                 let who = if cfg!(target_arch = "wasm32") { "build" } else { "CPU" };
                 KernelPath::new(isa).ok_or(format!("this {who} can't run the {name} path"))?
             }

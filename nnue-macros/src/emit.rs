@@ -380,6 +380,9 @@ fn composed(
         if own { "as `compute` gives them, in place of the description's" } else { "as the description has them" };
     let heading = format!(" The layers after the accumulators, {whose}:");
     let described: Vec<String> = layers.to_string().lines().map(|l| format!(" {l}")).collect();
+    // Proven from the layers, here: the relaxed-SIMD path runs its own kernels for this net
+    // only if every value its int8 layers read is at most 127.
+    let fit_7_bits = layers.int8_inputs_fit_7_bits();
     let dims = layout.arrays().into_iter().map(|(name, blob)| (name, blob.dims.as_slice())).collect();
     let (accumulator, l1) = (accumulator.clone(), accumulator_width(layout));
     let net = forward::Net { layers, dims, order: &input_order, screlu_in_i16, accumulator, l1 };
@@ -395,6 +398,10 @@ fn composed(
 
             impl rt::__private::Forward<Accumulator> for Layers {
                 #forward
+
+                fn int8_inputs_fit_7_bits(&self) -> bool {
+                    #fit_7_bits
+                }
             }
         }
     })

@@ -502,6 +502,65 @@ impl Step {
     }
 }
 
+impl Layers {
+    /// Whether every value an int8 layer ([`Step::AffineI8`], [`Step::AffineI8Pairs`]) reads is
+    /// proven to be in `0..=127` (7 bits) by the sequence itself: the bounds follow from the
+    /// transform (`clamp(a, 0, M) · clamp(a', 0, M) >> S` is at most `M² >> S`, `clamp(acc, 0, M)`
+    /// at most `M`) and the byte steps (`ClippedShift`, `SqrClippedShift`: 127; slices and
+    /// concatenations keep their inputs' bounds); a register any other step writes has no
+    /// bound, and an int8 layer reading one fails the proof. Where it holds, int8 dot products
+    /// whose second operand must fit 7 bits (WebAssembly's relaxed
+    /// `i32x4_relaxed_dot_i8x16_i7x16_add`) are exact for the net: their int16 pair sums stay
+    /// within `2 · 128 · 127 = 32512`. A sequence without int8 layers holds it vacuously.
+    ///
+    /// ```
+    /// use nnue_format::Architecture;
+    ///
+    /// // Stockfish 19's pairwise transform: 255 · 255 >> 9 = 127.
+    /// let arch: Architecture = "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8".parse().unwrap();
+    /// assert_eq!(arch.layers().int8_input_max(), Some(127));
+    /// assert!(arch.layers().int8_inputs_fit_7_bits());
+    /// ```
+    pub fn int8_inputs_fit_7_bits(&self) -> bool {
+        self.int8_input_max().is_some_and(|max| max <= 127)
+    }
+
+    /// The largest value any int8 layer of the sequence can read, as [`Layers::int8_inputs_fit_7_bits`]
+    /// proves it (0 without int8 layers); `None` when an int8 layer reads a register without a
+    /// bound (or one never written).
+    pub fn int8_input_max(&self) -> Option<i32> {
+        use Step::*;
+        // Per register: the largest value it holds, where the steps bound it (all are >= 0).
+        let mut bound: Vec<Option<i32>> = vec![None; usize::from(Reg::MAX) + 1];
+        bound[0] = match self.transform {
+            Transform::Pairwise { max, shift } => {
+                let m = i64::from(max.max(0));
+                // A shift of 64 or more leaves 0 (the product is below 2^62).
+                i32::try_from((m * m).checked_shr(shift).unwrap_or(0)).ok()
+            }
+            Transform::Clipped { max, .. } => Some(max.max(0)),
+        };
+        let mut largest = 0;
+        for step in &self.steps {
+            let at = |r: &Reg| bound[usize::from(*r)];
+            let written = match step {
+                AffineI8 { input, .. } | AffineI8Pairs { input, .. } => {
+                    largest = largest.max(at(input)?);
+                    None
+                }
+                ClippedShift { .. } | SqrClippedShift { .. } => Some(127),
+                Slice { input, .. } => at(input),
+                Concat { inputs, .. } => inputs.iter().map(at).try_fold(0, |m, b| Some(m.max(b?))),
+                _ => None,
+            };
+            if let (_, Some(out)) = step.registers() {
+                bound[usize::from(out)] = written;
+            }
+        }
+        Some(largest)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,5 +604,96 @@ mod tests {
             assert!(read.computes_as(&layers), "{text}:\n{printed}\n{read:?}");
             assert_eq!(read.to_string(), printed);
         }
+    }
+
+    /// Every family's own layers feed their int8 layers values in 0..=127: Stockfish's pairwise
+    /// transforms (254 · 254 >> 9 = 126 on the doubled SFNN accumulators, 255 · 255 >> 9 = 127
+    /// after), HalfKP's clamp at 127, the clipped ReLUs between the dense layers (127), the
+    /// multi-layer nets' pairwise transform at shifts 9 and 10; chess-768 nets have no int8
+    /// layer. The synthetic nets of `synth` and the architectures of the shared nets' kinds.
+    #[test]
+    fn every_familys_int8_inputs_fit_7_bits() {
+        use crate::arch::Sf19Inputs;
+        use crate::{synth, Encoding};
+        let kings = "kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let layered = |text: &str| {
+            let Ok(Architecture::Layered(a)) = text.parse::<Architecture>() else { panic!("{text}") };
+            synth::layered(&a, 9)
+        };
+        let chess768 = |text: &str| {
+            let Ok(Architecture::Chess768(a)) = text.parse::<Architecture>() else { panic!("{text}") };
+            synth::chess768(&a, 8)
+        };
+        let nets = [
+            (synth::sfnn(64, 1, Encoding::Raw), Some(127)),
+            (synth::threats(64, 2, Encoding::Raw), Some(127)),
+            (synth::sf19(64, Sf19Inputs::Lite, 3, Encoding::Raw), Some(127)),
+            (synth::without_psqt(synth::sf19(64, Sf19Inputs::Lite, 4, Encoding::Raw)), Some(127)),
+            (synth::halfkp(32, 5), Some(127)),
+            (chess768("(768 -> 32)x2 -> 1x8, crelu, qa=255, qb=64, scale=400"), Some(0)),
+            (chess768("(768hm -> 32)x2 -> 1x8, screlu, qa=255, qb=64, scale=400"), Some(0)),
+            (layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria, {kings}")), Some(63)),
+            (layered("(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf"), Some(127)),
+            (layered("(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=1/64, scale=200, file=bullet"), Some(127)),
+            (layered("(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=obsidian"), Some(127)),
+        ];
+        for (net, max) in nets {
+            let arch = net.arch();
+            let layers = arch.layers();
+            assert_eq!(layers.int8_input_max(), max, "{arch}");
+            assert!(layers.int8_inputs_fit_7_bits(), "{arch}");
+        }
+        // Sf19's full inputs and the big SFNN widths: the same layers.
+        for text in [
+            "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8",
+            "HalfKAv2_hm+Threats19+PawnPairs -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8",
+            "PSQ768hm -> 1024x2 -> (32 -> 32 -> 1)x8, psqt=8",
+            "HalfKP -> 256x2 -> 32 -> 32 -> 1",
+        ] {
+            let arch: Architecture = text.parse().unwrap();
+            assert!(arch.layers().int8_inputs_fit_7_bits(), "{text}");
+        }
+    }
+
+    /// Sequences whose int8 layers may read a value past 127: a transform whose bound exceeds
+    /// it, an int8 layer over int32 sums or a clamp's output (int32, unbounded here), or over a
+    /// concatenation with such a register; and a register never written.
+    #[test]
+    fn int8_inputs_past_7_bits_fail_the_proof() {
+        let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
+        let own = arch.layers();
+        let with = |transform, steps: Vec<Step>| Layers { transform, steps, ..own.clone() };
+        use Step::*;
+        let fc0 = || AffineI8 { param: Param::Fc0, input: 0, out: 1 };
+        // 254 · 254 >> 8 = 252; 255 · 255 >> 9 = 127 is the edge.
+        let pairwise = |max, shift| Transform::Pairwise { max, shift };
+        assert_eq!(with(pairwise(254, 8), vec![fc0()]).int8_input_max(), Some(252));
+        assert!(!with(pairwise(254, 8), vec![fc0()]).int8_inputs_fit_7_bits());
+        assert!(with(pairwise(255, 9), vec![fc0()]).int8_inputs_fit_7_bits());
+        assert!(!with(pairwise(256, 9), vec![fc0()]).int8_inputs_fit_7_bits());
+        assert!(with(pairwise(i32::MAX, 64), vec![fc0()]).int8_inputs_fit_7_bits());
+        let clipped = |max| Transform::Clipped { max, bytes: true };
+        assert!(!with(clipped(255), vec![fc0()]).int8_inputs_fit_7_bits());
+        assert!(with(clipped(127), vec![fc0()]).int8_inputs_fit_7_bits());
+        // The Pairs layer counts as an int8 layer too.
+        let pairs = AffineI8Pairs { param: Param::L1, input: 0, out: 1 };
+        assert!(!with(pairwise(255, 8), vec![pairs.clone()]).int8_inputs_fit_7_bits());
+        assert!(with(pairwise(255, 9), vec![pairs]).int8_inputs_fit_7_bits());
+        let fc1 = |input| AffineI8 { param: Param::Fc1, input, out: 9 };
+        let t = clipped(127);
+        // int32 sums, a clamp (int32), a slice of sums: no bound.
+        assert_eq!(with(t, vec![fc0(), fc1(1)]).int8_input_max(), None);
+        assert!(!with(t, vec![fc0(), Clamp { input: 1, max: 100, out: 2 }, fc1(2)]).int8_inputs_fit_7_bits());
+        assert!(!with(t, vec![fc0(), Slice { input: 1, start: 0, len: 8, out: 2 }, fc1(2)]).int8_inputs_fit_7_bits());
+        // A concatenation is bounded only if every part is.
+        let act = ClippedShift { input: 1, shift: 6, out: 2 };
+        let sqr = SqrClippedShift { input: 1, shift: 19, out: 3 };
+        let cat = |inputs| Concat { inputs, out: 4 };
+        assert!(with(t, vec![fc0(), act.clone(), sqr.clone(), cat(vec![2, 3]), fc1(4)]).int8_inputs_fit_7_bits());
+        assert!(!with(t, vec![fc0(), act.clone(), sqr, cat(vec![2, 1]), fc1(4)]).int8_inputs_fit_7_bits());
+        assert!(with(t, vec![fc0(), act.clone(), Slice { input: 2, start: 0, len: 8, out: 3 }, fc1(3)])
+            .int8_inputs_fit_7_bits());
+        // Never written.
+        assert!(!with(t, vec![fc0(), fc1(7)]).int8_inputs_fit_7_bits());
     }
 }

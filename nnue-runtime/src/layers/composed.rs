@@ -22,6 +22,15 @@ pub trait Forward<Acc> {
         pieces: usize,
         trace: Option<&mut Trace>,
     ) -> Evaluation;
+
+    /// Whether every value the int8 layers read is proven to be in `0..=127`
+    /// ([`nnue_format::Layers::int8_inputs_fit_7_bits`] of the layers computed), which the
+    /// relaxed-SIMD path's kernels require: `nnue_net!` states it for the net it compiles, a
+    /// [`Program`](crate::loaded::Program) for the layers it was built from. Where it doesn't
+    /// hold (the default), that path runs SIMD128's kernels for the net instead.
+    fn int8_inputs_fit_7_bits(&self) -> bool {
+        false
+    }
 }
 
 /// `net`'s features and accumulators (refresh, updates, the weights' identity) with the
@@ -100,14 +109,75 @@ impl<N: FeatureTransformer, F: Forward<N::Accumulator>> Network for Composed<N, 
     ) {
         self.net.rebase_on(path, acc, perspective, plus, minus)
     }
+    /// [`KernelPath::all`], less relaxed SIMD unless the layers prove its kernels exact
+    /// ([`Forward::int8_inputs_fit_7_bits`]).
+    fn paths(&self) -> Vec<KernelPath> {
+        KernelPath::all().into_iter().filter(|&p| p.for_net(self.layers.int8_inputs_fit_7_bits()) == p).collect()
+    }
     #[inline]
     fn forward_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> Evaluation {
         crate::network::check_pieces(pieces);
+        // Relaxed SIMD's kernels only where the layers allow them (SIMD128's otherwise).
+        let path = path.for_net(self.layers.int8_inputs_fit_7_bits());
         crate::simd::on_path!(self, path, plain_forward_k [forward_avx2, forward_avxvnni, forward_avx512vnni, forward_neon, forward_dotprod, forward_simd128](acc, stm, pieces))
     }
     #[inline]
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace) {
         crate::network::check_pieces(pieces);
+        let path = path.for_net(self.layers.int8_inputs_fit_7_bits());
         crate::simd::on_path!(self, path, trace_k [trace_avx2, trace_avxvnni, trace_avx512vnni, trace_neon, trace_dotprod, trace_simd128](acc, stm, pieces))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loaded::FastWeights;
+    use crate::simd::Isa;
+    use nnue_format::{synth, Encoding};
+
+    /// Layers that don't claim their int8 inputs fit 7 bits (the trait's default).
+    struct Unproven<F>(F);
+
+    impl<A, F: Forward<A>> Forward<A> for Unproven<F> {
+        fn forward<K: Kernels>(
+            &self,
+            k: On<K>,
+            acc: &A,
+            stm: Color,
+            pieces: usize,
+            trace: Option<&mut Trace>,
+        ) -> Evaluation {
+            self.0.forward(k, acc, stm, pieces, trace)
+        }
+    }
+
+    /// A network offers relaxed SIMD only where its layers prove its kernels exact: an SFNN
+    /// net's do (and a run-time loaded one says so); the same layers without the proof don't
+    /// list it, and given it anyway run SIMD128's kernels, to the same integers.
+    #[test]
+    fn relaxed_simd_is_offered_only_where_the_layers_prove_it_exact() {
+        let net = synth::sfnn(64, 11, Encoding::Raw);
+        let weights = FastWeights::new(&net).unwrap();
+        let fast = weights.sfnn::<64, 32, 16>().unwrap();
+        assert_eq!(fast.paths(), KernelPath::all());
+        let unproven = Composed { net: fast.net, layers: Unproven(fast.layers.clone()) };
+        let paths = unproven.paths();
+        assert!(paths.iter().all(|p| p.isa() != Isa::RelaxedSimd), "{paths:?}");
+        let others: Vec<KernelPath> = KernelPath::all().into_iter().filter(|p| p.isa() != Isa::RelaxedSimd).collect();
+        assert_eq!(paths, others);
+        let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4").unwrap();
+        let want = fast.evaluate_on(KernelPath::SCALAR, &pos);
+        for path in KernelPath::all() {
+            assert_eq!(fast.evaluate_on(path, &pos), want, "{path}");
+            assert_eq!(unproven.evaluate_on(path, &pos), want, "{path}");
+            let acc = {
+                let mut acc = unproven.new_accumulator();
+                Color::BOTH.iter().for_each(|&c| unproven.refresh_on(path, &pos, c, &mut acc));
+                acc
+            };
+            let (eval, _) = unproven.trace_on(path, &acc, pos.side_to_move(), pos.piece_count());
+            assert_eq!(eval, want, "{path}");
+        }
     }
 }

@@ -189,6 +189,9 @@ pub struct Program<'w, I> {
     transform: Transform,
     first: First<'w>,
     steps: Steps<'w>,
+    /// [`Layers::int8_inputs_fit_7_bits`] of the layers: whether the relaxed-SIMD path runs
+    /// its own kernels for this net.
+    int8_fit_7_bits: bool,
 }
 
 /// The registers of one evaluation.
@@ -282,6 +285,7 @@ impl<'w, I: Input> Program<'w, I> {
             transform: layers.transform,
             first,
             steps,
+            int8_fit_7_bits: layers.int8_inputs_fit_7_bits(),
         })
     }
 }
@@ -459,6 +463,10 @@ impl Steps<'_> {
             // SAFETY: as above (on wasm32, the build's target features).
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Isa::Simd128 => unsafe { self.finish_simd128(a, bucket, psqt, trace) },
+            // SAFETY: as above: the build's target features (SIMD128 and relaxed SIMD), which
+            // need no entry point of their own.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", target_feature = "relaxed-simd"))]
+            Isa::RelaxedSimd => unsafe { self.finish_k::<K>(a, bucket, psqt, trace) },
             _ => unreachable!("a kernel set exists only for paths of this target"),
         }
     }
@@ -467,6 +475,10 @@ impl Steps<'_> {
 impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Forward<Accumulator<L1, P>>
     for Program<'_, PairwiseInput<HALF, CHUNKS>>
 {
+    fn int8_inputs_fit_7_bits(&self) -> bool {
+        self.int8_fit_7_bits
+    }
+
     #[inline(always)]
     fn forward<K: Kernels>(
         &self,
@@ -504,6 +516,10 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
 impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize>
     Forward<Accumulator<L1, P>> for Program<'_, StockfishInput<HALF, CHUNKS, MAX, OUT>>
 {
+    fn int8_inputs_fit_7_bits(&self) -> bool {
+        self.int8_fit_7_bits
+    }
+
     #[inline(always)]
     fn forward<K: Kernels>(
         &self,
@@ -528,6 +544,10 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize, co
 impl<const L1: usize, const P: usize, const CHUNKS: usize> Forward<Accumulator<L1, P>>
     for Program<'_, ClippedInput<CHUNKS>>
 {
+    fn int8_inputs_fit_7_bits(&self) -> bool {
+        self.int8_fit_7_bits
+    }
+
     #[inline(always)]
     fn forward<K: Kernels>(
         &self,
@@ -555,6 +575,10 @@ impl<const L1: usize, const P: usize, const CHUNKS: usize> Forward<Accumulator<L
 }
 
 impl<const N: usize> Forward<Accumulator<N, 0>> for Program<'_, AccumulatorInput<N>> {
+    fn int8_inputs_fit_7_bits(&self) -> bool {
+        self.int8_fit_7_bits
+    }
+
     #[inline(always)]
     fn forward<K: Kernels>(
         &self,

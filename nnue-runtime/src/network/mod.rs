@@ -154,6 +154,14 @@ pub trait Network {
     /// Like [`Network::forward_on`], recording every layer's output (and panicking as it does).
     fn trace_on(&self, path: KernelPath, acc: &Self::Accumulator, stm: Color, pieces: usize) -> (Evaluation, Trace);
 
+    /// The paths this network runs on, on this CPU: [`KernelPath::all`], less relaxed SIMD for
+    /// a net whose int8 layers aren't proven to read values in `0..=127`
+    /// ([`nnue_format::Layers::int8_inputs_fit_7_bits`]; the `_on` methods given that path run
+    /// SIMD128's kernels for such a net). [`Network::best_path`] picks among these.
+    fn paths(&self) -> Vec<KernelPath> {
+        KernelPath::all()
+    }
+
     /// The path this network runs fastest on, on this CPU: timed once per network and process
     /// (the forward pass on each path, a millisecond or two, on first use), keeping the widest 256-bit path unless another is more than 3% faster. Every
     /// path gives the same integers. The plain methods, [`AccumulatorStack::new`] and

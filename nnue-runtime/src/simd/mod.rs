@@ -3,9 +3,11 @@
 //! Every kernel is written once: `scalar` portably, `x86` over a `Dot` that is
 //! `maddubs`+`madd` (AVX2) or `vpdpbusd` on ymm (AVX-VNNI, or AVX512-VNNI with VL), and
 //! `aarch64` over a `Dot4` that is `vmull_s8`+`vpadalq_s16` (NEON) or `sdot` (dotprod), and
-//! `wasm32` on SIMD128 (`i32x4_dot_i16x8` over widened int8); loops that every path shares are
-//! in `portable`. The CPU is probed once (on wasm32 nothing is probed: a build with the
-//! `simd128` target feature has that path, one without has scalar only); a [`KernelPath`] value
+//! `wasm32` on SIMD128 (`i32x4_dot_i16x8` over widened int8) or relaxed SIMD (SIMD128's kernels
+//! with the int8 dot products by `i32x4_relaxed_dot_i8x16_i7x16_add`, for the nets proven to
+//! feed them 7-bit activations); loops that every path shares are in `portable`. The CPU is
+//! probed once (on wasm32 nothing is probed: a build with the `simd128` target feature has that
+//! path, with `relaxed-simd` too that one, one without has scalar only); a [`KernelPath`] value
 //! is the proof that its instructions are available. Each path's target features and kernel set
 //! are named in one table, `entry_points!` below, beside the probe.
 
@@ -23,7 +25,7 @@ pub(crate) mod x86;
 
 use std::fmt;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, Ordering};
 
 /// An instruction-set path, whether or not this CPU has it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,12 +45,28 @@ pub enum Isa {
     /// WebAssembly SIMD128: `i32x4_dot_i16x8` over int8 widened to int16. Chosen when the build
     /// is compiled with `-C target-feature=+simd128` (WebAssembly has no run-time detection).
     Simd128,
+    /// WebAssembly relaxed SIMD: SIMD128's kernels, with the int8 dot products (the affine
+    /// layers' kernels) by `i32x4_relaxed_dot_i8x16_i7x16_add`, whose second operand must fit 7
+    /// bits. Available when the build is compiled with `-C target-feature=+simd128,+relaxed-simd`;
+    /// a network runs it only where its layers prove that every value its int8 layers read is
+    /// at most 127 ([`nnue_format::Layers::int8_inputs_fit_7_bits`]): for the others, an `_on`
+    /// method given this path runs SIMD128's kernels ([`Network::paths`](crate::Network::paths)
+    /// leaves it out for them).
+    RelaxedSimd,
 }
 
 impl Isa {
     /// Every path, scalar first.
-    pub const ALL: [Isa; 7] =
-        [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512Vnni, Isa::Neon, Isa::Dotprod, Isa::Simd128];
+    pub const ALL: [Isa; 8] = [
+        Isa::Scalar,
+        Isa::Avx2,
+        Isa::AvxVnni,
+        Isa::Avx512Vnni,
+        Isa::Neon,
+        Isa::Dotprod,
+        Isa::Simd128,
+        Isa::RelaxedSimd,
+    ];
 
     /// The name used on command lines (`--path`) and in bench tables.
     pub fn name(self) -> &'static str {
@@ -60,6 +78,7 @@ impl Isa {
             Isa::Neon => "neon",
             Isa::Dotprod => "dotprod",
             Isa::Simd128 => "simd128",
+            Isa::RelaxedSimd => "relaxed-simd",
         }
     }
 
@@ -68,7 +87,7 @@ impl Isa {
         Isa::ALL.into_iter().find(|i| i.name() == name)
     }
 
-    fn bit(self) -> u8 {
+    fn bit(self) -> u16 {
         1 << (self as u8)
     }
 
@@ -84,11 +103,11 @@ impl fmt::Display for Isa {
     }
 }
 
-/// Bit `1 << isa` set for each available path; bit 7 marks "probed".
-static AVAILABLE: AtomicU8 = AtomicU8::new(0);
-const PROBED: u8 = 0x80;
+/// Bit `1 << isa` set for each available path; bit 15 marks "probed".
+static AVAILABLE: AtomicU16 = AtomicU16::new(0);
+const PROBED: u16 = 0x8000;
 
-fn available() -> u8 {
+fn available() -> u16 {
     let bits = AVAILABLE.load(Ordering::Relaxed);
     if bits & PROBED != 0 {
         return bits;
@@ -98,7 +117,7 @@ fn available() -> u8 {
     bits
 }
 
-fn probe() -> u8 {
+fn probe() -> u16 {
     #[allow(unused_mut)]
     let mut bits = Isa::Scalar.bit();
     #[cfg(target_arch = "x86_64")]
@@ -134,6 +153,13 @@ fn probe() -> u8 {
     {
         bits |= Isa::Simd128.bit();
     }
+    // Relaxed SIMD likewise (a module with its instructions fails to compile where the engine
+    // lacks them: Node 20 needs `--experimental-wasm-relaxed-simd`), if the engine's dot
+    // product gives the exact sums on a few edge values (Node 20's baseline compiler doesn't).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", target_feature = "relaxed-simd"))]
+    if wasm32::relaxed_dot_is_exact() {
+        bits |= Isa::RelaxedSimd.bit();
+    }
     bits
 }
 
@@ -151,7 +177,8 @@ impl KernelPath {
     }
 
     /// The widest path this CPU has: AVX512-VNNI, then AVX-VNNI, then AVX2 (x86-64), or
-    /// dotprod, then NEON (aarch64), or SIMD128 (wasm32 built with it), then scalar. A network
+    /// dotprod, then NEON (aarch64), or SIMD128 (wasm32 built with it), then scalar. Never
+    /// relaxed SIMD, which runs its own kernels only for the nets proven to allow them. A network
     /// runs on the path it measured fastest here, [`Network::best_path`](crate::Network::best_path),
     /// which starts from this one.
     #[inline]
@@ -164,9 +191,24 @@ impl KernelPath {
         KernelPath(isa)
     }
 
-    /// Every path this CPU has, scalar first.
+    /// Every path this CPU has, scalar first. (A network's own list, [`Network::paths`], leaves
+    /// out relaxed SIMD where the net's int8 layers aren't proven to read 7-bit values.)
+    ///
+    /// [`Network::paths`]: crate::Network::paths
     pub fn all() -> Vec<KernelPath> {
         Isa::ALL.into_iter().filter_map(KernelPath::new).collect()
+    }
+
+    /// The path whose kernels run a net on this path: this one, except relaxed SIMD for a net
+    /// whose int8 layers are not proven to read values in `0..=127` (`exact` false), which
+    /// gets SIMD128 (a build with relaxed SIMD has SIMD128: the cfg of the probe).
+    #[inline(always)]
+    pub(crate) fn for_net(self, exact: bool) -> KernelPath {
+        if self.0 == Isa::RelaxedSimd && !exact {
+            KernelPath(Isa::Simd128)
+        } else {
+            self
+        }
     }
 
     /// The instruction set of this path.
@@ -253,6 +295,11 @@ macro_rules! on_path {
             // SAFETY: as above (on wasm32, the build's target features).
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             crate::simd::Isa::Simd128 => unsafe { $self.$simd128($($arg),*) },
+            // SAFETY: the build's target features include SIMD128 and relaxed SIMD (the cfg),
+            // the kernels' requirement; no entry point of its own, as no `#[target_feature]`
+            // is needed.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", target_feature = "relaxed-simd"))]
+            crate::simd::Isa::RelaxedSimd => unsafe { $self.$generic::<crate::simd::wasm32::RelaxedSimd>($($arg),*) },
             // Every target lacks some paths' features (x86-64 those of aarch64 and wasm32, etc.).
             _ => unreachable!("a KernelPath exists only for paths of this target"),
         }

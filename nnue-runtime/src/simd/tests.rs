@@ -66,6 +66,18 @@ macro_rules! each_path {
                 prop_assert_eq!(&unsafe { $body }, &want, "simd128");
             }
         }
+        #[cfg(target_arch = "wasm32")]
+        if runs(Isa::RelaxedSimd) {
+            // A build without relaxed SIMD has no such kernels: `runs` said SKIPPED instead.
+            // (The activations here are at most 127, as its kernels require, but for the
+            // int16-pairs layer's, which is SIMD128's.)
+            #[cfg(all(target_feature = "simd128", target_feature = "relaxed-simd"))]
+            {
+                type $k = super::wasm32::RelaxedSimd;
+                // SAFETY: the build has SIMD128 and relaxed SIMD (the cfg).
+                prop_assert_eq!(&unsafe { $body }, &want, "relaxed-simd");
+            }
+        }
     }};
 }
 
@@ -77,8 +89,12 @@ fn runs(isa: Isa) -> bool {
     if !available {
         SAID[isa as usize].call_once(|| {
             use std::io::Write;
-            // WebAssembly has no run-time detection: the build decides.
-            let why = if cfg!(target_arch = "wasm32") {
+            // WebAssembly has no run-time detection: the build decides (and for relaxed SIMD,
+            // the probe of the engine's dot product).
+            let relaxed_build = cfg!(all(target_feature = "simd128", target_feature = "relaxed-simd"));
+            let why = if isa == Isa::RelaxedSimd && relaxed_build {
+                "this engine's relaxed dot product failed the probe (Node 20: run with --no-liftoff)".to_string()
+            } else if cfg!(target_arch = "wasm32") {
                 format!("this build lacks {isa} (compiled without -C target-feature=+{isa})")
             } else {
                 format!("this CPU lacks {isa}")
@@ -520,4 +536,34 @@ fn safety_comments_of_listed_kernels_state_the_run_time_bound() {
         checked += 1;
     }
     assert!(checked >= 4, "{checked} functions with index lists");
+}
+
+/// WebAssembly's paths are the build's: SIMD128 with `+simd128`, relaxed SIMD with
+/// `+simd128,+relaxed-simd` (its kernels then run in the tests above), and `KernelPath::best`
+/// never relaxed SIMD, which a network runs only where its layers allow. (Relaxed SIMD also
+/// needs the engine's dot product to pass the probe: under Node 20 without `--no-liftoff` it
+/// doesn't, and this test fails rather than let the kernel tests skip the path.)
+#[test]
+#[cfg(target_arch = "wasm32")]
+fn the_build_decides_the_wasm_paths() {
+    use super::KernelPath;
+    let simd128 = cfg!(target_feature = "simd128");
+    assert_eq!(Isa::Simd128.is_available(), simd128);
+    assert_eq!(Isa::RelaxedSimd.is_available(), simd128 && cfg!(target_feature = "relaxed-simd"));
+    let want = if simd128 { Isa::Simd128 } else { Isa::Scalar };
+    assert_eq!(KernelPath::best().isa(), want);
+}
+
+/// Relaxed SIMD runs its own kernels for a net only where they are exact (`exact`), SIMD128's
+/// otherwise; every other path is itself. (Values only: nothing runs on the paths here.)
+#[test]
+fn relaxed_simd_stands_in_for_simd128_only_where_exact() {
+    use super::KernelPath;
+    for isa in Isa::ALL {
+        let path = KernelPath(isa);
+        assert_eq!(path.for_net(true), path, "{isa}");
+        let want = if isa == Isa::RelaxedSimd { Isa::Simd128 } else { isa };
+        assert_eq!(path.for_net(false).isa(), want, "{isa}");
+    }
+    assert_eq!(Isa::from_name("relaxed-simd"), Some(Isa::RelaxedSimd));
 }

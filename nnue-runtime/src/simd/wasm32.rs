@@ -1,5 +1,6 @@
-//! The WebAssembly SIMD128 kernels. SIMD128 has no int8 dot product (relaxed SIMD's is not
-//! trusted here), so each chunk's four u8 * i8 products are taken in int16: the activations
+//! The WebAssembly SIMD128 kernels. SIMD128 has no int8 dot product (relaxed SIMD's is the
+//! `RelaxedSimd` path's, below, for the nets proven to allow it), so each chunk's four u8 * i8
+//! products are taken in int16: the activations
 //! and weights are widened and `i32x4_dot_i16x8` multiplies and adds pairs into int32 lanes.
 //! The pairs of one output are added at the end of a layer, not per chunk. They keep the x86
 //! paths' weight and activation layout, as the aarch64 kernels do, so one compiled net serves
@@ -8,6 +9,16 @@
 //!
 //! Compiled only with the `simd128` target feature (the whole build has it), so the intrinsics
 //! need no `#[target_feature]`; the ones that read memory are still `unsafe`.
+//!
+//! With the `relaxed-simd` target feature too, `RelaxedSimd` is SIMD128's kernels with the int8
+//! dot products (`affine_sparse`, `affine_sparse_listed`, `affine_dense`, `affine_one`) by
+//! `i32x4_relaxed_dot_i8x16_i7x16_add`: per int32 lane, four int8 weights times four
+//! activations, summed in two int16 pairs, added to the lane. Its result is defined (the same
+//! on every engine) only while the second operand's bytes fit 7 bits; the activations are
+//! that operand, and a net runs this path only where its layers prove them in `0..=127`
+//! ([`nnue_format::Layers::int8_inputs_fit_7_bits`]). Then each pair sum is within
+//! `2 · 128 · 127 = 32512`: no int16 saturation, whether an engine saturates (x86's
+//! `pmaddubsw`) or not, so the sums are exact, as x86's `vpdpbusd`'s.
 
 // Register loops index by lane group `r`, as the pointer arithmetic beside them does.
 #![allow(clippy::needless_range_loop)]
@@ -414,5 +425,225 @@ unsafe impl Kernels for Simd128 {
             }
             hsum(i32x4_add(sum[0], sum[1]))
         }
+    }
+}
+
+/// The relaxed-SIMD kernels (see the module's documentation): SIMD128's, with the int8 dot
+/// products by `i32x4_relaxed_dot_i8x16_i7x16_add`, one instruction per four outputs and chunk.
+#[cfg(target_feature = "relaxed-simd")]
+pub(crate) struct RelaxedSimd;
+
+/// `acc + w · x` by the relaxed dot: per lane, the four int8 weights of `w` times the four
+/// activation bytes of `x`, whose values must be in `0..=127` (then it is exact, see the module).
+#[cfg(target_feature = "relaxed-simd")]
+#[inline(always)]
+fn dot7(w: v128, x: v128, acc: v128) -> v128 {
+    i32x4_relaxed_dot_i8x16_i7x16_add(w, x, acc)
+}
+
+/// Whether this engine's relaxed dot gives the exact sums for 7-bit activations, on values
+/// that reach the edges (weights -128 and 127, activations 0 and 127, an accumulator that
+/// wraps), accumulated over a few rounds as the kernels do: the engine is the spec's only
+/// within its bounds, and an engine may compile it wrong (Node 20's baseline compiler, Liftoff,
+/// returned wrong sums: 8 of the 9 int8 affine kernel property tests failed under it). The probe runs it once, in the tier the
+/// engine first compiles to; where it fails, the build's relaxed-SIMD path is not available (a
+/// defence against such an engine, not a proof for every tier and register allocation: the
+/// tests run under Node with `--no-liftoff`).
+#[cfg(target_feature = "relaxed-simd")]
+#[inline(never)]
+pub(crate) fn relaxed_dot_is_exact() -> bool {
+    use std::hint::black_box;
+    let w: [i8; 16] = black_box([-128, 127, -1, 0, 1, -128, 64, -77, 127, 127, -128, -128, 5, -6, 7, -8]);
+    let x: [u8; 16] = black_box([127, 127, 1, 0, 127, 127, 3, 100, 0, 127, 127, 126, 9, 10, 0, 127]);
+    let start: [i32; 4] = black_box([0, -1, i32::MAX - 20000, i32::MIN + 5]);
+    let rounds = black_box(3);
+    let (wv, xv) = (
+        i8x16(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12], w[13], w[14], w[15]),
+        u8x16(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15]),
+    );
+    let mut acc = i32x4(start[0], start[1], start[2], start[3]);
+    for _ in 0..rounds {
+        acc = black_box(dot7(wv, xv, acc));
+    }
+    let got = [
+        i32x4_extract_lane::<0>(acc),
+        i32x4_extract_lane::<1>(acc),
+        i32x4_extract_lane::<2>(acc),
+        i32x4_extract_lane::<3>(acc),
+    ];
+    let want: [i32; 4] = std::array::from_fn(|l| {
+        let dot: i32 = (4 * l..4 * l + 4).map(|j| i32::from(w[j]) * i32::from(x[j])).sum();
+        start[l].wrapping_add(dot.wrapping_mul(rounds))
+    });
+    got == want
+}
+
+/// The sums of `out = biases + weights · input` over `chunks` (chunk indices below CHUNKS), in
+/// OUT / 4 registers of four outputs (at most 8, with V8's 16 registers on x86-64 to spare).
+///
+/// # Safety
+/// Every index `chunks` yields is below CHUNKS, and the build has relaxed SIMD.
+#[cfg(target_feature = "relaxed-simd")]
+#[inline(always)]
+unsafe fn affine_relaxed<const CHUNKS: usize, const OUT: usize>(
+    input: &[[u8; 4]; CHUNKS],
+    weights: &[[[i8; 4]; OUT]; CHUNKS],
+    biases: &[i32; OUT],
+    out: &mut [i32; OUT],
+    chunks: impl Iterator<Item = usize>,
+) {
+    const { assert!(OUT.is_multiple_of(4) && OUT <= 32) };
+    let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const v128);
+    let (b, o) = (biases.as_ptr() as *const v128, out.as_mut_ptr() as *mut v128);
+    let mut acc = [i32x4_splat(0); 8];
+    for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+        // SAFETY: `biases` holds OUT int32s, 4 per register r < OUT / 4; v128.load is unaligned.
+        *a = unsafe { v128_load(b.add(r)) };
+    }
+    for i in chunks {
+        // SAFETY: i < CHUNKS (the caller's contract): chunk i's 4 bytes are inside `input`.
+        let chunk = i32x4_splat(unsafe { x.add(i).read_unaligned() });
+        for (r, a) in acc.iter_mut().enumerate().take(OUT / 4) {
+            // SAFETY: i < CHUNKS and r < OUT / 4: row i's register r (16 bytes, four outputs'
+            // 4 weights) is inside `weights`.
+            *a = dot7(unsafe { v128_load(w.add(i * OUT / 4 + r)) }, chunk, *a);
+        }
+    }
+    for (r, a) in acc.iter().enumerate().take(OUT / 4) {
+        // SAFETY: `out` holds OUT int32s, 4 per register r < OUT / 4.
+        unsafe { v128_store(o.add(r), *a) };
+    }
+}
+
+#[cfg(target_feature = "relaxed-simd")]
+impl super::sealed::Sealed for RelaxedSimd {}
+
+// SAFETY: the int8 affine kernels below only touch memory inside their array arguments (the
+// const asserts pin the shapes) and use SIMD128 and relaxed SIMD, which the build has; the
+// others are SIMD128's, whose requirement the build meets too.
+#[cfg(target_feature = "relaxed-simd")]
+unsafe impl Kernels for RelaxedSimd {
+    const ROWS: super::rows::RowKernels = super::rows::SCALAR;
+    const ISA: super::Isa = super::Isa::RelaxedSimd;
+
+    #[inline(always)]
+    unsafe fn ft_pairwise_both<
+        'o,
+        const L1: usize,
+        const HALF: usize,
+        const CHUNKS: usize,
+        const MAX: i16,
+        const SHIFT: u32,
+    >(
+        us: &[i16; L1],
+        them: &[i16; L1],
+        out: &'o mut MaybeUninit<[[u8; HALF]; 2]>,
+        nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
+    ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
+        // SAFETY: SIMD128's kernel on the same arguments; the build has SIMD128.
+        unsafe { Simd128::ft_pairwise_both::<L1, HALF, CHUNKS, MAX, SHIFT>(us, them, out, nnz) }
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
+        // SAFETY: SIMD128's kernel on the same argument; the build has SIMD128.
+        unsafe { Simd128::sfnn_fc0_act(fc0) }
+    }
+
+    #[inline(always)]
+    unsafe fn sfnn_fc1_act(fc1: &[i32; 32]) -> [u8; 32] {
+        // SAFETY: SIMD128's kernel on the same argument; the build has SIMD128.
+        unsafe { Simd128::sfnn_fc1_act(fc1) }
+    }
+
+    #[inline(always)]
+    unsafe fn ft_clamp<const L1: usize>(acc: &[i16; L1], out: &mut [u8; L1]) {
+        // SAFETY: SIMD128's kernel on the same arguments; the build has SIMD128.
+        unsafe { Simd128::ft_clamp(acc, out) }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    ) {
+        const { assert!(CHUNKS.is_multiple_of(8) && CHUNKS <= 65536) };
+        let mut nnz = MaybeUninit::<[u16; CHUNKS]>::uninit();
+        let mut list = NonZero::new(&mut nnz);
+        let chunks = input.as_ptr() as *const i32;
+        for g in 0..CHUNKS / 8 {
+            // SAFETY: g < CHUNKS / 8: chunks 8g..8g + 8 (32 bytes) are inside `input`, and the
+            // list takes CHUNKS / 8 groups, as `push_group` requires.
+            unsafe { list.push_group(load(chunks.add(8 * g)), load(chunks.add(8 * g + 4))) };
+        }
+        // SAFETY: the list holds indices below CHUNKS; the build has relaxed SIMD.
+        unsafe { Self::affine_sparse_listed(input, weights, biases, out, list.indices()) }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse_listed<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        // SAFETY: every index in `nnz` is below CHUNKS (the trait's contract); the build has
+        // relaxed SIMD.
+        unsafe { affine_relaxed(input, weights, biases, out, nnz.iter().map(|&i| usize::from(i))) }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_sparse_listed_pairs<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        nnz: &[u16],
+    ) {
+        // SAFETY: SIMD128's kernel (its int16 lanes wrap as Integral's, which the relaxed dot
+        // can't give) on the same arguments; the build has SIMD128.
+        unsafe { Simd128::affine_sparse_listed_pairs(input, weights, biases, out, nnz) }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_dense<const CHUNKS: usize, const OUT: usize>(
+        input: &[[u8; 4]; CHUNKS],
+        weights: &[[[i8; 4]; OUT]; CHUNKS],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+    ) {
+        // SAFETY: every index 0..CHUNKS is below CHUNKS; the build has relaxed SIMD.
+        unsafe { affine_relaxed(input, weights, biases, out, 0..CHUNKS) }
+    }
+
+    #[inline(always)]
+    unsafe fn affine_one<const IN: usize>(input: &[u8; IN], weights: &[i8; IN], bias: i32) -> i32 {
+        const { assert!(IN.is_multiple_of(16)) };
+        let (x, w) = (input.as_ptr(), weights.as_ptr());
+        // Two sums: independent chains.
+        let mut acc = [i32x4_splat(0); 2];
+        for k in (0..IN).step_by(16) {
+            // SAFETY: k + 16 <= IN: 16 bytes of each array at k.
+            let (xs, ws) = unsafe { (load(x.add(k)), load(w.add(k))) };
+            let h = (k / 16) % 2;
+            acc[h] = dot7(ws, xs, acc[h]);
+        }
+        bias.wrapping_add(hsum(i32x4_add(acc[0], acc[1])))
+    }
+
+    #[inline(always)]
+    unsafe fn chess768_output<const N: usize>(
+        us: &[i16; N],
+        them: &[i16; N],
+        weights: &[[i16; N]; 2],
+        qa: i16,
+        screlu: bool,
+        screlu_in_i16: bool,
+    ) -> i32 {
+        // SAFETY: SIMD128's kernel on the same arguments; the build has SIMD128.
+        unsafe { Simd128::chess768_output(us, them, weights, qa, screlu, screlu_in_i16) }
     }
 }
