@@ -115,7 +115,7 @@ impl<N: Network> Acc<N> {
 /// What the net's output calls a pawn: Stockfish's PawnValueEg (208) in internal units for
 /// Stockfish nets, 100 for headerless nets (whose output is centipawns).
 fn pawn_value<N: Network>(net: &N) -> i32 {
-    match net.feature_set().pieces {
+    match net.feature_set().piece_set() {
         PieceSet::Chess768(_) | PieceSet::Chess704(_) => 100,
         _ => 208,
     }

@@ -164,11 +164,11 @@ fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenSt
     )
 }
 
-/// `rt::features::FeatureSet { .. }`: the value [`FeatureSet::for_arch`] gives for `arch`
+/// `rt::features::FeatureSet::new(..)`: the value [`FeatureSet::for_arch`] gives for `arch`
 /// (the function the run-time paths use), as a constant expression.
 fn feature_set(arch: &Architecture) -> TokenStream {
     let set = FeatureSet::for_arch(arch);
-    let blocks = set.blocks.iter().map(|block| match block {
+    let blocks = set.blocks().iter().map(|block| match block {
         BoardBlock::Threats(threats) => {
             let threats = match threats {
                 ThreatSet::Sf18 => quote!(Sf18),
@@ -179,7 +179,7 @@ fn feature_set(arch: &Architecture) -> TokenStream {
         }
         BoardBlock::PawnPairs => quote!(rt::features::BoardBlock::PawnPairs),
     });
-    let pieces = match &set.pieces {
+    let pieces = match set.piece_set() {
         PieceSet::HalfKav2Hm => quote!(HalfKav2Hm),
         PieceSet::HalfKp => quote!(HalfKp),
         PieceSet::Psq768Hm => quote!(Psq768Hm),
@@ -192,7 +192,7 @@ fn feature_set(arch: &Architecture) -> TokenStream {
             quote!(Chess704(#kings))
         }
     };
-    quote!(rt::features::FeatureSet { blocks: &[#(#blocks),*], pieces: rt::features::PieceSet::#pieces })
+    quote!(rt::features::FeatureSet::new(&[#(#blocks),*], rt::features::PieceSet::#pieces))
 }
 
 /// `rt::features::KingBuckets { .. }`.

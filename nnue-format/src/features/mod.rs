@@ -96,9 +96,9 @@ impl BoardBlock {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeatureSet {
     /// The board blocks, first in the rows, in order.
-    pub blocks: &'static [BoardBlock],
+    blocks: &'static [BoardBlock],
     /// The piece-square features, after the blocks.
-    pub pieces: PieceSet,
+    pieces: PieceSet,
 }
 
 /// Stockfish 19's board blocks: threats, then pawn pairs.
@@ -121,16 +121,44 @@ impl FeatureSet {
     pub const HALFKP: FeatureSet = FeatureSet::pieces(PieceSet::HalfKp);
     /// Stockfish 18's threat nets: FullThreats `0..threats::INPUTS`, then HalfKAv2_hm.
     pub const SF18_THREATS: FeatureSet =
-        FeatureSet { blocks: &[BoardBlock::Threats(threats::ThreatSet::Sf18)], pieces: PieceSet::HalfKav2Hm };
+        FeatureSet::new(&[BoardBlock::Threats(threats::ThreatSet::Sf18)], PieceSet::HalfKav2Hm);
     /// Stockfish 19's big net: its threats, pawn pairs at [`PAIRS_19`], HalfKAv2_hm at
     /// [`PIECES_19`] (the order of the file).
-    pub const SF19: FeatureSet = FeatureSet { blocks: SF19_BLOCKS, pieces: PieceSet::HalfKav2Hm };
+    pub const SF19: FeatureSet = FeatureSet::new(SF19_BLOCKS, PieceSet::HalfKav2Hm);
     /// Stockfish 19's lite net: PSQ768hm alone.
     pub const SF19_LITE: FeatureSet = FeatureSet::pieces(PieceSet::Psq768Hm);
 
     /// Piece-square features alone.
     pub const fn pieces(pieces: PieceSet) -> FeatureSet {
         FeatureSet { blocks: &[], pieces }
+    }
+
+    /// The board blocks `blocks`, in row order, then `pieces`.
+    ///
+    /// # Panics
+    /// When `blocks` is not empty and holds no [`BoardBlock::Threats`], or two of them: the
+    /// accumulator stack follows the board through one threat log. In a constant that is a
+    /// compile error.
+    pub const fn new(blocks: &'static [BoardBlock], pieces: PieceSet) -> FeatureSet {
+        let (mut threats, mut i) = (0, 0);
+        while i < blocks.len() {
+            if let BoardBlock::Threats(_) = blocks[i] {
+                threats += 1;
+            }
+            i += 1;
+        }
+        assert!(blocks.is_empty() || threats == 1, "a feature set's board blocks hold exactly one threats block");
+        FeatureSet { blocks, pieces }
+    }
+
+    /// The board blocks, in row order.
+    pub const fn blocks(&self) -> &'static [BoardBlock] {
+        self.blocks
+    }
+
+    /// The piece-square set, after the blocks.
+    pub const fn piece_set(&self) -> &PieceSet {
+        &self.pieces
     }
 
     /// The feature set a net of `arch` reads.
@@ -148,7 +176,7 @@ impl FeatureSet {
                     }
                     None => &[],
                 };
-                FeatureSet { blocks, pieces }
+                FeatureSet::new(blocks, pieces)
             }
             Architecture::Threats(_) => FeatureSet::SF18_THREATS,
             Architecture::Sf19(a) => match a.inputs {
@@ -352,10 +380,10 @@ mod tests {
             blocks: &[BoardBlock::Threats(threats::ThreatSet::Reckless)],
             pieces: PieceSet::Chess768(mirrored),
         });
-        all.push(FeatureSet {
-            blocks: &[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)],
-            pieces: PieceSet::Chess768(mirrored),
-        });
+        all.push(FeatureSet::new(
+            &[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)],
+            PieceSet::Chess768(mirrored),
+        ));
         all
     }
 
@@ -385,5 +413,11 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "exactly one threats block")]
+    fn board_blocks_without_threats_are_refused() {
+        let _ = FeatureSet::new(&[BoardBlock::PawnPairs], PieceSet::HalfKav2Hm);
     }
 }
