@@ -194,3 +194,20 @@ fn slugs_follow_github() {
     assert_eq!(anchors(page), ["a", "b-c", "b-c-1"]);
     assert_eq!(link_targets("see [x](a.md#b) and `[y](no.md)` and [z](#c) (not a link)"), ["a.md#b", "#c"]);
 }
+
+/// `tests/` is a package whose test targets are listed in its `Cargo.toml` (autotests off: its
+/// subfolders are data): every `tests/*.rs` but the build script must be one, or it would
+/// silently never run.
+#[test]
+fn every_test_file_is_a_test_target() {
+    let dir = root().join("tests");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".rs") && name != "build.rs" && !manifest.contains(&format!("path = \"{name}\"")) {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "not listed as [[test]] in tests/Cargo.toml: {missing:?}");
+}
