@@ -46,6 +46,7 @@ mod layered;
 pub mod layers;
 pub mod layout;
 mod leb128;
+pub mod lower;
 mod net;
 pub mod neuron_order;
 mod plan;

@@ -1,17 +1,14 @@
-//! The generated forward pass: the description's layers ([`Architecture::layers`]) as one
-//! call of a runtime layer kernel per layer, on this net's statics.
+//! The generated forward pass: the net's layers as [`lower`] resolves them (one call of a
+//! runtime layer kernel per layer, on this net's statics), turned into tokens.
 //!
-//! Registers become local variables named for what they hold (`fc0`, `fc1_in`, ...). Steps
-//! that only reshape bytes (activations, slices, concatenations) are kept pending until a
-//! layer reads them: the layer's stored weights say in which byte order it wants its input,
-//! and the activation kernel that writes that order is chosen then (Stockfish 15.1–18's
-//! fc_1 and fc_2 read their inputs in the order the SIMD packs leave them). Integer steps on
-//! single values fold into one expression, with the engines' wrapping arithmetic.
+//! Registers become local variables named for what they hold (`fc0`, `fc1_in`, ...). Integer
+//! steps on single values fold into one expression, with the engines' wrapping arithmetic.
 
 use std::collections::HashMap;
 
 use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
 use nnue_format::layout::{param_arrays, InputOrder as Order};
+use nnue_format::lower::{lower, Call, Input, Kind, Part};
 use nnue_format::BucketRule;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -32,26 +29,33 @@ pub(crate) struct Net<'a> {
     pub l1: usize,
 }
 
+impl Net<'_> {
+    /// The dimensions of `param`'s biases: `[bucket]` (one output each) or `[bucket][outputs]`.
+    fn bias_dims(&self, param: Param) -> Option<&[usize]> {
+        self.dims.get(format!("{}_biases", param_arrays(param)).as_str()).copied()
+    }
+
+    /// The outputs of `param`'s layer: the biases' last dimension (one when the biases are
+    /// one per bucket).
+    fn outputs(&self, param: Param) -> Option<usize> {
+        let dims = self.bias_dims(param)?;
+        Some(if dims.len() == 1 { 1 } else { *dims.last()? })
+    }
+}
+
 /// A register's value while emitting.
 #[derive(Clone)]
 enum Val {
-    /// `r0`: the transform's output, `ft`.
-    Ft { listed: bool },
-    /// `r0` of a single-layer net: the accumulators themselves, clamped to `0..=max` by the
-    /// output layer's kernel.
-    Acc { max: i32 },
     /// Bound f32 values.
-    F32 { name: Ident, len: usize },
+    F32 { name: Ident },
     /// One bound f32 value.
     Float { name: Ident },
     /// Bound int32 sums.
-    I32 { name: Ident, len: usize },
+    I32 { name: Ident },
     /// One int32 value: a variable or an expression (`atomic`: usable as a method's receiver).
     Scalar { expr: TokenStream, atomic: bool },
     /// Bound bytes in an order.
-    Bytes { name: Ident, len: usize, order: Order },
-    /// A byte-shaping step not emitted yet.
-    Pending(Step),
+    Bytes { name: Ident, order: Order },
 }
 
 struct Emitter<'a> {
@@ -69,6 +73,7 @@ fn lit(n: usize) -> Literal {
 /// The `forward` of the generated `Layers`, and the doc lines naming each layer.
 pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
     let layers = &net.layers;
+    let lowered = lower(layers, &|p| net.outputs(p), net.order).map_err(|e| e.to_string())?;
     let mut uses = HashMap::new();
     for step in &layers.steps {
         for r in step.registers().0 {
@@ -102,38 +107,24 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
         }
     };
     e.body.push(bucket);
-    let listed = match layers.transform {
-        Transform::Pairwise { max, shift } => {
+    match (lowered.input, layers.transform) {
+        (Input::Listed, Transform::Pairwise { max, shift }) => {
             let (max, shift) = (Literal::i16_unsuffixed(max as i16), Literal::u32_unsuffixed(shift));
             let (half, chunks) = (lit(net.l1 / 2), lit(net.l1 / 4));
             e.body.push(quote! {
                 let mut scratch = l::PairwiseScratch::<#half, #chunks>::new();
                 let ft = l::Pairwise::<#max, #shift>::apply(k, acc, stm, &mut scratch);
             });
-            true
         }
-        Transform::Clipped { max: 127, bytes: true } => {
-            e.body.push(quote!(let ft = l::clipped_both(k, acc, stm);));
-            false
-        }
-        Transform::Clipped { max, bytes: false } => {
-            e.regs.insert(0, Val::Acc { max });
-            false
-        }
-        Transform::Clipped { max, .. } => return Err(format!("a byte transform clamped at {max}")),
-    };
-    e.regs.entry(0).or_insert(Val::Ft { listed });
-
-    let mut traced = Vec::new();
-    for step in &layers.steps {
-        if let Step::Trace { reg, activation } = *step {
-            traced.push((reg, activation));
-        } else {
-            e.step(step)?;
-        }
+        (Input::Clipped, _) => e.body.push(quote!(let ft = l::clipped_both(k, acc, stm);)),
+        (Input::Accumulators { .. }, _) => {}
+        (input, transform) => return Err(format!("{input:?} of the transform {transform:?}")),
+    }
+    for call in &lowered.calls {
+        e.call(call)?;
     }
 
-    let positional = e.scalar(layers.positional)?;
+    let positional = e.scalar(lowered.positional)?;
     let psqt = match layers.psqt_div {
         Some(d) => {
             let d = Literal::i32_unsuffixed(d);
@@ -141,7 +132,7 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
         }
         None => quote!(0),
     };
-    let trace = e.trace(&traced)?;
+    let trace = e.trace(lowered.input, &lowered.traced)?;
     let body = &e.body;
     let acc = &net.accumulator;
     Ok(quote! {
@@ -208,217 +199,196 @@ impl Emitter<'_> {
         format_ident!("{}_{}", param_arrays(param).to_ascii_uppercase(), what.to_ascii_uppercase())
     }
 
-    /// The outputs of `param`'s layer: the biases' last dimension (one when the biases are
-    /// one per bucket).
-    fn len(&self, param: Param) -> Result<usize, String> {
-        let dims = self.bias_dims(param)?;
-        Ok(if dims.len() == 1 { 1 } else { *dims.last().expect("arrays have dimensions") })
-    }
-
-    /// The dimensions of `param`'s biases: `[bucket]` (one output each) or `[bucket][outputs]`.
-    fn bias_dims(&self, param: Param) -> Result<&[usize], String> {
-        let name = format!("{}_biases", param_arrays(param));
-        self.net.dims.get(name.as_str()).copied().ok_or_else(|| format!("no array {name}"))
-    }
-
     /// `param`'s bias of a single output, an expression.
     fn one_bias(&self, param: Param) -> TokenStream {
         let b = self.array(param, "biases");
-        match self.bias_dims(param) {
-            Ok(dims) if dims.len() == 1 => quote!(#b[bucket]),
+        match self.net.bias_dims(param) {
+            Some(dims) if dims.len() == 1 => quote!(#b[bucket]),
             _ => quote!(#b[bucket][0]),
         }
     }
 
-    fn f32s(&self, reg: Reg) -> Result<(Ident, usize), String> {
-        match self.get(reg)? {
-            Val::F32 { name, len } => Ok((name.clone(), *len)),
-            _ => Err(format!("r{reg} is not f32 values")),
+    /// The biases of a layer of `n` outputs, or zeros.
+    fn biases(&self, param: Param, bias: bool, n: usize) -> TokenStream {
+        let b = self.array(param, "biases");
+        let n = lit(n);
+        if bias {
+            quote!(&#b[bucket])
+        } else {
+            quote!(&[0; #n])
         }
     }
 
-    fn bind_f32(&mut self, name: &Ident, len: usize, expr: TokenStream) -> Val {
-        let n = lit(len);
-        self.body.push(quote!(let #name: [f32; #n] = #expr;));
-        Val::F32 { name: name.clone(), len }
+    /// The bound variable of a register (any kind but a single int32).
+    fn var(&self, reg: Reg) -> Result<Ident, String> {
+        match self.get(reg)? {
+            Val::F32 { name } | Val::Float { name } | Val::I32 { name } | Val::Bytes { name, .. } => Ok(name.clone()),
+            Val::Scalar { .. } => Err(format!("r{reg} is a single int32 value")),
+        }
     }
 
-    fn step(&mut self, step: &Step) -> Result<(), String> {
-        use Step::*;
-        let (out, val) = match step {
-            AffineI8 { param, input, out } => {
-                let (w, b) = (self.array(*param, "weights"), self.array(*param, "biases"));
-                let len = self.len(*param)?;
-                let name = self.name(*out);
-                // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
-                let biases = if *param == Param::L1 {
-                    let n = lit(len);
-                    quote!(&[0; #n])
+    fn bind(&mut self, out: Reg, ty: TokenStream, expr: TokenStream, kind: Kind) -> Val {
+        let name = self.name(out);
+        self.body.push(quote!(let #name: #ty = #expr;));
+        match kind {
+            Kind::Int => Val::Scalar { expr: quote!(#name), atomic: true },
+            Kind::Float => Val::Float { name },
+            Kind::Ints(_) => Val::I32 { name },
+            Kind::Floats(_) => Val::F32 { name },
+            Kind::Bytes(_, order) => Val::Bytes { name, order },
+        }
+    }
+
+    fn ints(&mut self, out: Reg, n: usize, expr: TokenStream) -> Val {
+        let len = lit(n);
+        self.bind(out, quote!([i32; #len]), expr, Kind::Ints(n))
+    }
+
+    fn floats(&mut self, out: Reg, n: usize, expr: TokenStream) -> Val {
+        let len = lit(n);
+        self.bind(out, quote!([f32; #len]), expr, Kind::Floats(n))
+    }
+
+    fn bytes(&mut self, out: Reg, n: usize, order: Order, expr: TokenStream) -> Val {
+        let len = lit(n);
+        self.bind(out, quote!([u8; #len]), expr, Kind::Bytes(n, order))
+    }
+
+    fn call(&mut self, call: &Call) -> Result<(), String> {
+        use Call::*;
+        let w = |p: &Param| self.array(*p, "weights");
+        let (out, val) = match call {
+            Listed { param, n, pairs, bias, out } => {
+                let (w, b) = (w(param), self.biases(*param, *bias, *n));
+                let kernel = if *pairs { quote!(affine_listed_pairs) } else { quote!(affine_listed) };
+                (*out, self.ints(*out, *n, quote!(l::#kernel(k, &ft, &#w[bucket], #b))))
+            }
+            Sparse { param, n, bias, out } => {
+                let (w, b) = (w(param), self.biases(*param, *bias, *n));
+                (*out, self.ints(*out, *n, quote!(l::affine_sparse(k, &ft, &#w[bucket], #b))))
+            }
+            Output { param, max, screlu, out } => {
+                let (w, qa) = (w(param), Literal::i16_unsuffixed(*max as i16));
+                let expr = if *screlu {
+                    let in_i16 = self.net.screlu_in_i16;
+                    quote!(l::screlu_output(k, acc, stm, &#w[bucket], #qa, #in_i16))
                 } else {
-                    quote!(&#b[bucket])
+                    quote!(l::crelu_output(k, acc, stm, &#w[bucket], #qa))
                 };
-                let val = match self.get(*input)?.clone() {
-                    Val::Ft { listed } => {
-                        let kernel = if listed { quote!(affine_listed) } else { quote!(affine_sparse) };
-                        self.bind_i32(&name, len, quote!(l::#kernel(k, &ft, &#w[bucket], #biases)))
-                    }
-                    _ => {
-                        let x = self.bytes(*input, (self.net.order)(*param))?;
-                        if len == 1 {
-                            let b = self.one_bias(*param);
-                            self.body.push(quote!(let #name: i32 = l::affine_one(k, &#x, &#w[bucket], #b);));
-                            Val::Scalar { expr: quote!(#name), atomic: true }
-                        } else {
-                            self.bind_i32(&name, len, quote!(l::affine_dense(k, &#x, &#w[bucket], &#b[bucket])))
-                        }
-                    }
-                };
-                (*out, val)
+                (*out, self.bind(*out, quote!(i32), expr, Kind::Int))
             }
-            AffineI8Pairs { param, input, out } => {
-                let (w, len, name) = (self.array(*param, "weights"), self.len(*param)?, self.name(*out));
-                let Val::Ft { listed: true } = self.get(*input)? else {
-                    return Err(format!("r{out}: int16 pair sums read the pairwise transform's listed bytes"));
-                };
-                let n = lit(len);
-                (*out, self.bind_i32(&name, len, quote!(l::affine_listed_pairs(k, &ft, &#w[bucket], &[0; #n]))))
+            Dense { param, x, n, out, .. } => {
+                let (w, b, x) = (w(param), self.array(*param, "biases"), self.var(*x)?);
+                (*out, self.ints(*out, *n, quote!(l::affine_dense(k, &#x, &#w[bucket], &#b[bucket]))))
             }
-            Slice { input, start, len: 1, out } => {
-                let Val::I32 { name, len } = self.get(*input)?.clone() else {
-                    return Err(format!("r{out}: a slice of r{input}, which isn't int32 sums"));
-                };
-                if *start >= len {
-                    return Err(format!("r{out}: r{input}[{start}] is past its {len} values"));
-                }
-                let i = lit(*start);
-                (*out, self.scalar_val(*out, quote!(#name[#i]), true))
+            One { param, x, out, .. } => {
+                let (w, b, x) = (w(param), self.one_bias(*param), self.var(*x)?);
+                (*out, self.bind(*out, quote!(i32), quote!(l::affine_one(k, &#x, &#w[bucket], #b)), Kind::Int))
             }
-            // f32 values joined at once (a skip connection); bytes wait for the kernel that
-            // makes them in the order the reading layer wants.
-            Concat { inputs, out } if inputs.iter().all(|&r| matches!(self.regs.get(&r), Some(Val::F32 { .. }))) => {
-                let (mut acc, mut len) = self.f32s(inputs[0])?;
-                for (k, &r) in inputs.iter().enumerate().skip(1) {
-                    let (x, n) = self.f32s(r)?;
+            Fc0Act { x, out } => {
+                let x = self.var(*x)?;
+                (*out, self.bytes(*out, 32, Order::SfnnFc0Act, quote!(l::SfnnFc0Act::apply(k, &#x))))
+            }
+            Fc1Act { x, out } => {
+                let x = self.var(*x)?;
+                (*out, self.bytes(*out, 32, Order::SfnnFc1Act, quote!(l::SfnnFc1Act::apply(k, &#x))))
+            }
+            Clipped { x, n, shift, out } => {
+                let (x, shift) = (self.var(*x)?, Literal::u32_unsuffixed(*shift));
+                (*out, self.bytes(*out, *n, Order::Canonical, quote!(l::Clipped::<#shift>::apply(&#x))))
+            }
+            Concat { parts, n, out } => {
+                let expr = self.concat(parts)?;
+                (*out, self.bytes(*out, *n, Order::Canonical, expr))
+            }
+            Element { x, i, out } => {
+                let (x, i) = (self.var(*x)?, lit(*i));
+                (*out, self.scalar_val(*out, quote!(#x[#i]), true))
+            }
+            ConcatF32 { parts, n, out } => {
+                let mut acc = self.var(parts[0].0)?;
+                let mut len = parts[0].1;
+                for (k, &(r, m)) in parts.iter().enumerate().skip(1) {
+                    let x = self.var(r)?;
                     let name =
-                        if k + 1 == inputs.len() { self.name(*out) } else { format_ident!("{}_{k}", self.name(*out)) };
-                    let total = lit(len + n);
+                        if k + 1 == parts.len() { self.name(*out) } else { format_ident!("{}_{k}", self.name(*out)) };
+                    let total = lit(len + m);
                     self.body.push(quote!(let #name: [f32; #total] = l::concat_f32(&#acc, &#x);));
-                    (acc, len) = (name, len + n);
+                    (acc, len) = (name, len + m);
                 }
-                (*out, Val::F32 { name: acc, len })
+                debug_assert_eq!(len, *n);
+                (*out, Val::F32 { name: acc })
             }
-            Slice { out, .. } | ClippedShift { out, .. } | SqrClippedShift { out, .. } | Concat { out, .. } => {
-                (*out, Val::Pending(step.clone()))
-            }
-            Mul { input, k, out } => {
-                let (x, k) = (self.receiver(*input)?, Literal::i32_unsuffixed(*k));
+            Mul { x, k, out } => {
+                let (x, k) = (self.receiver(*x)?, Literal::i32_unsuffixed(*k));
                 (*out, self.scalar_val(*out, quote!(#x.wrapping_mul(#k)), true))
             }
-            Div { input, k, out } => {
-                let (x, k) = (self.scalar(*input)?, Literal::i32_unsuffixed(*k));
+            Div { x, k, out } => {
+                let (x, k) = (self.scalar(*x)?, Literal::i32_unsuffixed(*k));
                 (*out, self.scalar_val(*out, quote!(#x / #k), false))
             }
             Add { a, b, out } | Sub { a, b, out } => {
                 let (x, y) = (self.receiver(*a)?, self.scalar(*b)?);
-                let op = if matches!(step, Add { .. }) { quote!(wrapping_add) } else { quote!(wrapping_sub) };
+                let op = if matches!(call, Add { .. }) { quote!(wrapping_add) } else { quote!(wrapping_sub) };
                 (*out, self.scalar_val(*out, quote!(#x.#op(#y)), true))
             }
-            DotI16 { param, input, out } => {
-                let w = self.array(*param, "weights");
-                let name = self.name(*out);
-                let expr = match (self.get(*input)?, self.regs.get(&0)) {
-                    (Val::Acc { max }, _) => {
-                        let qa = Literal::i16_unsuffixed(*max as i16);
-                        quote!(l::crelu_output(k, acc, stm, &#w[bucket], #qa))
-                    }
-                    (Val::Pending(Square { input: 0, .. }), Some(Val::Acc { max })) => {
-                        let (qa, in_i16) = (Literal::i16_unsuffixed(*max as i16), self.net.screlu_in_i16);
-                        quote!(l::screlu_output(k, acc, stm, &#w[bucket], #qa, #in_i16))
-                    }
-                    _ => return Err(format!("r{out}: an int16 output layer reads the accumulators or their squares")),
-                };
-                self.body.push(quote!(let #name: i32 = #expr;));
-                (*out, Val::Scalar { expr: quote!(#name), atomic: true })
-            }
-            Square { out, .. } | Clamp { out, .. } => (*out, Val::Pending(step.clone())),
-            AddBiasI16 { param, input, out } => {
-                let (x, b) = (self.receiver(*input)?, self.one_bias(*param));
+            AddBiasI16 { param, x, out } => {
+                let (x, b) = (self.receiver(*x)?, self.one_bias(*param));
                 (*out, self.scalar_val(*out, quote!(#x.wrapping_add(i32::from(#b))), true))
             }
-            DequantF32 { param, input, num, den, out } => {
-                let ((x, len), b) = (self.i32s(*input)?, self.array(*param, "biases"));
+            Dequant { param, x, n, num, den, out } => {
+                let (x, b) = (self.var(*x)?, self.array(*param, "biases"));
                 let (num, den) = (Literal::u32_unsuffixed(*num), Literal::u32_unsuffixed(*den));
-                let name = self.name(*out);
-                (*out, self.bind_f32(&name, len, quote!(l::dequant(&#x, #num, #den, &#b[bucket]))))
+                (*out, self.floats(*out, *n, quote!(l::dequant(&#x, #num, #den, &#b[bucket]))))
             }
-            DualF32 { input, out } => {
-                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
-                (*out, self.bind_f32(&name, 2 * len, quote!(l::dual_f32(&#x))))
+            DualF32 { x, n, out } => {
+                let x = self.var(*x)?;
+                (*out, self.floats(*out, 2 * n, quote!(l::dual_f32(&#x))))
             }
-            ScreluF32 { input, out } => {
-                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
-                (*out, self.bind_f32(&name, len, quote!(l::screlu_f32(&#x))))
+            ScreluF32 { x, n, out } => {
+                let x = self.var(*x)?;
+                (*out, self.floats(*out, *n, quote!(l::screlu_f32(&#x))))
             }
-            ClampF32 { input, out } => {
-                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
-                (*out, self.bind_f32(&name, len, quote!(l::crelu_f32(&#x))))
+            ClampF32 { x, n, out } => {
+                let x = self.var(*x)?;
+                (*out, self.floats(*out, *n, quote!(l::crelu_f32(&#x))))
             }
-            AffineF32 { param, input, out } => {
-                let (w, b) = (self.array(*param, "weights"), self.array(*param, "biases"));
-                let ((x, _), len, name) = (self.f32s(*input)?, self.len(*param)?, self.name(*out));
-                (*out, self.bind_f32(&name, len, quote!(l::affine_f32(&#x, &#w[bucket], &#b[bucket]))))
+            AffineF32 { param, x, n, out, .. } => {
+                let (w, b, x) = (w(param), self.array(*param, "biases"), self.var(*x)?);
+                (*out, self.floats(*out, *n, quote!(l::affine_f32(&#x, &#w[bucket], &#b[bucket]))))
             }
-            DotF32 { param, input, out } => {
-                let ((x, _), w, b, name) =
-                    (self.f32s(*input)?, self.array(*param, "weights"), self.one_bias(*param), self.name(*out));
-                self.body.push(quote!(let #name: f32 = l::dot_f32(&#x, &#w[bucket], #b);));
-                (*out, Val::Float { name })
+            DotF32 { param, x, out, .. } => {
+                let (w, b, x) = (w(param), self.one_bias(*param), self.var(*x)?);
+                (*out, self.bind(*out, quote!(f32), quote!(l::dot_f32(&#x, &#w[bucket], #b)), Kind::Float))
             }
-            F32ToInt { input, scale, out } => {
-                let Val::Float { name: x } = self.get(*input)?.clone() else {
-                    return Err(format!("r{input} is not one f32 value"));
-                };
-                let scale = Literal::i32_unsuffixed(*scale);
+            F32ToInt { x, scale, out } => {
+                let (x, scale) = (self.var(*x)?, Literal::i32_unsuffixed(*scale));
                 (*out, self.scalar_val(*out, quote!(l::f32_to_int(#x, #scale)), true))
             }
-            ShiftBias { param, input, shift, out } => {
-                let ((x, len), b, name) = (self.i32s(*input)?, self.array(*param, "biases"), self.name(*out));
-                let shift = Literal::u32_unsuffixed(*shift);
-                (*out, self.bind_i32(&name, len, quote!(l::shift_bias(&#x, #shift, &#b[bucket]))))
+            ShiftBias { param, x, n, shift, out } => {
+                let (x, b, shift) = (self.var(*x)?, self.array(*param, "biases"), Literal::u32_unsuffixed(*shift));
+                (*out, self.ints(*out, *n, quote!(l::shift_bias(&#x, #shift, &#b[bucket]))))
             }
-            DualI32 { input, q_bits, out } => {
-                let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
-                (*out, self.bind_i32(&name, 2 * len, quote!(l::dual_i32(&#x, #q))))
+            DualI32 { x, n, q_bits, out } => {
+                let (x, q) = (self.var(*x)?, Literal::u32_unsuffixed(*q_bits));
+                (*out, self.ints(*out, 2 * n, quote!(l::dual_i32(&#x, #q))))
             }
-            ClampSquare { input, q_bits, out } => {
-                let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
-                (*out, self.bind_i32(&name, len, quote!(l::clamp_square(&#x, #q))))
+            ClampSquare { x, n, q_bits, out } => {
+                let (x, q) = (self.var(*x)?, Literal::u32_unsuffixed(*q_bits));
+                (*out, self.ints(*out, *n, quote!(l::clamp_square(&#x, #q))))
             }
-            AffineI32 { param, input, out } => {
-                let (w, len, name) = (self.array(*param, "weights"), self.len(*param)?, self.name(*out));
-                if len == 1 {
-                    // The output layer reads its input clamped: one kernel.
-                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
-                        return Err(format!("r{out}: an int32 output layer reads clamped values"));
-                    };
-                    let ((y, _), b, max) = (self.i32s(y)?, self.one_bias(*param), Literal::i32_unsuffixed(max));
-                    self.body.push(quote!(let #name: i32 = l::clamped_dot_i32(k, &#y, #max, &#w[bucket], #b);));
-                    (*out, Val::Scalar { expr: quote!(#name), atomic: true })
-                } else {
-                    let ((x, _), b) = (self.i32s(*input)?, self.array(*param, "biases"));
-                    (*out, self.bind_i32(&name, len, quote!(l::affine_i32(k, &#x, &#w[bucket], &#b[bucket]))))
-                }
+            AffineI32 { param, x, n, out, .. } => {
+                let (w, b, x) = (w(param), self.array(*param, "biases"), self.var(*x)?);
+                (*out, self.ints(*out, *n, quote!(l::affine_i32(k, &#x, &#w[bucket], &#b[bucket]))))
             }
-            Trace { .. } => return Ok(()),
+            ClampedDotI32 { param, x, max, out, .. } => {
+                let (w, b, x, max) = (w(param), self.one_bias(*param), self.var(*x)?, Literal::i32_unsuffixed(*max));
+                let expr = quote!(l::clamped_dot_i32(k, &#x, #max, &#w[bucket], #b));
+                (*out, self.bind(*out, quote!(i32), expr, Kind::Int))
+            }
         };
         self.regs.insert(out, val);
         Ok(())
-    }
-
-    fn bind_i32(&mut self, name: &Ident, len: usize, expr: TokenStream) -> Val {
-        let n = lit(len);
-        self.body.push(quote!(let #name: [i32; #n] = #expr;));
-        Val::I32 { name: name.clone(), len }
     }
 
     /// A value read once stays an expression; one read more often (or traced) gets a name.
@@ -448,136 +418,56 @@ impl Emitter<'_> {
         }
     }
 
-    /// Register `reg` as bound bytes in `order`, emitting the kernels that make them.
-    fn bytes(&mut self, reg: Reg, order: Order) -> Result<Ident, String> {
-        let step = match self.get(reg)?.clone() {
-            Val::Bytes { name, order: o, .. } if o == order => return Ok(name),
-            Val::Bytes { order: o, .. } => return Err(format!("r{reg} is in {o:?} order, a layer wants {order:?}")),
-            Val::Pending(step) => step,
-            _ => return Err(format!("r{reg} is not bytes")),
-        };
-        let name = self.name(reg);
-        let (expr, len) = match (&step, order) {
-            (Step::Concat { inputs, .. }, _) => self.concat(inputs, order)?,
-            (Step::ClippedShift { input, shift, .. }, Order::SfnnFc1Act) => {
-                let (x, len) = self.i32s(*input)?;
-                if (len, *shift) != (32, 6) {
-                    return Err(format!("r{reg}: Stockfish's fc_1 activation is clamp(x >> 6) of 32 sums"));
+    /// A concatenation of bytes: each dual activation one kernel (bound as `<src>_act` unless
+    /// it is the whole), the parts joined in order.
+    fn concat(&mut self, parts: &[Part]) -> Result<TokenStream, String> {
+        let mut exprs = Vec::new();
+        for part in parts {
+            exprs.push(match *part {
+                Part::Dual { x, n, sqr, shift } => {
+                    let x = self.var(x)?;
+                    let (sqr, shift) = (Literal::u32_unsuffixed(sqr), Literal::u32_unsuffixed(shift));
+                    let expr = quote!(l::SqrClippedAndClipped::<#sqr, #shift>::apply(&#x));
+                    if parts.len() == 1 {
+                        expr
+                    } else {
+                        let (act, len) = (format_ident!("{}_act", x), lit(2 * n));
+                        self.body.push(quote!(let #act: [u8; #len] = #expr;));
+                        quote!(#act)
+                    }
                 }
-                (quote!(l::SfnnFc1Act::apply(k, &#x)), 32)
-            }
-            (Step::ClippedShift { input, shift, .. }, Order::Canonical) => {
-                let (x, len) = self.i32s(*input)?;
-                let shift = Literal::u32_unsuffixed(*shift);
-                (quote!(l::Clipped::<#shift>::apply(&#x)), len)
-            }
-            _ => return Err(format!("no kernel writes r{reg} ({step:?}) in {order:?} order")),
-        };
-        let n = lit(len);
-        self.body.push(quote!(let #name: [u8; #n] = #expr;));
-        self.regs.insert(reg, Val::Bytes { name: name.clone(), len, order });
-        Ok(name)
-    }
-
-    fn i32s(&self, reg: Reg) -> Result<(Ident, usize), String> {
-        match self.get(reg)? {
-            Val::I32 { name, len } => Ok((name.clone(), *len)),
-            _ => Err(format!("r{reg} is not int32 sums")),
-        }
-    }
-
-    /// A concatenation: each pair `min(127, x² >> a), clamp(x >> b, 0, 127)` of one source is
-    /// one dual activation kernel; other parts are bytes already.
-    fn concat(&mut self, inputs: &[Reg], order: Order) -> Result<(TokenStream, usize), String> {
-        let pending = |e: &Self, r: Reg| match e.regs.get(&r) {
-            Some(Val::Pending(s)) => Some(s.clone()),
-            _ => None,
-        };
-        let mut parts: Vec<(TokenStream, usize)> = Vec::new();
-        let mut i = 0;
-        while i < inputs.len() {
-            let pair = (pending(self, inputs[i]), inputs.get(i + 1).and_then(|&r| pending(self, r)));
-            if let (
-                Some(Step::SqrClippedShift { input: a, shift: sqr, .. }),
-                Some(Step::ClippedShift { input: b, shift, .. }),
-            ) = pair
-            {
-                if a != b {
-                    return Err(format!("r{} and r{} activate different sums", inputs[i], inputs[i + 1]));
+                Part::Bytes { x, .. } => {
+                    let x = self.var(x)?;
+                    quote!(#x)
                 }
-                parts.push(self.dual(a, sqr, shift, order, parts.is_empty() && inputs.len() == 2)?);
-                i += 2;
-            } else {
-                let x = self.bytes(inputs[i], Order::Canonical)?;
-                let Some(Val::Bytes { len, .. }) = self.regs.get(&inputs[i]) else { unreachable!() };
-                parts.push((quote!(#x), *len));
-                i += 1;
-            }
+            });
         }
-        if order != Order::Canonical && parts.len() != 1 {
-            return Err(format!("{order:?} is one activation kernel's order, not a concatenation's"));
-        }
-        let mut parts = parts.into_iter();
-        let (mut expr, mut len) = parts.next().ok_or("an empty concatenation")?;
-        for (next, n) in parts {
+        let mut exprs = exprs.into_iter();
+        let mut expr = exprs.next().ok_or("an empty concatenation")?;
+        for next in exprs {
             expr = quote!(l::concat(&#expr, &#next));
-            len += n;
         }
-        Ok((expr, len))
-    }
-
-    /// The squared and clipped activations of `src` (`whole`: they are the whole register,
-    /// bound under its name by the caller; otherwise bound here as `<src>_act`).
-    fn dual(
-        &mut self,
-        src: Reg,
-        sqr: u32,
-        shift: u32,
-        order: Order,
-        whole: bool,
-    ) -> Result<(TokenStream, usize), String> {
-        if order == Order::SfnnFc0Act {
-            // Stockfish 15.1–18: fc_0's first 15 outputs; the 16th skips to the output.
-            let Some(Val::Pending(Step::Slice { input, start: 0, len: 15, .. })) = self.regs.get(&src).cloned() else {
-                return Err(format!("Stockfish's fc_0 activation reads fc_0's first 15 sums, not r{src}"));
-            };
-            let (x, len) = self.i32s(input)?;
-            if (len, sqr, shift) != (16, 19, 6) {
-                return Err("Stockfish's fc_0 activation is x² >> 19 and x >> 6 of 16 sums".into());
-            }
-            return Ok((quote!(l::SfnnFc0Act::apply(k, &#x)), 32));
-        }
-        let (x, len) = self.i32s(src)?;
-        let (sqr, shift) = (Literal::u32_unsuffixed(sqr), Literal::u32_unsuffixed(shift));
-        let expr = quote!(l::SqrClippedAndClipped::<#sqr, #shift>::apply(&#x));
-        if whole {
-            return Ok((expr, 2 * len));
-        }
-        let act = format_ident!("{}_act", x);
-        let n = lit(2 * len);
-        self.body.push(quote!(let #act: [u8; #n] = #expr;));
-        Ok((quote!(#act), 2 * len))
+        Ok(expr)
     }
 
     /// `if let Some(t) = trace { .. }`: the transform's bytes, the traced sums and activations
     /// (activations back in the description's order).
-    fn trace(&self, traced: &[(Reg, bool)]) -> Result<TokenStream, String> {
-        let ft = match self.get(0)? {
-            Val::Ft { listed: true } => quote!(t.ft_out = ft.bytes().to_vec();),
-            Val::Ft { listed: false } => quote!(t.ft_out = ft.concat();),
-            _ => quote!(),
+    fn trace(&self, input: Input, traced: &[(Reg, bool)]) -> Result<TokenStream, String> {
+        let ft = match input {
+            Input::Listed => quote!(t.ft_out = ft.bytes().to_vec();),
+            Input::Clipped => quote!(t.ft_out = ft.concat();),
+            Input::Accumulators { .. } => quote!(),
         };
         let (mut dense, mut acts) = (Vec::new(), Vec::new());
         for &(reg, activation) in traced {
             let v = match self.get(reg)? {
-                Val::I32 { name, .. } => quote!(#name.to_vec()),
+                Val::I32 { name } => quote!(#name.to_vec()),
                 Val::Scalar { expr, .. } => quote!(Vec::from([#expr])),
-                Val::F32 { name, .. } => quote!(l::f32_bits(&#name)),
+                Val::F32 { name } => quote!(l::f32_bits(&#name)),
                 Val::Float { name } => quote!(l::f32_bits(&[#name])),
-                Val::Bytes { name, order: Order::Canonical, .. } => quote!(#name.to_vec()),
-                Val::Bytes { name, order: Order::SfnnFc0Act, .. } => quote!(l::unpack_sfnn_fc0_act(&#name)),
-                Val::Bytes { name, order: Order::SfnnFc1Act, .. } => quote!(l::unpack_sfnn_fc1_act(&#name)),
-                _ => return Err(format!("r{reg} is traced but never computed")),
+                Val::Bytes { name, order: Order::Canonical } => quote!(#name.to_vec()),
+                Val::Bytes { name, order: Order::SfnnFc0Act } => quote!(l::unpack_sfnn_fc0_act(&#name)),
+                Val::Bytes { name, order: Order::SfnnFc1Act } => quote!(l::unpack_sfnn_fc1_act(&#name)),
             };
             if activation {
                 acts.push(v);

@@ -11,8 +11,9 @@
 use std::collections::HashMap;
 
 use bytemuck::Pod;
-use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
+use nnue_format::layers::{Bucket, Layers, Param, Reg, Transform};
 use nnue_format::layout::{param_arrays, Elem, InputOrder};
+use nnue_format::lower::{lower, Call, Kind, Part};
 
 use super::LoadError;
 use crate::layers::{
@@ -297,7 +298,9 @@ struct InputShape {
     listed: fn(usize, bool) -> bool,
 }
 
-/// The first layer and the steps after it (see [`Program::new`]).
+/// The first layer and the steps after it (see [`Program::new`]), from the one lowering the
+/// macro shares ([`lower`]): here each call gets its arrays, its registers' places and the
+/// run-time kernels' size checks.
 fn build<'w>(
     layers: &Layers,
     arrays: &HashMap<&'static str, ArrayRef<'w>>,
@@ -306,52 +309,41 @@ fn build<'w>(
     buckets: usize,
     input: InputShape,
 ) -> Result<(First<'w>, Steps<'w>), LoadError> {
-    {
-        let mut b = Builder {
-            input,
-            arrays,
-            order,
-            buckets,
-            regs: HashMap::new(),
-            next: [0; 3],
-            first: None,
-            ops: Vec::new(),
-            screlu_in_i16,
-        };
-        let r0 = match layers.transform {
-            Transform::Pairwise { .. } => Val::Ft { listed: true },
-            Transform::Clipped { max: 127, bytes: true } => Val::Ft { listed: false },
-            Transform::Clipped { max, bytes: false } => {
-                i16::try_from(max).map_err(|_| err(format!("a clamp at {max} past int16")))?;
-                Val::Acc { max }
-            }
-            Transform::Clipped { max, .. } => return Err(err(format!("a byte transform clamped at {max}"))),
-        };
-        b.regs.insert(0, r0);
-        let mut traced = Vec::new();
-        for step in &layers.steps {
-            if let Step::Trace { reg, activation } = *step {
-                traced.push((reg, activation));
-            } else {
-                b.step(step)?;
-            }
-        }
-        let positional = b.scalar(layers.positional)?;
-        let traced = traced
-            .into_iter()
-            .map(|(reg, activation)| {
-                let t = match (b.get(reg)?, activation) {
-                    (Val::I32 { at, len }, false) => Traced::I32 { at: *at, len: *len },
-                    (Val::F32 { at, len }, false) => Traced::F32 { at: *at, len: *len },
-                    (Val::Bytes { at, len, order }, true) => Traced::Bytes { at: *at, len: *len, order: *order },
-                    _ => return Err(err(format!("r{reg} is traced but holds no values of its kind"))),
-                };
-                Ok(t)
-            })
-            .collect::<Result<_, _>>()?;
-        let first = b.first.ok_or_else(|| err("no layer reads the transform".into()))?;
-        Ok((first, Steps { ops: b.ops, positional, psqt_div: layers.psqt_div, traced }))
+    let outputs = |param: Param| {
+        let a = arrays.get(format!("{}_biases", param_arrays(param)).as_str())?;
+        Some(a.dims.iter().product::<usize>() / buckets.max(1))
+    };
+    let lowered = lower(layers, &outputs, order).map_err(|e| err(e.to_string()))?;
+    let mut b = Builder {
+        input,
+        arrays,
+        buckets,
+        at: HashMap::new(),
+        next: [0; 3],
+        first: None,
+        ops: Vec::new(),
+        screlu_in_i16,
+    };
+    for call in &lowered.calls {
+        b.call(call)?;
     }
+    let positional = b.at(lowered.positional)?;
+    let traced = lowered
+        .traced
+        .iter()
+        .map(|&(reg, _)| {
+            let at = b.at(reg)?;
+            Ok(match lowered.kinds[&reg] {
+                Kind::Int => Traced::I32 { at, len: 1 },
+                Kind::Ints(len) => Traced::I32 { at, len },
+                Kind::Float => Traced::F32 { at, len: 1 },
+                Kind::Floats(len) => Traced::F32 { at, len },
+                Kind::Bytes(len, order) => Traced::Bytes { at, len, order },
+            })
+        })
+        .collect::<Result<_, LoadError>>()?;
+    let first = b.first.ok_or_else(|| err("no layer reads the transform".into()))?;
+    Ok((first, Steps { ops: b.ops, positional, psqt_div: layers.psqt_div, traced }))
 }
 
 /// The steps after the first layer (they read registers only): compiled once per path, here,
@@ -689,40 +681,12 @@ fn err(msg: String) -> LoadError {
     LoadError::Layers(msg)
 }
 
-/// A register's value while building.
-#[derive(Debug, Clone)]
-enum Val {
-    /// `r0`: the transform's bytes (`listed`: pairwise, with its non-zero chunks).
-    Ft {
-        listed: bool,
-    },
-    /// `r0` of a single-layer net: the accumulators, clamped to `0..=max` by the output kernel.
-    Acc {
-        max: i32,
-    },
-    I32 {
-        at: At,
-        len: usize,
-    },
-    F32 {
-        at: At,
-        len: usize,
-    },
-    Bytes {
-        at: At,
-        len: usize,
-        order: InputOrder,
-    },
-    /// A byte-shaping step placed when a layer reads it (its order then known).
-    Pending(Step),
-}
-
 struct Builder<'a, 'w> {
     input: InputShape,
     arrays: &'a HashMap<&'static str, ArrayRef<'w>>,
-    order: &'a dyn Fn(Param) -> InputOrder,
     buckets: usize,
-    regs: HashMap<Reg, Val>,
+    /// Each written register's place in the arena of its kind.
+    at: HashMap<Reg, At>,
     /// The next free place per arena: int32, f32, bytes.
     next: [usize; 3],
     first: Option<First<'w>>,
@@ -730,12 +694,17 @@ struct Builder<'a, 'w> {
     screlu_in_i16: bool,
 }
 
+/// The arenas, by the kind of value they hold.
+const INT: usize = 0;
+const FLOAT: usize = 1;
+const BYTE: usize = 2;
+
 impl<'w> Builder<'_, 'w> {
-    fn get(&self, reg: Reg) -> Result<&Val, LoadError> {
-        self.regs.get(&reg).ok_or_else(|| err(format!("r{reg} is read before it is written")))
+    fn at(&self, reg: Reg) -> Result<At, LoadError> {
+        self.at.get(&reg).copied().ok_or_else(|| err(format!("r{reg} is read before it is written")))
     }
 
-    /// `len` places in arena `kind` (0 int32, 1 f32, 2 bytes).
+    /// `len` places in arena `kind`.
     fn place(&mut self, kind: usize, len: usize) -> Result<At, LoadError> {
         let at = self.next[kind];
         if at + len > ARENA {
@@ -763,11 +732,12 @@ impl<'w> Builder<'_, 'w> {
         bytemuck::try_cast_slice(&a.bytes[..want * std::mem::size_of::<T>()]).map_err(|e| err(format!("{name}: {e}")))
     }
 
-    /// The outputs of `param`'s layer: its biases' values per bucket.
-    fn outputs(&self, param: Param) -> Result<usize, LoadError> {
-        let name = format!("{}_biases", param_arrays(param));
-        let a = self.arrays.get(name.as_str()).ok_or_else(|| err(format!("the layout has no array {name}")))?;
-        Ok(a.dims.iter().product::<usize>() / self.buckets.max(1))
+    fn weights<T: Pod>(&self, param: Param, elem: Elem, per_bucket: usize) -> Result<&'w [T], LoadError> {
+        self.array(param, "weights", elem, per_bucket)
+    }
+
+    fn biases(&self, param: Param, per_bucket: usize) -> Result<&'w [i32], LoadError> {
+        self.array(param, "biases", Elem::I32, per_bucket)
     }
 
     fn sized(&self, what: &str, n: usize, sizes: &[usize]) -> Result<(), LoadError> {
@@ -778,390 +748,173 @@ impl<'w> Builder<'_, 'w> {
         }
     }
 
-    fn i32s(&self, reg: Reg) -> Result<(At, usize), LoadError> {
-        match self.get(reg)? {
-            Val::I32 { at, len } => Ok((*at, *len)),
-            _ => Err(err(format!("r{reg} is not int32 sums"))),
-        }
-    }
-
-    fn f32s(&self, reg: Reg) -> Result<(At, usize), LoadError> {
-        match self.get(reg)? {
-            Val::F32 { at, len } => Ok((*at, *len)),
-            _ => Err(err(format!("r{reg} is not f32 values"))),
-        }
-    }
-
-    fn scalar(&self, reg: Reg) -> Result<At, LoadError> {
-        match self.get(reg)? {
-            Val::I32 { at, len: 1 } => Ok(*at),
-            _ => Err(err(format!("r{reg} is not a single int32 value"))),
-        }
-    }
-
-    fn float(&self, reg: Reg) -> Result<At, LoadError> {
-        match self.get(reg)? {
-            Val::F32 { at, len: 1 } => Ok(*at),
-            _ => Err(err(format!("r{reg} is not a single f32 value"))),
-        }
-    }
-
-    fn new_i32(&mut self, len: usize) -> Result<(At, Val), LoadError> {
-        let at = self.place(0, len)?;
-        Ok((at, Val::I32 { at, len }))
-    }
-
-    fn new_f32(&mut self, len: usize) -> Result<(At, Val), LoadError> {
-        let at = self.place(1, len)?;
-        Ok((at, Val::F32 { at, len }))
-    }
-
-    fn step(&mut self, step: &Step) -> Result<(), LoadError> {
-        use Step::*;
-        let (out, val) = match step {
-            AffineI8 { param, input, out } | AffineI8Pairs { param, input, out } => {
-                let pairs = matches!(step, AffineI8Pairs { .. });
-                let n = self.outputs(*param)?;
-                let read = self.get(*input)?.clone();
-                if pairs && !matches!(read, Val::Ft { listed: true }) {
-                    return Err(err(format!("r{out}: int16 pair sums read the pairwise transform")));
-                }
-                match read {
-                    Val::Ft { listed } => {
-                        if *input != 0 || self.first.is_some() {
-                            return Err(err(format!("r{out}: a second layer reads the transform")));
-                        }
-                        let chunks = self.input.chunks;
-                        let w = self.array::<i8>(*param, "weights", Elem::I8, 4 * chunks * n)?;
-                        // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
-                        let b = if *param == Param::L1 {
-                            None
-                        } else {
-                            Some(self.array::<i32>(*param, "biases", Elem::I32, n)?)
-                        };
-                        let (at, val) = self.new_i32(n)?;
-                        self.first = Some(if listed {
-                            if !(self.input.listed)(n, pairs) {
-                                return Err(err(format!(
-                                    "r{out}: no run-time kernel for a sparse layer of {n} outputs{} here (nnue_net! compiles any size)",
-                                    if pairs { " in int16 pairs" } else { "" }
-                                )));
-                            }
-                            First::Listed { w, b, n, pairs, out: at }
-                        } else {
-                            self.sized("a sparse layer", n, SPARSE_OUT)?;
-                            let b = b.ok_or_else(|| err(format!("r{out}: a sparse layer without biases")))?;
-                            First::Sparse { w, b, n, out: at }
-                        });
-                        (*out, val)
-                    }
-                    _ => {
-                        let (x, inputs) = self.bytes(*input, (self.order)(*param))?;
-                        if n == 1 {
-                            self.sized("an int8 output layer", inputs, ONE_IN)?;
-                            let w = self.array::<i8>(*param, "weights", Elem::I8, inputs)?;
-                            let b = self.array::<i32>(*param, "biases", Elem::I32, 1)?;
-                            let (at, val) = self.new_i32(1)?;
-                            self.ops.push(Op::One { w, b, x, inputs, out: at });
-                            (*out, val)
-                        } else {
-                            if !DENSE_IN_OUT.contains(&(inputs, n)) {
-                                return Err(err(format!(
-                                    "an int8 layer of {inputs} → {n} (run-time kernels take {DENSE_IN_OUT:?}; nnue_net! compiles any size)"
-                                )));
-                            }
-                            let w = self.array::<i8>(*param, "weights", Elem::I8, inputs * n)?;
-                            let b = self.array::<i32>(*param, "biases", Elem::I32, n)?;
-                            let (at, val) = self.new_i32(n)?;
-                            self.ops.push(Op::Dense { w, b, x, inputs, n, out: at });
-                            (*out, val)
-                        }
-                    }
-                }
+    /// One call's op: its arrays, its input's place, a place for its output.
+    fn call(&mut self, call: &Call) -> Result<(), LoadError> {
+        use Call::*;
+        let (out, kind, len) = match *call {
+            Listed { n, out, .. } | Sparse { n, out, .. } | Dense { n, out, .. } | ShiftBias { n, out, .. } => {
+                (out, INT, n)
             }
-            Slice { input, start, len: 1, out } => {
-                let (x, len) = self.i32s(*input)?;
-                if *start >= len {
-                    return Err(err(format!("r{out}: r{input}[{start}] is past its {len} values")));
-                }
-                (*out, Val::I32 { at: x + start, len: 1 })
+            AffineI32 { n, out, .. } | ClampSquare { n, out, .. } => (out, INT, n),
+            DualI32 { n, out, .. } => (out, INT, 2 * n),
+            Output { out, .. } | One { out, .. } | Mul { out, .. } | Div { out, .. } | Add { out, .. } => (out, INT, 1),
+            Sub { out, .. } | AddBiasI16 { out, .. } | F32ToInt { out, .. } | ClampedDotI32 { out, .. } => {
+                (out, INT, 1)
             }
-            // f32 values joined at once (a skip connection); bytes wait for the kernel that
-            // makes them in the order the reading layer wants.
-            Concat { inputs, out } if inputs.iter().all(|&r| matches!(self.regs.get(&r), Some(Val::F32 { .. }))) => {
-                let parts = inputs.iter().map(|&r| self.f32s(r)).collect::<Result<Vec<_>, _>>()?;
-                let (at, val) = self.new_f32(parts.iter().map(|p| p.1).sum())?;
-                let mut to = at;
-                for (x, n) in parts {
-                    self.ops.push(Op::CopyF32 { x, n, out: to });
-                    to += n;
-                }
-                (*out, val)
+            // A single value of a register already placed.
+            Element { x, i, out } => {
+                let at = self.at(x)? + i;
+                self.at.insert(out, at);
+                return Ok(());
             }
-            Slice { out, .. } | ClippedShift { out, .. } | SqrClippedShift { out, .. } | Concat { out, .. } => {
-                (*out, Val::Pending(step.clone()))
-            }
-            Square { out, .. } | Clamp { out, .. } => (*out, Val::Pending(step.clone())),
-            Mul { input, k, out } => {
-                let x = self.scalar(*input)?;
-                let (at, val) = self.new_i32(1)?;
-                self.ops.push(Op::Mul { x, k: *k, out: at });
-                (*out, val)
-            }
-            Div { input, k, out } => {
-                if *k == 0 || *k == -1 {
-                    return Err(err(format!("r{out}: a division by {k}")));
-                }
-                let x = self.scalar(*input)?;
-                let (at, val) = self.new_i32(1)?;
-                self.ops.push(Op::Div { x, k: *k, out: at });
-                (*out, val)
-            }
-            Add { a, b, out } | Sub { a, b, out } => {
-                let (x, y) = (self.scalar(*a)?, self.scalar(*b)?);
-                let (at, val) = self.new_i32(1)?;
-                self.ops.push(if matches!(step, Add { .. }) {
-                    Op::Add { a: x, b: y, out: at }
-                } else {
-                    Op::Sub { a: x, b: y, out: at }
-                });
-                (*out, val)
-            }
-            DotI16 { param, input, out } => {
-                let screlu = match (self.get(*input)?, self.regs.get(&0)) {
-                    (Val::Acc { max }, _) => (None, *max),
-                    (Val::Pending(Square { input: 0, .. }), Some(Val::Acc { max })) => (Some(self.screlu_in_i16), *max),
-                    _ => {
-                        return Err(err(format!(
-                            "r{out}: an int16 output layer reads the accumulators or their squares"
-                        )))
-                    }
-                };
-                if self.first.is_some() {
-                    return Err(err(format!("r{out}: a second layer reads the accumulators")));
-                }
-                let w = self.array::<i16>(*param, "weights", Elem::I16, 2 * self.input.columns)?;
-                let (at, val) = self.new_i32(1)?;
-                self.first = Some(First::Output { w, qa: screlu.1 as i16, screlu: screlu.0, out: at });
-                (*out, val)
-            }
-            AddBiasI16 { param, input, out } => {
-                let x = self.scalar(*input)?;
-                let b = self.array::<i16>(*param, "biases", Elem::I16, 1)?;
-                let (at, val) = self.new_i32(1)?;
-                self.ops.push(Op::AddBiasI16 { x, b, out: at });
-                (*out, val)
-            }
-            DequantF32 { param, input, num, den, out } => {
-                let (x, n) = self.i32s(*input)?;
-                self.sized("a dequantisation", n, VECTOR)?;
-                let b = self.array::<i32>(*param, "biases", Elem::I32, n)?;
-                let (at, val) = self.new_f32(n)?;
-                self.ops.push(Op::Dequant { x, n, num: *num, den: *den, b, out: at });
-                (*out, val)
-            }
-            DualF32 { input, out } | ScreluF32 { input, out } | ClampF32 { input, out } => {
-                let (x, n) = self.f32s(*input)?;
-                self.sized("an f32 activation", n, VECTOR)?;
-                let dual = matches!(step, DualF32 { .. });
-                let (at, val) = self.new_f32(if dual { 2 * n } else { n })?;
-                self.ops.push(match step {
-                    DualF32 { .. } => Op::DualF32 { x, n, out: at },
-                    ScreluF32 { .. } => Op::ScreluF32 { x, n, out: at },
-                    _ => Op::ClampF32 { x, n, out: at },
-                });
-                (*out, val)
-            }
-            AffineF32 { param, input, out } | AffineI32 { param, input, out } => {
-                let float = matches!(step, AffineF32 { .. });
-                let n = self.outputs(*param)?;
-                if !float && n == 1 {
-                    // The output layer reads its input clamped: one kernel.
-                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
-                        return Err(err(format!("r{out}: an int32 output layer reads clamped values")));
-                    };
-                    let (x, inputs) = self.i32s(y)?;
-                    self.sized("an int32 output layer", inputs, VECTOR)?;
-                    let w = self.array::<i32>(*param, "weights", Elem::I32, inputs)?;
-                    let b = self.array::<i32>(*param, "biases", Elem::I32, 1)?;
-                    let (at, val) = self.new_i32(1)?;
-                    self.ops.push(Op::ClampedDotI32 { x, inputs, max, w, b, out: at });
-                    (*out, val)
-                } else {
-                    let (x, inputs) = if float { self.f32s(*input)? } else { self.i32s(*input)? };
-                    self.sized("a dense layer's input", inputs, VECTOR)?;
-                    self.sized("a dense layer", n, VECTOR)?;
-                    let w = self.array::<i32>(*param, "weights", Elem::I32, inputs * n)?;
-                    let b = self.array::<i32>(*param, "biases", Elem::I32, n)?;
-                    if float {
-                        let (at, val) = self.new_f32(n)?;
-                        self.ops.push(Op::AffineF32 { x, inputs, w, b, n, out: at });
-                        (*out, val)
-                    } else {
-                        let (at, val) = self.new_i32(n)?;
-                        self.ops.push(Op::AffineI32 { x, inputs, w, b, n, out: at });
-                        (*out, val)
-                    }
-                }
-            }
-            DotF32 { param, input, out } => {
-                let (x, inputs) = self.f32s(*input)?;
-                self.sized("an f32 output layer", inputs, VECTOR)?;
-                let w = self.array::<i32>(*param, "weights", Elem::I32, inputs)?;
-                let b = self.array::<i32>(*param, "biases", Elem::I32, 1)?;
-                let (at, val) = self.new_f32(1)?;
-                self.ops.push(Op::DotF32 { x, inputs, w, b, out: at });
-                (*out, val)
-            }
-            F32ToInt { input, scale, out } => {
-                let x = self.float(*input)?;
-                let (at, val) = self.new_i32(1)?;
-                self.ops.push(Op::F32ToInt { x, scale: *scale, out: at });
-                (*out, val)
-            }
-            ShiftBias { param, input, shift, out } => {
-                let (x, n) = self.i32s(*input)?;
-                self.sized("a rescaling", n, VECTOR)?;
-                if *shift >= 32 {
-                    return Err(err(format!("r{out}: a shift by {shift}")));
-                }
-                let b = self.array::<i32>(*param, "biases", Elem::I32, n)?;
-                let (at, val) = self.new_i32(n)?;
-                self.ops.push(Op::ShiftBias { x, n, shift: *shift, b, out: at });
-                (*out, val)
-            }
-            DualI32 { input, q_bits, out } | ClampSquare { input, q_bits, out } => {
-                let (x, n) = self.i32s(*input)?;
-                self.sized("an int32 activation", n, VECTOR)?;
-                // The rule of the grammar and of `check_fits` (the arithmetic wraps as the
-                // reference's does).
-                if *q_bits > nnue_format::Numbers::MAX_Q_BITS {
-                    let max = nnue_format::Numbers::MAX_Q_BITS;
-                    return Err(err(format!("r{out}: Q = 2^{q_bits}, above 2^{max}")));
-                }
-                let dual = matches!(step, DualI32 { .. });
-                let (at, val) = self.new_i32(if dual { 2 * n } else { n })?;
-                self.ops.push(if dual {
-                    Op::DualI32 { x, n, q_bits: *q_bits, out: at }
-                } else {
-                    Op::ClampSquare { x, n, q_bits: *q_bits, out: at }
-                });
-                (*out, val)
-            }
-            Trace { .. } => return Ok(()),
+            Dequant { n, out, .. } | ScreluF32 { n, out, .. } | ClampF32 { n, out, .. } => (out, FLOAT, n),
+            ConcatF32 { n, out, .. } | AffineF32 { n, out, .. } => (out, FLOAT, n),
+            DualF32 { n, out, .. } => (out, FLOAT, 2 * n),
+            DotF32 { out, .. } => (out, FLOAT, 1),
+            Fc0Act { out, .. } | Fc1Act { out, .. } => (out, BYTE, 32),
+            Clipped { n, out, .. } | Concat { n, out, .. } => (out, BYTE, n),
         };
-        self.regs.insert(out, val);
+        let at = self.place(kind, len)?;
+        self.op(call, at)?;
+        self.at.insert(out, at);
         Ok(())
     }
 
-    /// Register `reg` as bytes in `order`, placing the steps that write them.
-    fn bytes(&mut self, reg: Reg, order: InputOrder) -> Result<(At, usize), LoadError> {
-        let step = match self.get(reg)?.clone() {
-            Val::Bytes { at, len, order: o } if o == order => return Ok((at, len)),
-            Val::Bytes { order: o, .. } => {
-                return Err(err(format!("r{reg} is in {o:?} order, a layer wants {order:?}")))
-            }
-            Val::Pending(step) => step,
-            _ => return Err(err(format!("r{reg} is not bytes"))),
-        };
-        let (at, len) = match (&step, order) {
-            (Step::Concat { inputs, .. }, _) => self.concat(inputs, order)?,
-            (Step::ClippedShift { input, shift, .. }, InputOrder::SfnnFc1Act) => {
-                let (x, len) = self.i32s(*input)?;
-                if (len, *shift) != (32, 6) {
-                    return Err(err(format!("r{reg}: Stockfish's fc_1 activation is clamp(x >> 6) of 32 sums")));
+    fn op(&mut self, call: &Call, out: At) -> Result<(), LoadError> {
+        use Call::*;
+        let op = match *call {
+            Listed { param, n, pairs, bias, out: reg } => {
+                let w = self.weights::<i8>(param, Elem::I8, 4 * self.input.chunks * n)?;
+                let b = if bias { Some(self.biases(param, n)?) } else { None };
+                if !(self.input.listed)(n, pairs) {
+                    return Err(err(format!(
+                        "r{reg}: no run-time kernel for a sparse layer of {n} outputs{} here (nnue_net! compiles any size)",
+                        if pairs { " in int16 pairs" } else { "" }
+                    )));
                 }
-                let at = self.place(2, 32)?;
-                self.ops.push(Op::SfnnFc1Act { x, out: at });
-                (at, 32)
+                self.first = Some(First::Listed { w, b, n, pairs, out });
+                return Ok(());
             }
-            (Step::ClippedShift { input, shift, .. }, InputOrder::Canonical) => {
-                let (x, n) = self.i32s(*input)?;
+            Sparse { param, n, bias, out: reg } => {
+                self.sized("a sparse layer", n, SPARSE_OUT)?;
+                let w = self.weights::<i8>(param, Elem::I8, 4 * self.input.chunks * n)?;
+                if !bias {
+                    return Err(err(format!("r{reg}: a sparse layer without biases")));
+                }
+                self.first = Some(First::Sparse { w, b: self.biases(param, n)?, n, out });
+                return Ok(());
+            }
+            Output { param, max, screlu, .. } => {
+                let w = self.weights::<i16>(param, Elem::I16, 2 * self.input.columns)?;
+                let screlu = screlu.then_some(self.screlu_in_i16);
+                self.first = Some(First::Output { w, qa: max as i16, screlu, out });
+                return Ok(());
+            }
+            Dense { param, x, inputs, n, .. } => {
+                if !DENSE_IN_OUT.contains(&(inputs, n)) {
+                    return Err(err(format!(
+                        "an int8 layer of {inputs} → {n} (run-time kernels take {DENSE_IN_OUT:?}; nnue_net! compiles any size)"
+                    )));
+                }
+                let (w, b) = (self.weights::<i8>(param, Elem::I8, inputs * n)?, self.biases(param, n)?);
+                Op::Dense { w, b, x: self.at(x)?, inputs, n, out }
+            }
+            One { param, x, inputs, .. } => {
+                self.sized("an int8 output layer", inputs, ONE_IN)?;
+                let (w, b) = (self.weights::<i8>(param, Elem::I8, inputs)?, self.biases(param, 1)?);
+                Op::One { w, b, x: self.at(x)?, inputs, out }
+            }
+            Fc0Act { x, .. } => Op::SfnnFc0Act { x: self.at(x)?, out },
+            Fc1Act { x, .. } => Op::SfnnFc1Act { x: self.at(x)?, out },
+            Clipped { x, n, shift, .. } => {
                 self.sized("a clipped activation", n, VECTOR)?;
-                if *shift >= 32 {
-                    return Err(err(format!("r{reg}: a shift by {shift}")));
-                }
-                let at = self.place(2, n)?;
-                self.ops.push(Op::Clipped { x, n, shift: *shift, out: at });
-                (at, n)
+                Op::Clipped { x: self.at(x)?, n, shift, out }
             }
-            _ => return Err(err(format!("no kernel writes r{reg} ({step:?}) in {order:?} order"))),
+            Concat { ref parts, .. } => {
+                // Each part written in its place: one run of bytes.
+                let mut to = out;
+                for part in parts {
+                    match *part {
+                        Part::Dual { x, n, sqr, shift } => {
+                            self.sized("a dual activation", n, VECTOR)?;
+                            self.ops.push(Op::SqrClipped { x: self.at(x)?, n, sqr, shift, out: to });
+                            to += 2 * n;
+                        }
+                        Part::Bytes { x, n } => {
+                            self.ops.push(Op::CopyBytes { x: self.at(x)?, n, out: to });
+                            to += n;
+                        }
+                    }
+                }
+                return Ok(());
+            }
+            ConcatF32 { ref parts, .. } => {
+                let mut to = out;
+                for &(x, n) in parts {
+                    self.ops.push(Op::CopyF32 { x: self.at(x)?, n, out: to });
+                    to += n;
+                }
+                return Ok(());
+            }
+            Element { .. } => unreachable!("placed by `call`"),
+            Mul { x, k, .. } => Op::Mul { x: self.at(x)?, k, out },
+            Div { x, k, .. } => Op::Div { x: self.at(x)?, k, out },
+            Add { a, b, .. } => Op::Add { a: self.at(a)?, b: self.at(b)?, out },
+            Sub { a, b, .. } => Op::Sub { a: self.at(a)?, b: self.at(b)?, out },
+            AddBiasI16 { param, x, .. } => {
+                Op::AddBiasI16 { x: self.at(x)?, b: self.array::<i16>(param, "biases", Elem::I16, 1)?, out }
+            }
+            Dequant { param, x, n, num, den, .. } => {
+                self.sized("a dequantisation", n, VECTOR)?;
+                Op::Dequant { x: self.at(x)?, n, num, den, b: self.biases(param, n)?, out }
+            }
+            DualF32 { x, n, .. } | ScreluF32 { x, n, .. } | ClampF32 { x, n, .. } => {
+                self.sized("an f32 activation", n, VECTOR)?;
+                let x = self.at(x)?;
+                match call {
+                    DualF32 { .. } => Op::DualF32 { x, n, out },
+                    ScreluF32 { .. } => Op::ScreluF32 { x, n, out },
+                    _ => Op::ClampF32 { x, n, out },
+                }
+            }
+            AffineF32 { param, x, inputs, n, .. } | AffineI32 { param, x, inputs, n, .. } => {
+                self.sized("a dense layer's input", inputs, VECTOR)?;
+                self.sized("a dense layer", n, VECTOR)?;
+                let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs * n)?, self.biases(param, n)?);
+                let x = self.at(x)?;
+                if matches!(call, AffineF32 { .. }) {
+                    Op::AffineF32 { x, inputs, w, b, n, out }
+                } else {
+                    Op::AffineI32 { x, inputs, w, b, n, out }
+                }
+            }
+            DotF32 { param, x, inputs, .. } => {
+                self.sized("an f32 output layer", inputs, VECTOR)?;
+                let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
+                Op::DotF32 { x: self.at(x)?, inputs, w, b, out }
+            }
+            F32ToInt { x, scale, .. } => Op::F32ToInt { x: self.at(x)?, scale, out },
+            ShiftBias { param, x, n, shift, .. } => {
+                self.sized("a rescaling", n, VECTOR)?;
+                Op::ShiftBias { x: self.at(x)?, n, shift, b: self.biases(param, n)?, out }
+            }
+            DualI32 { x, n, q_bits, .. } | ClampSquare { x, n, q_bits, .. } => {
+                self.sized("an int32 activation", n, VECTOR)?;
+                let x = self.at(x)?;
+                if matches!(call, DualI32 { .. }) {
+                    Op::DualI32 { x, n, q_bits, out }
+                } else {
+                    Op::ClampSquare { x, n, q_bits, out }
+                }
+            }
+            ClampedDotI32 { param, x, inputs, max, .. } => {
+                self.sized("an int32 output layer", inputs, VECTOR)?;
+                let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
+                Op::ClampedDotI32 { x: self.at(x)?, inputs, max, w, b, out }
+            }
         };
-        self.regs.insert(reg, Val::Bytes { at, len, order });
-        Ok((at, len))
-    }
-
-    /// A concatenation, placed in one run of bytes: each pair `min(127, x² >> a), clamp(x >>
-    /// b, 0, 127)` of one source is one dual activation; other parts are copied.
-    fn concat(&mut self, inputs: &[Reg], order: InputOrder) -> Result<(At, usize), LoadError> {
-        let pending = |b: &Self, r: Reg| match b.regs.get(&r) {
-            Some(Val::Pending(s)) => Some(s.clone()),
-            _ => None,
-        };
-        if order == InputOrder::SfnnFc0Act {
-            // Stockfish 15.1–18: fc_0's first 15 outputs; the 16th skips to the output.
-            let (
-                Some(Step::SqrClippedShift { input: a, shift: 19, .. }),
-                Some(Step::ClippedShift { input: b, shift: 6, .. }),
-            ) = (inputs.first().and_then(|&r| pending(self, r)), inputs.get(1).and_then(|&r| pending(self, r)))
-            else {
-                return Err(err("Stockfish's fc_0 activation is x² >> 19 and x >> 6 of 16 sums".into()));
-            };
-            let Some(Val::Pending(Step::Slice { input, start: 0, len: 15, .. })) = self.regs.get(&a).cloned() else {
-                return Err(err(format!("Stockfish's fc_0 activation reads fc_0's first 15 sums, not r{a}")));
-            };
-            let (x, len) = self.i32s(input)?;
-            if inputs.len() != 2 || a != b || len != 16 {
-                return Err(err("Stockfish's fc_0 activation is x² >> 19 and x >> 6 of 16 sums".into()));
-            }
-            let at = self.place(2, 32)?;
-            self.ops.push(Op::SfnnFc0Act { x, out: at });
-            return Ok((at, 32));
-        }
-        if order != InputOrder::Canonical {
-            return Err(err(format!("{order:?} is one activation kernel's order, not a concatenation's")));
-        }
-        // Sizes first, then one run of bytes.
-        let mut parts = Vec::new();
-        let mut i = 0;
-        while i < inputs.len() {
-            let pair = (pending(self, inputs[i]), inputs.get(i + 1).and_then(|&r| pending(self, r)));
-            if let (
-                Some(Step::SqrClippedShift { input: a, shift: sqr, .. }),
-                Some(Step::ClippedShift { input: b, shift, .. }),
-            ) = pair
-            {
-                if a != b {
-                    return Err(err(format!("r{} and r{} activate different sums", inputs[i], inputs[i + 1])));
-                }
-                let (x, n) = self.i32s(a)?;
-                self.sized("a dual activation", n, VECTOR)?;
-                if sqr > 23 || shift >= 32 {
-                    return Err(err(format!("r{}: shifts {sqr} and {shift}", inputs[i])));
-                }
-                parts.push((Some((x, sqr, shift)), None, 2 * n));
-                i += 2;
-            } else {
-                let (x, n) = self.bytes(inputs[i], InputOrder::Canonical)?;
-                parts.push((None, Some(x), n));
-                i += 1;
-            }
-        }
-        let len = parts.iter().map(|p| p.2).sum();
-        let at = self.place(2, len)?;
-        let mut to = at;
-        for (dual, copy, n) in parts {
-            match (dual, copy) {
-                (Some((x, sqr, shift)), _) => self.ops.push(Op::SqrClipped { x, n: n / 2, sqr, shift, out: to }),
-                (_, Some(x)) => self.ops.push(Op::CopyBytes { x, n, out: to }),
-                _ => unreachable!(),
-            }
-            to += n;
-        }
-        if len == 0 {
-            return Err(err("an empty concatenation".into()));
-        }
-        Ok((at, len))
+        self.ops.push(op);
+        Ok(())
     }
 }
 
