@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use nnue_runtime::format::{synth, Architecture, Encoding, FileLayout, Model, Net, OutputOrder, Padding};
+use nnue_runtime::format::{Architecture, Encoding, FileLayout, Model, Net, OutputOrder, Padding};
 
 use crate::{load, Failure, Outcome};
 
@@ -154,7 +154,11 @@ pub fn run(file: &str, arch: Option<&str>, to: &str, out: &str, force: bool) -> 
     let was_zstd = matches!(net.arch(), Architecture::Layered(a) if a.file == FileLayout::Cbnf) && input[6] & 1 != 0;
     let converted = apply(&net, &changes)?;
     let zstd = changes.zstd.unwrap_or(was_zstd && changes.file.is_none());
-    let bytes = if zstd { synth::cbnf_zstd(&converted, 1) } else { converted.to_bytes() };
+    let bytes = if zstd {
+        converted.to_cbnf_zstd(1).ok_or_else(|| Failure("--zstd writes Stormphrax's layout (file=cbnf) only".into()))?
+    } else {
+        converted.to_bytes()
+    };
     // Read back: the same parameters, whatever the layout.
     let arch = converted.arch();
     let back = Net::from_bytes(&bytes, Some(&arch))

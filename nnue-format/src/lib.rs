@@ -17,7 +17,8 @@
 //!   byte-identically by [`Net::to_bytes`]; [`read_file`] opens and reads a file.
 //! - [`layout`]: the fast paths' form of a net, [`layout::FastLayout`]: per family, its arrays
 //!   by name, as the macro bakes them in and the runtime loads them.
-//! - [`synth`]: seeded synthetic nets of every family, for tests and benches.
+//! - `synth` (with the `synth` feature): seeded synthetic nets of every family, for tests and
+//!   benches; with it too, `position::random_positions`.
 //! - [`position`], [`Dirty`] and [`features`]: a board-agnostic position, what a move changes,
 //!   and the input feature sets' indices (HalfKAv2_hm, threats, pawn pairs, HalfKP, chess-768
 //!   with king buckets, chess-704, Reckless's threats).
@@ -55,6 +56,7 @@ pub mod preset;
 mod read;
 pub mod reference;
 mod shape_error;
+#[cfg(any(test, feature = "synth"))]
 pub mod synth;
 mod write;
 

@@ -320,7 +320,9 @@ impl Position {
 }
 
 /// Random placements for tests, fuzzing and benches: two kings and up to 30 other pieces
-/// anywhere, seeded. Features need no legality, and odd placements reach more indices.
+/// anywhere, seeded. Features need no legality, and odd placements reach more indices. (With
+/// the `synth` feature.)
+#[cfg(any(test, feature = "synth"))]
 pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
     let mut rng = crate::synth::Rng::new(seed);
     let mut out = Vec::with_capacity(n);

@@ -350,20 +350,7 @@ pub fn with_dead_columns(mut net: Net, dead: usize, seed: u64) -> Net {
 /// # Panics
 /// When `net` is not in Stormphrax's layout, or `frames` is 0.
 pub fn cbnf_zstd(net: &Net, frames: usize) -> Vec<u8> {
-    use crate::layered::{file, header};
-    let Model::Layered(arch, _) = &net.model else { panic!("not a multi-layer net") };
-    assert!(arch.file == crate::FileLayout::Cbnf && frames > 0, "a CBNF net and at least one frame");
-    let bytes = net.to_bytes();
-    let (start, len) = (header::bytes(arch), file::param_bytes(arch));
-    // Only the last array can end off a 64-byte boundary (see `LayeredArch::validate`), so the
-    // written arrays up to it are already back to back.
-    let arrays = &bytes[start..start + len];
-    let mut out = bytes[..start].to_vec();
-    out[6] |= 1;
-    for part in arrays.chunks(len.div_ceil(frames)) {
-        out.extend(ruzstd::encoding::compress_to_vec(part, ruzstd::encoding::CompressionLevel::Fastest));
-    }
-    out
+    net.to_cbnf_zstd(frames).expect("a CBNF net and at least one frame")
 }
 
 /// The description of [`zstd_bomb`]'s file: a `CBNF` net whose arrays (L1 16384, 64 king
