@@ -260,7 +260,10 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         padding: match arch.file {
             crate::FileLayout::Bullet => Padding::Bullet,
             crate::FileLayout::Obsidian | crate::FileLayout::Reckless => Padding::Zeros,
-            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf | crate::FileLayout::PlentyChess => Padding::None,
+            crate::FileLayout::Alexandria
+            | crate::FileLayout::Cbnf
+            | crate::FileLayout::PlentyChess
+            | crate::FileLayout::Viridithas => Padding::None,
         },
     };
     // Headerless layouts have no description; CBNF names the net in its header.
@@ -270,7 +273,8 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         crate::FileLayout::Bullet
         | crate::FileLayout::Obsidian
         | crate::FileLayout::Reckless
-        | crate::FileLayout::PlentyChess => String::new(),
+        | crate::FileLayout::PlentyChess
+        | crate::FileLayout::Viridithas => String::new(),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }
@@ -364,6 +368,16 @@ pub fn cbnf_zstd(net: &Net, frames: usize) -> Vec<u8> {
         out.extend(ruzstd::encoding::compress_to_vec(part, ruzstd::encoding::CompressionLevel::Fastest));
     }
     out
+}
+
+/// A Viridithas net's file as Viridithas ships and embeds it: its bytes as one zstd frame.
+///
+/// # Panics
+/// When `net` is not in Viridithas's layout.
+pub fn viridithas_zstd(net: &Net) -> Vec<u8> {
+    let Model::Layered(arch, _) = &net.model else { panic!("not a multi-layer net") };
+    assert!(arch.file == crate::FileLayout::Viridithas, "a net in Viridithas's layout");
+    ruzstd::encoding::compress_to_vec(&net.to_bytes()[..], ruzstd::encoding::CompressionLevel::Fastest)
 }
 
 /// The description of [`zstd_bomb`]'s file: a `CBNF` net whose arrays (L1 16384, 64 king

@@ -363,6 +363,18 @@ impl Emitter<'_> {
                 let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
                 (*out, self.bind_f32(&name, len, quote!(l::crelu_f32(&#x))))
             }
+            HardSwishF32 { input, out } => {
+                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
+                (*out, self.bind_f32(&name, len, quote!(l::hard_swish_f32(&#x))))
+            }
+            SwigluF32 { input, out } => {
+                let ((x, len), name) = (self.f32s(*input)?, self.name(*out));
+                (*out, self.bind_f32(&name, len / 2, quote!(l::swiglu_f32(&#x))))
+            }
+            AddF32 { a, b, out } => {
+                let ((x, len), (y, _), name) = (self.f32s(*a)?, self.f32s(*b)?, self.name(*out));
+                (*out, self.bind_f32(&name, len, quote!(l::add_f32(&#x, &#y))))
+            }
             AffineF32 { param, input, out } => {
                 let (w, b) = (self.array(*param, "weights"), self.array(*param, "biases"));
                 let ((x, _), len, name) = (self.f32s(*input)?, self.len(*param)?, self.name(*out));

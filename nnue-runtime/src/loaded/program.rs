@@ -16,10 +16,11 @@ use nnue_format::layout::{param_arrays, Elem, InputOrder};
 
 use super::LoadError;
 use crate::layers::{
-    affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse, clamp_square,
-    clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32, dual_i32, f32_bits,
-    f32_to_int, psqt, screlu_f32, screlu_output, shift_bias, sqr_clipped_and_clipped, unpack_sfnn_fc0_act,
-    unpack_sfnn_fc1_act, Forward, On, Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
+    add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse,
+    clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32,
+    dual_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output, shift_bias,
+    sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On, Pairwise,
+    PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
@@ -163,6 +164,9 @@ enum Op<'w> {
     CopyF32 { x: At, n: usize, out: At },
     ScreluF32 { x: At, n: usize, out: At },
     ClampF32 { x: At, n: usize, out: At },
+    HardSwishF32 { x: At, n: usize, out: At },
+    SwigluF32 { x: At, n: usize, out: At },
+    AddF32 { a: At, b: At, n: usize, out: At },
     AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
     DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
     F32ToInt { x: At, scale: i32, out: At },
@@ -652,6 +656,17 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
         Op::ClampF32 { x, n, out } => {
             sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = crelu_f32(get(&a.f, x)); put(&mut a.f, out, y) })
         }
+        Op::HardSwishF32 { x, n, out } => {
+            sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = hard_swish_f32(get(&a.f, x)); put(&mut a.f, out, y) })
+        }
+        Op::SwigluF32 { x, n, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let y: [f32; 2 * N] = *get(&a.f, x);
+            put::<f32, N>(&mut a.f, out, swiglu_f32::<{ 2 * N }, N>(&y));
+        }),
+        Op::AddF32 { a: x, b: y, n, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let z: [f32; N] = add_f32(get(&a.f, x), get(&a.f, y));
+            put(&mut a.f, out, z)
+        }),
         Op::AffineF32 { x, inputs, w, b, n, out } => {
             sized!(inputs; 16 | 32 | 64 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
                 let y = affine_f32::<IN, OUT>(get(&a.f, x), part(w, bucket), part(b, bucket));
@@ -970,6 +985,29 @@ impl<'w> Builder<'_, 'w> {
                     ScreluF32 { .. } => Op::ScreluF32 { x, n, out: at },
                     _ => Op::ClampF32 { x, n, out: at },
                 });
+                (*out, val)
+            }
+            HardSwishF32 { input, out } | SwigluF32 { input, out } => {
+                let (x, n) = self.f32s(*input)?;
+                let swiglu = matches!(step, SwigluF32 { .. });
+                let m = if swiglu { n / 2 } else { n };
+                self.sized("an f32 activation", m, VECTOR)?;
+                let (at, val) = self.new_f32(m)?;
+                self.ops.push(if swiglu {
+                    Op::SwigluF32 { x, n: m, out: at }
+                } else {
+                    Op::HardSwishF32 { x, n, out: at }
+                });
+                (*out, val)
+            }
+            AddF32 { a, b, out } => {
+                let ((x, n), (y, m)) = (self.f32s(*a)?, self.f32s(*b)?);
+                if n != m {
+                    return Err(err(format!("r{out}: r{a} has {n} values, r{b} {m}")));
+                }
+                self.sized("an f32 sum", n, VECTOR)?;
+                let (at, val) = self.new_f32(n)?;
+                self.ops.push(Op::AddF32 { a: x, b: y, n, out: at });
                 (*out, val)
             }
             AffineF32 { param, input, out } | AffineI32 { param, input, out } => {
