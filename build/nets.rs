@@ -69,6 +69,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("RECKLESS_SYNTH", layered(engine_nets::RECKLESS.arch, engine_nets::RECKLESS.seed)),
         ("RECKLESS_PAIRS_SYNTH", layered(engine_nets::RECKLESS_PAIRS.arch, engine_nets::RECKLESS_PAIRS.seed)),
         ("PLENTYCHESS_SYNTH", layered(engine_nets::PLENTYCHESS.arch, engine_nets::PLENTYCHESS.seed)),
+        ("VIRIDITHAS_SYNTH", layered(engine_nets::VIRIDITHAS.arch, engine_nets::VIRIDITHAS.seed)),
         (
             "LAYERED_F32_64",
             layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings2}"), 130),

@@ -9,7 +9,7 @@
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
-    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX,
+    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, VIRIDITHAS,
 };
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
@@ -19,6 +19,7 @@ nnue_runtime::nnue_net!(name = obsidian, env = "NNUE_SYNTH_OBSIDIAN_SYNTH");
 nnue_runtime::nnue_net!(name = reckless, env = "NNUE_SYNTH_RECKLESS_SYNTH");
 nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_SYNTH");
 nnue_runtime::nnue_net!(name = plentychess, env = "NNUE_SYNTH_PLENTYCHESS_SYNTH");
+nnue_runtime::nnue_net!(name = viridithas, env = "NNUE_SYNTH_VIRIDITHAS_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -173,4 +174,19 @@ fn plentychess() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered_threats::<1024, 512, 256, 64368, 9216, 16, 32, 32, 8>().unwrap();
     compare("plentychess", &net, &positions, &games, &loaded, &plentychess::NETWORK);
+}
+
+/// Viridithas: Stockfish 19's pawn-pair and threat inputs (int8 rows) beside `704x16hm`
+/// piece-square ones (both kings on one plane), `-> 1024)x2`, pairwise `>> 9`, sparse int8 32,
+/// hard-swish, f32 64, SwiGLU (32) plus the dense layer's input, f32 1; `struct
+/// QuantisedNetwork`, which the engine reads zstd-compressed (as the file it ran).
+#[test]
+fn viridithas() {
+    let (net, positions, games) = setup(&VIRIDITHAS, env!("NNUE_SYNTH_VIRIDITHAS_SYNTH"));
+    assert_eq!(net.arch().to_string(), viridithas::ARCHITECTURE);
+    let shipped = nnue_runtime::format::synth::viridithas_zstd(&net);
+    assert_eq!(Net::from_bytes(&shipped, Some(&net.arch())).unwrap(), net, "the zstd-compressed file");
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 32, 64, 8>().unwrap();
+    compare("viridithas", &net, &positions, &games, &loaded, &viridithas::NETWORK);
 }

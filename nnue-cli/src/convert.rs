@@ -18,13 +18,14 @@ struct Changes {
     file: Option<FileLayout>,
 }
 
-const FILES: [(&str, FileLayout); 6] = [
+const FILES: [(&str, FileLayout); 7] = [
     ("alexandria", FileLayout::Alexandria),
     ("bullet", FileLayout::Bullet),
     ("obsidian", FileLayout::Obsidian),
     ("cbnf", FileLayout::Cbnf),
     ("reckless", FileLayout::Reckless),
     ("plentychess", FileLayout::PlentyChess),
+    ("viridithas", FileLayout::Viridithas),
 ];
 
 fn parse(to: &str) -> Result<Changes, Failure> {
@@ -80,7 +81,7 @@ fn paddings(file: FileLayout) -> &'static [Padding] {
     match file {
         FileLayout::Bullet => &[Padding::None, Padding::Zeros, Padding::Bullet],
         FileLayout::Obsidian | FileLayout::Reckless | FileLayout::Cbnf => &[Padding::None, Padding::Zeros],
-        FileLayout::Alexandria | FileLayout::PlentyChess => &[Padding::None],
+        FileLayout::Alexandria | FileLayout::PlentyChess | FileLayout::Viridithas => &[Padding::None],
     }
 }
 
@@ -120,8 +121,8 @@ fn apply(net: &Net, c: &Changes) -> Result<Net, Failure> {
                 }
                 p.padding = padding;
             }
-            if c.zstd.is_some() && a.file != FileLayout::Cbnf {
-                return Err(Failure("zstd= applies to Stormphrax's CBNF layout only".into()));
+            if c.zstd.is_some() && !matches!(a.file, FileLayout::Cbnf | FileLayout::Viridithas) {
+                return Err(Failure("zstd= applies to Stormphrax's CBNF and Viridithas's layouts only".into()));
             }
             Architecture::Layered(*a).validate().map_err(|e| Failure(format!("the new layout: {e}")))?;
         }
@@ -151,11 +152,18 @@ pub fn run(file: &str, arch: Option<&str>, to: &str, out: &str, force: bool) -> 
     let changes = parse(to)?;
     let net = load::net(file, arch)?;
     let input = load::bytes(file, Some(&net.arch()))?;
-    let was_zstd = matches!(net.arch(), Architecture::Layered(a) if a.file == FileLayout::Cbnf) && input[6] & 1 != 0;
+    let was_zstd = match net.arch() {
+        Architecture::Layered(a) if a.file == FileLayout::Cbnf => input[6] & 1 != 0,
+        // Viridithas's: compressed unless the struct's own size.
+        Architecture::Layered(a) if a.file == FileLayout::Viridithas => input.len() != a.param_bytes(),
+        _ => false,
+    };
     let converted = apply(&net, &changes)?;
     let zstd = changes.zstd.unwrap_or(was_zstd && changes.file.is_none());
     let bytes = if zstd {
-        converted.to_cbnf_zstd(1).ok_or_else(|| Failure("--zstd writes Stormphrax's layout (file=cbnf) only".into()))?
+        converted
+            .to_zstd(1)
+            .ok_or_else(|| Failure("--zstd writes Stormphrax's and Viridithas's layouts only".into()))?
     } else {
         converted.to_bytes()
     };

@@ -132,6 +132,27 @@ pub fn candidates(bytes: &[u8]) -> Vec<Candidate> {
             });
         }
     }
+    // Viridithas's `struct QuantisedNetwork`: its size raw; zstd-compressed (as it ships) any
+    // size, reading tells.
+    if let Some(a) = layered(known::VIRIDITHAS) {
+        let zstd = bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]);
+        if zstd || size == a.param_bytes() {
+            let who = if zstd {
+                "Viridithas's layout (zstd-compressed, as it ships: reading tells)"
+            } else {
+                "Viridithas's layout"
+            };
+            out.push(Candidate {
+                who: who.into(),
+                description: Architecture::Layered(a).to_string(),
+                complete: true,
+                tier: Tier::Known,
+                padded: false,
+                arch: Architecture::Layered(a),
+                reads: None,
+            });
+        }
+    }
     out.extend(engine_shapes(size));
     out.extend(generic(size, &out));
     out.sort_by_key(|c| (c.tier, c.padded, !c.complete));

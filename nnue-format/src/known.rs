@@ -5,11 +5,12 @@
 
 use crate::Architecture;
 
-pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX};
+pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, VIRIDITHAS};
 
 /// The engines' shipped headerless nets whose size follows from the description: whose, and
-/// the description. (PlentyChess's varint files and Stormphrax's `CBNF` files are not among
-/// them: see [`PLENTYCHESS`] and [`STORMPHRAX`].)
+/// the description. (PlentyChess's varint files, Stormphrax's `CBNF` files and Viridithas's
+/// zstd-compressed ones are not among them: see [`PLENTYCHESS`], [`STORMPHRAX`] and
+/// [`VIRIDITHAS`].)
 pub const HEADERLESS: [(&str, &str); 6] = [
     ("akimbo 0.7.0's", crate::preset::AKIMBO),
     ("pawnocchio's net20", crate::preset::PAWNOCCHIO),

@@ -122,6 +122,12 @@ pub enum Call {
     ScreluF32 { x: Reg, n: usize, out: Reg },
     /// `clamp(x, 0, 1)` of `n` values.
     ClampF32 { x: Reg, n: usize, out: Reg },
+    /// `x · clamp(x + 3, 0, 6) · (1/6)` of `n` values (hard-swish).
+    HardSwishF32 { x: Reg, n: usize, out: Reg },
+    /// `hardswish(x[i]) · x[i + n]` for `i < n`, of `2n` values (SwiGLU).
+    SwigluF32 { x: Reg, n: usize, out: Reg },
+    /// `a + b` of `n` values each, f32 (a residual connection).
+    AddF32 { a: Reg, b: Reg, n: usize, out: Reg },
     /// An f32 layer of `inputs` to `n` values.
     AffineF32 { param: Param, x: Reg, inputs: usize, n: usize, out: Reg },
     /// An f32 layer of `inputs` to one value, in its 16-lane order.
@@ -392,6 +398,24 @@ impl Lowering<'_> {
             ClampF32 { input, out } => {
                 let n = self.floats(*input)?;
                 (*out, Kind::Floats(n), Call::ClampF32 { x: *input, n, out: *out })
+            }
+            HardSwishF32 { input, out } => {
+                let n = self.floats(*input)?;
+                (*out, Kind::Floats(n), Call::HardSwishF32 { x: *input, n, out: *out })
+            }
+            SwigluF32 { input, out } => {
+                let n = self.floats(*input)?;
+                if n % 2 != 0 {
+                    return err(format!("r{out}: a gated activation of {n} values, not an even number"));
+                }
+                (*out, Kind::Floats(n / 2), Call::SwigluF32 { x: *input, n: n / 2, out: *out })
+            }
+            AddF32 { a, b, out } => {
+                let (n, m) = (self.floats(*a)?, self.floats(*b)?);
+                if n != m {
+                    return err(format!("r{out}: r{a} has {n} values, r{b} {m}"));
+                }
+                (*out, Kind::Floats(n), Call::AddF32 { a: *a, b: *b, n, out: *out })
             }
             AffineF32 { param, input, out } => {
                 let (inputs, n) = (self.floats(*input)?, self.outputs(*param)?);

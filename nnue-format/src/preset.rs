@@ -47,8 +47,18 @@ pub const STORMPHRAX: &str = "(704x16hm -> 1792)x2 -> pairwise>>9 -> (16 -> 32 -
     scale=400, file=cbnf, \
     kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
 
+/// Viridithas's nets (cosmobobak/viridithas 8bc0706, 2026-08-08: `struct QuantisedNetwork`,
+/// shipped zstd-compressed): merged-king piece-square inputs beside pawn-pair and threat
+/// inputs, a hard-swish after the sparse layer, SwiGLU and a residual connection after the
+/// dense one. Its builds with VNNI sum the sparse layer exactly; its AVX2 build adds two
+/// groups' `maddubs` products in int16 (four groups at a time, in its permuted neuron order),
+/// which only large sparse weights can make differ.
+pub const VIRIDITHAS: &str = "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, \
+    l2act=swiglu, residual, l1mul=512/4161600, scale=240, threats=pawnpairs+sf19, file=viridithas, \
+    kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
+
 /// Every preset: its name and the description it stands for.
-pub const PRESETS: [(&str, &str); 16] = [
+pub const PRESETS: [(&str, &str); 17] = [
     ("akimbo", AKIMBO),
     ("pawnocchio", PAWNOCCHIO),
     ("alexandria", ALEXANDRIA),
@@ -56,6 +66,7 @@ pub const PRESETS: [(&str, &str); 16] = [
     ("obsidian", OBSIDIAN),
     ("reckless", RECKLESS),
     ("plentychess", PLENTYCHESS),
+    ("viridithas", VIRIDITHAS),
     ("stormphrax7", STORMPHRAX),
     ("stockfish13", "HalfKP -> 256x2 -> 32 -> 32 -> 1"),
     ("stockfish17.1-big", "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8"),

@@ -385,6 +385,10 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     } else if head.zstd {
         decompressed = header::decompress(&data[head.start..], head.start, file::param_bytes(arch))?;
         (&decompressed[..], 0, Padding::None, false)
+    } else if arch.file == crate::FileLayout::Viridithas && data.len() != arch.param_bytes() {
+        // As Viridithas ships (and embeds) its nets: the struct's bytes, zstd-compressed.
+        decompressed = header::decompress(data, 0, file::param_bytes(arch))?;
+        (&decompressed[..], 0, Padding::None, false)
     } else {
         // The size first, as for the other headerless nets: a truncated file is one error.
         let (exact, padded) = (arch.param_bytes(), arch.file_bytes());

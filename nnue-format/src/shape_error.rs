@@ -84,11 +84,11 @@ pub enum ShapeError {
         /// The net's number of output buckets.
         buckets: usize,
     },
-    /// Threat inputs with king buckets that are merged or not mirrored.
-    #[error("threats= take chess-768 inputs mirrored by the king (768xKhm)")]
+    /// Threat inputs with king buckets that are not mirrored.
+    #[error("threats= take inputs mirrored by the king (768xKhm or 704xKhm)")]
     ThreatsNeedMirroredKings,
     /// Threat inputs in a file layout other than the one that stores them.
-    #[error("threats={} are stored by file={} only", .threats.name(), .threats.file().name())]
+    #[error("threats={} are stored by {} only", .threats.name(), .threats.file_names())]
     ThreatsFile {
         /// The threat inputs.
         threats: ThreatInputs,
@@ -104,6 +104,14 @@ pub enum ShapeError {
     /// The skip connection in a stack whose numbers aren't f32.
     #[error("skip: the output layer reads the sparse layer's activation in f32 stacks only")]
     SkipNeedsF32,
+    /// A residual connection between layers of different widths, or in an i32 stack.
+    #[error("residual: the dense layer's activation ({to} values) adds its input ({from}) in f32 stacks only")]
+    Residual {
+        /// The dense layer's input width.
+        from: usize,
+        /// Its activation's width.
+        to: usize,
+    },
     /// The shift after the pairwise product (`pairwise>>N`).
     #[error("pairwise>>{got}: the shift must be {min} to {max}")]
     FtShift {

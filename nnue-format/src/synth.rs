@@ -260,7 +260,10 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         padding: match arch.file {
             crate::FileLayout::Bullet => Padding::Bullet,
             crate::FileLayout::Obsidian | crate::FileLayout::Reckless => Padding::Zeros,
-            crate::FileLayout::Alexandria | crate::FileLayout::Cbnf | crate::FileLayout::PlentyChess => Padding::None,
+            crate::FileLayout::Alexandria
+            | crate::FileLayout::Cbnf
+            | crate::FileLayout::PlentyChess
+            | crate::FileLayout::Viridithas => Padding::None,
         },
     };
     // Headerless layouts have no description; CBNF names the net in its header.
@@ -270,7 +273,8 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         crate::FileLayout::Bullet
         | crate::FileLayout::Obsidian
         | crate::FileLayout::Reckless
-        | crate::FileLayout::PlentyChess => String::new(),
+        | crate::FileLayout::PlentyChess
+        | crate::FileLayout::Viridithas => String::new(),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }
@@ -350,7 +354,19 @@ pub fn with_dead_columns(mut net: Net, dead: usize, seed: u64) -> Net {
 /// # Panics
 /// When `net` is not in Stormphrax's layout, or `frames` is 0.
 pub fn cbnf_zstd(net: &Net, frames: usize) -> Vec<u8> {
-    net.to_cbnf_zstd(frames).expect("a CBNF net and at least one frame")
+    let cbnf = matches!(&net.model, Model::Layered(a, _) if a.file == crate::FileLayout::Cbnf);
+    assert!(cbnf, "a CBNF net");
+    net.to_zstd(frames).expect("at least one frame")
+}
+
+/// A Viridithas net's file as Viridithas ships and embeds it: its bytes as one zstd frame.
+///
+/// # Panics
+/// When `net` is not in Viridithas's layout.
+pub fn viridithas_zstd(net: &Net) -> Vec<u8> {
+    let viridithas = matches!(&net.model, Model::Layered(a, _) if a.file == crate::FileLayout::Viridithas);
+    assert!(viridithas, "a net in Viridithas's layout");
+    net.to_zstd(1).expect("one frame")
 }
 
 /// The description of [`zstd_bomb`]'s file: a `CBNF` net whose arrays (L1 16384, 64 king

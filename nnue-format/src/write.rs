@@ -111,26 +111,32 @@ impl Net {
         crate::write::write_net(self)
     }
 
-    /// A multi-layer net of Stormphrax's layout as Stormphrax ships its nets: the `CBNF`
-    /// header with the zstd flag, then its arrays back to back (no padding) as a zstd stream
-    /// of `frames` frames (one is what `zstd` writes; Stormphrax reads any number). `None`
-    /// when the net is not in that layout, or `frames` is 0.
-    pub fn to_cbnf_zstd(&self, frames: usize) -> Option<Vec<u8>> {
+    /// The net zstd-compressed as its engine ships it: Stormphrax's layout (`file=cbnf`) as the
+    /// `CBNF` header with the zstd flag, then its arrays back to back (no padding) as a zstd
+    /// stream of `frames` frames (one is what `zstd` writes; Stormphrax reads any number);
+    /// Viridithas's (`file=viridithas`) as its whole file in one frame. `None` for other
+    /// layouts, or when `frames` is 0.
+    pub fn to_zstd(&self, frames: usize) -> Option<Vec<u8>> {
         use crate::layered::{file, header};
+        use ruzstd::encoding::{compress_to_vec, CompressionLevel};
         let Model::Layered(arch, _) = &self.model else { return None };
-        if arch.file != crate::FileLayout::Cbnf || frames == 0 {
-            return None;
+        match arch.file {
+            _ if frames == 0 => None,
+            crate::FileLayout::Viridithas => Some(compress_to_vec(&self.to_bytes()[..], CompressionLevel::Fastest)),
+            crate::FileLayout::Cbnf => {
+                let bytes = self.to_bytes();
+                let (start, len) = (header::bytes(arch), file::param_bytes(arch));
+                // Only the last array can end off a 64-byte boundary (see
+                // `LayeredArch::validate`), so the written arrays up to it are already back to back.
+                let arrays = &bytes[start..start + len];
+                let mut out = bytes[..start].to_vec();
+                out[6] |= 1;
+                for part in arrays.chunks(len.div_ceil(frames)) {
+                    out.extend(compress_to_vec(part, CompressionLevel::Fastest));
+                }
+                Some(out)
+            }
+            _ => None,
         }
-        let bytes = self.to_bytes();
-        let (start, len) = (header::bytes(arch), file::param_bytes(arch));
-        // Only the last array can end off a 64-byte boundary (see `LayeredArch::validate`), so
-        // the written arrays up to it are already back to back.
-        let arrays = &bytes[start..start + len];
-        let mut out = bytes[..start].to_vec();
-        out[6] |= 1;
-        for part in arrays.chunks(len.div_ceil(frames)) {
-            out.extend(ruzstd::encoding::compress_to_vec(part, ruzstd::encoding::CompressionLevel::Fastest));
-        }
-        Some(out)
     }
 }

@@ -353,6 +353,18 @@ impl Emitter<'_> {
                 let x = self.var(*x)?;
                 (*out, self.floats(*out, *n, quote!(l::crelu_f32(&#x))))
             }
+            HardSwishF32 { x, n, out } => {
+                let x = self.var(*x)?;
+                (*out, self.floats(*out, *n, quote!(l::hard_swish_f32(&#x))))
+            }
+            SwigluF32 { x, n, out } => {
+                let x = self.var(*x)?;
+                (*out, self.floats(*out, *n, quote!(l::swiglu_f32(&#x))))
+            }
+            AddF32 { a, b, n, out } => {
+                let (x, y) = (self.var(*a)?, self.var(*b)?);
+                (*out, self.floats(*out, *n, quote!(l::add_f32(&#x, &#y))))
+            }
             AffineF32 { param, x, n, out, .. } => {
                 let (w, b, x) = (w(param), self.array(*param, "biases"), self.var(*x)?);
                 (*out, self.floats(*out, *n, quote!(l::affine_f32(&#x, &#w[bucket], &#b[bucket]))))

@@ -82,3 +82,15 @@ pub const PLENTYCHESS: EngineNet = EngineNet {
     seed: 2032,
     oracle: "plentychess-synth.tsv",
 };
+
+/// Viridithas (cosmobobak/viridithas 8bc0706, 2026-08-08): merged-king piece-square inputs
+/// beside Stockfish 19's pawn-pair and threat inputs, hard-swish after the sparse layer,
+/// SwiGLU and a residual connection after the dense one, `struct QuantisedNetwork`
+/// zstd-compressed.
+pub const VIRIDITHAS: EngineNet = EngineNet {
+    name: "viridithas",
+    engine: "Viridithas 8bc07064c888ad9ff7641e65188cc3e230916090, cargo build --release, RUSTFLAGS=-Ctarget-cpu=x86-64-v3 (AVX2, FMA), rustc 1.95",
+    arch: nnue_format::known::VIRIDITHAS,
+    seed: 2033,
+    oracle: "viridithas-synth.tsv",
+};

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! A Stormphrax net can also be written with the last array's padding (`padded`, as its own
-//! writer does) or zstd-compressed (`zstd`, as it ships its nets; `zstd3`: in three frames).
+//! writer does) or zstd-compressed (`zstd`, as it ships its nets; `zstd3`: in three frames);
+//! a Viridithas net zstd-compressed (`zstd`: one frame, as it ships and embeds its nets).
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,7 +27,24 @@ fn main() {
         std::process::exit(2);
     };
     let mut net_value = net.net();
-    let is_cbnf = matches!(&net_value.model, nnue_runtime::format::Model::Layered(a, _) if a.file == nnue_runtime::format::FileLayout::Cbnf);
+    let file = match &net_value.model {
+        nnue_runtime::format::Model::Layered(a, _) => Some(a.file),
+        _ => None,
+    };
+    let is_cbnf = file == Some(nnue_runtime::format::FileLayout::Cbnf);
+    if file == Some(nnue_runtime::format::FileLayout::Viridithas) && matches!(form, "" | "zstd") {
+        let bytes = if form.is_empty() {
+            net_value.to_bytes()
+        } else {
+            nnue_runtime::format::synth::viridithas_zstd(&net_value)
+        };
+        if let Err(e) = std::fs::write(out, &bytes) {
+            eprintln!("writing {out}: {e}");
+            std::process::exit(1);
+        }
+        println!("{out}: {} bytes, {}", bytes.len(), net.arch);
+        return;
+    }
     if !form.is_empty() && !is_cbnf {
         eprintln!("{name}: `{form}` is a form of Stormphrax's CBNF files only");
         std::process::exit(2);

@@ -90,7 +90,7 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     // Threat rows (int8): Reckless's first, PlentyChess's after the piece-square rows.
     let threats = arch.int8_inputs();
     debug_assert!(
-        threats == 0 || matches!(arch.file, FileLayout::Reckless | FileLayout::PlentyChess),
+        threats == 0 || matches!(arch.file, FileLayout::Reckless | FileLayout::PlentyChess | FileLayout::Viridithas),
         "checked by LayeredArch::validate"
     );
     // Stormphrax's (after its 64-byte header) and Reckless's (after its threat rows): FT
@@ -166,6 +166,21 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
+        // Viridithas's `struct QuantisedNetwork` (src/nnue/network.rs): pawn-pair and threat
+        // weights[int8 inputs][L1] i8, piece-square weights[inputs][L1], biases[L1], L1
+        // weights[L1][B][L2] i8, L1 biases[B][L2], L2 weights[L2][B][L3], L2 biases[B][L3], L3
+        // weights[L3/2][B], L3 biases[B] (f32).
+        FileLayout::Viridithas => vec![
+            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
+            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
+            FileArray::new("l3 biases", I32, &[b], &[0]),
+        ],
         FileLayout::Cbnf => blocked(),
     }
 }
@@ -225,6 +240,28 @@ mod round_trip {
             assert_eq!(a.l3_weights, b.l3_weights, "l3");
             assert_eq!(net.description, back.description, "description");
         }
+    }
+
+    /// Viridithas's layout: the struct's bytes, read back as written, and as Viridithas ships
+    /// them (zstd-compressed); a cut stream is an error, not a shorter net.
+    #[test]
+    fn a_viridithas_file_round_trips_raw_and_compressed() {
+        let text = "(704x2hm -> 64)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, l2act=swiglu, \
+                    residual, l1mul=512/4161600, scale=240, threats=pawnpairs+sf19, file=viridithas, \
+                    kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Layered(a) = arch else { unreachable!() };
+        // The output layer reads SwiGLU's 32 values.
+        assert_eq!((a.int8_inputs(), a.int16_inputs(), a.l3_inputs()), (4560 + 59808, 2 * 704, 32));
+        let net = crate::synth::layered(&a, 4);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), a.param_bytes());
+        assert_eq!(Net::from_bytes(&bytes, Some(&arch)).unwrap(), net);
+        let shipped = crate::synth::viridithas_zstd(&net);
+        assert!(shipped.len() < bytes.len());
+        assert_eq!(Net::from_bytes(&shipped, Some(&arch)).unwrap(), net);
+        let cut = Net::from_bytes(&shipped[..shipped.len() - 1], Some(&arch)).unwrap_err();
+        assert!(cut.to_string().contains("zstd"), "{cut}");
     }
 
     /// PlentyChess's layout, one varint per value: read back as written, byte for byte; its

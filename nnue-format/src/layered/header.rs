@@ -23,7 +23,8 @@ pub(crate) fn bytes(arch: &LayeredArch) -> usize {
         | FileLayout::Bullet
         | FileLayout::Obsidian
         | FileLayout::Reckless
-        | FileLayout::PlentyChess => 0,
+        | FileLayout::PlentyChess
+        | FileLayout::Viridithas => 0,
         FileLayout::Cbnf => CBNF_BYTES,
     }
 }

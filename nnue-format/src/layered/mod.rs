@@ -30,15 +30,18 @@
 //!    the stack's numbers:
 //!    - `f32`: `z = fma(s, l1mul, bias)` (one rounding, `l1mul` the f32 quotient of the two
 //!      integers); `dual` gives `[clamp(z, 0, 1); L2] ++ [min(z², 1); L2]`, `screlu`
-//!      `clamp(z, 0, 1)²`, `crelu` `clamp(z, 0, 1)`;
+//!      `clamp(z, 0, 1)²`, `crelu` `clamp(z, 0, 1)`, `hardswish` `z · clamp(z + 3, 0, 6) ·
+//!      (1/6)` (in that order, `1/6` the f32 quotient; Viridithas's);
 //!    - `i32`: `o = (s >> l1shift) + bias`; `dual` gives `[clamp(o, 0, Q) · Q; L2] ++
 //!      [min(o·o, Q²); L2]` (wrapping product), `screlu` `clamp(o, 0, Q)²`.
 //! 6. **Dense layer** L2 (·2 when dual) → L3: `f32`: each output starts at its bias and adds
 //!    `fma(x[i], w[k][i], ·)` for `i` in order, then `l2act=`: `clamp(y, 0, 1)²` (`screlu`,
-//!    unless said) or `clamp(y, 0, 1)` (`crelu`); `i32`: `y = bias + Σ x[i] · w[k][i]`
+//!    unless said), `clamp(y, 0, 1)` (`crelu`) or `swiglu` (`hardswish(y[i]) · y[i + L3/2]`
+//!    for `i < L3/2`, halving the width: Viridithas's); then with `residual` the dense
+//!    layer's input added (`a[i] + x[i]`, as wide); `i32`: `y = bias + Σ x[i] · w[k][i]`
 //!    wrapping, then `clamp(y, 0, Q³)` (`crelu`, the only one). No engine computes the other
 //!    i32 activations, so they are refused rather than guessed.
-//! 7. **Output** L3 → 1 (with `skip`, f32 only: over the dense layer's L3 values then the
+//! 7. **Output** L3 (L3/2 after `swiglu`) → 1 (with `skip`, f32 only: over the dense layer's values then the
 //!    sparse layer's activation, `L3 + L2 (x2)` inputs, PlentyChess's): `f32`: 16 lane sums, lane `j` taking inputs `j, j + 16, ...` in order
 //!    (`x·w`, then `fma`), the lanes halved four times (`p[j] + p[j + half]`), the bias added
 //!    last, then `(out · scale) as i32` (truncating; Alexandria's AVX2 order); `i32`:
@@ -85,6 +88,9 @@ pub struct LayeredArch {
     /// The output layer reads the sparse layer's activation after the dense layer's
     /// (`skip`: PlentyChess's), `L3 + L2 (x2)` inputs.
     pub skip: bool,
+    /// The dense layer's activation plus its input (`residual`: Viridithas's), which must be
+    /// as wide.
+    pub residual: bool,
     /// The dense layer's activation (`l2act=`).
     pub l2_act: Act,
     /// The sparse layer sums as Integral does (`l1sums=i16pairs`): two listed 4-byte groups'
@@ -129,12 +135,22 @@ impl ThreatInputs {
         }
     }
 
-    /// The one file layout that stores these rows.
-    pub(crate) fn file(self) -> FileLayout {
+    /// The file layouts that store these rows.
+    pub(crate) fn files(self) -> &'static [FileLayout] {
         match self {
-            ThreatInputs::Reckless => FileLayout::Reckless,
-            ThreatInputs::PawnPairsSf19 => FileLayout::PlentyChess,
+            ThreatInputs::Reckless => &[FileLayout::Reckless],
+            ThreatInputs::PawnPairsSf19 => &[FileLayout::PlentyChess, FileLayout::Viridithas],
         }
+    }
+
+    /// Whether `file` stores these rows.
+    pub(crate) fn stored_by(self, file: FileLayout) -> bool {
+        self.files().contains(&file)
+    }
+
+    /// The layouts that store them, for messages.
+    pub(crate) fn file_names(self) -> String {
+        self.files().iter().map(|f| format!("file={}", f.name())).collect::<Vec<_>>().join(" or ")
     }
 }
 
@@ -168,6 +184,11 @@ pub enum Act {
     Screlu,
     /// Both: `[clamp(x, 0, one)] ++ [min(x², one)]` (only after the sparse layer).
     Dual,
+    /// `x · clamp(x + 3, 0, 6) · (1/6)` (f32 only; Viridithas's hard-swish).
+    HardSwish,
+    /// `hardswish(x[i]) · x[i + n/2]` for `i < n/2` (f32, after the dense layer only:
+    /// Viridithas's SwiGLU), halving the width.
+    Swiglu,
 }
 
 impl Act {
@@ -176,6 +197,8 @@ impl Act {
             Act::Crelu => "crelu",
             Act::Screlu => "screlu",
             Act::Dual => "dual",
+            Act::HardSwish => "hardswish",
+            Act::Swiglu => "swiglu",
         }
     }
 
@@ -235,6 +258,13 @@ pub enum FileLayout {
     /// its bits), no header: piece-square rows, pawn-pair and threat rows, biases, then the
     /// layers input-major (`[L1][B][L2]`, `[L2 (x2)][B][L3]`, `[L3 (+ L2 (x2))][B]`).
     PlentyChess,
+    /// Viridithas's `struct QuantisedNetwork`, zstd-compressed (the bytes of one or more zstd
+    /// frames), no header, no padding: pawn-pair and threat rows (int8), piece-square rows
+    /// and biases (int16), then the layers input-major (`[L1][B][L2]`, `[L2][B][L3]`,
+    /// `[L3/2][B]`), their biases f32. The engine reorders the transformer's neurons at load
+    /// (a fixed permutation of each half), which only its AVX2 build's int16 pair sums
+    /// could see; with exact sums the order doesn't matter.
+    Viridithas,
 }
 
 impl FileLayout {
@@ -242,7 +272,7 @@ impl FileLayout {
     pub fn array_align(self) -> usize {
         match self {
             FileLayout::Cbnf | FileLayout::Obsidian | FileLayout::Reckless => 64,
-            FileLayout::Alexandria | FileLayout::Bullet | FileLayout::PlentyChess => 1,
+            FileLayout::Alexandria | FileLayout::Bullet | FileLayout::PlentyChess | FileLayout::Viridithas => 1,
         }
     }
 
@@ -259,6 +289,7 @@ impl FileLayout {
             FileLayout::Obsidian => "obsidian",
             FileLayout::Reckless => "reckless",
             FileLayout::PlentyChess => "plentychess",
+            FileLayout::Viridithas => "viridithas",
         }
     }
 }
@@ -316,7 +347,16 @@ impl LayeredArch {
 
     /// The output layer's inputs: L3, and the sparse layer's activation after them with `skip`.
     pub fn l3_inputs(&self) -> usize {
-        self.l3 + if self.skip { self.l2_full() } else { 0 }
+        self.dense_act_width() + if self.skip { self.l2_full() } else { 0 }
+    }
+
+    /// The width of the dense layer's activation: L3, halved by `l2act=swiglu`.
+    pub fn dense_act_width(&self) -> usize {
+        if self.l2_act == Act::Swiglu {
+            self.l3 / 2
+        } else {
+            self.l3
+        }
     }
 
     /// The sparse layer's activation is dual (linear ⊕ squared).
@@ -333,7 +373,8 @@ impl LayeredArch {
         match self.file {
             FileLayout::Bullet => exact.next_multiple_of(64),
             // Varints: the raw size, for want of one (a file's size follows from its values).
-            FileLayout::Alexandria | FileLayout::PlentyChess => exact,
+            // Viridithas's: the raw struct, as zstd decompresses it.
+            FileLayout::Alexandria | FileLayout::PlentyChess | FileLayout::Viridithas => exact,
             // Stormphrax's writer pads every array, the last one included.
             FileLayout::Cbnf => header::bytes(self) + file::padded_bytes(self, header::CBNF_ALIGN),
             // `sizeof(struct Net)` / `sizeof(Parameters)`: every array aligned, the last one's
@@ -356,6 +397,10 @@ impl LayeredArch {
     pub fn acts_valid(&self) -> Result<(), &'static str> {
         match (self.numbers, self.l1_act, self.l2_act) {
             (_, _, Act::Dual) => Err("l2act=dual: a dual activation only follows the sparse layer"),
+            (_, Act::Swiglu, _) => Err("l1act=swiglu: a gated activation only follows the dense layer"),
+            (Numbers::I32 { .. }, Act::HardSwish, _) | (Numbers::I32 { .. }, _, Act::HardSwish | Act::Swiglu) => {
+                Err("hardswish and swiglu are f32 activations")
+            }
             // No engine computes these; their integer scales would be a guess.
             (Numbers::I32 { .. }, Act::Crelu, _) => Err("l1act=crelu: i32 stacks take screlu or dual"),
             (Numbers::I32 { .. }, _, Act::Screlu) => Err("l2act=screlu: i32 stacks clip the dense layer (crelu)"),
@@ -386,18 +431,21 @@ impl LayeredArch {
                 return Err(ShapeError::BucketTable { bucket, pieces, buckets: self.buckets });
             }
         }
-        if self.threats.is_some() && (self.merged_kings || !self.kings.mirrored) {
+        if self.threats.is_some() && !self.kings.mirrored {
             return Err(ShapeError::ThreatsNeedMirroredKings);
         }
         match (self.threats, self.file) {
-            (Some(threats), file) if threats.file() != file => return Err(ShapeError::ThreatsFile { threats, file }),
-            (None, file @ (FileLayout::Reckless | FileLayout::PlentyChess)) => {
+            (Some(threats), file) if !threats.stored_by(file) => return Err(ShapeError::ThreatsFile { threats, file }),
+            (None, file @ (FileLayout::Reckless | FileLayout::PlentyChess | FileLayout::Viridithas)) => {
                 return Err(ShapeError::FileNeedsThreats { file })
             }
             _ => {}
         }
         if self.skip && !matches!(self.numbers, Numbers::F32 { .. }) {
             return Err(ShapeError::SkipNeedsF32);
+        }
+        if self.residual && (!matches!(self.numbers, Numbers::F32 { .. }) || self.dense_act_width() != self.l2_full()) {
+            return Err(ShapeError::Residual { from: self.l2_full(), to: self.dense_act_width() });
         }
         if !Self::FT_SHIFTS.contains(&self.ft_shift) {
             let (min, max) = (*Self::FT_SHIFTS.start(), *Self::FT_SHIFTS.end());
@@ -444,6 +492,9 @@ impl fmt::Display for LayeredArch {
         };
         if self.skip {
             act2 += ", skip";
+        }
+        if self.residual {
+            act2 += ", residual";
         }
         match self.numbers {
             Numbers::F32 { num, den } => write!(f, ", f32{act}{act2}, l1mul={num}/{den}")?,
@@ -513,11 +564,13 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let mut i16_pairs = false;
     let mut threats = None;
     let mut skip = false;
+    let mut residual = false;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
             None if opt == "dual" => l1_act = Act::Dual,
             None if opt == "skip" => skip = true,
+            None if opt == "residual" => residual = true,
             Some(("l1act", v)) => l1_act = parse_act("l1act", v)?,
             Some(("l2act", v)) => l2_act = Some(parse_act("l2act", v)?),
             Some(("l1mul", v)) => {
@@ -547,9 +600,10 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
                     FileLayout::Obsidian,
                     FileLayout::Reckless,
                     FileLayout::PlentyChess,
+                    FileLayout::Viridithas,
                 ];
                 file = Some(layouts.into_iter().find(|l| l.name() == v).ok_or_else(|| {
-                    format!("file={v}: expected file=alexandria, bullet, cbnf, obsidian, reckless or plentychess")
+                    format!("file={v}: expected file=alexandria, bullet, cbnf, obsidian, reckless, plentychess or viridithas")
                 })?)
             }
             Some(("kings", v)) => map = Some(parse_king_map(v)?),
@@ -590,12 +644,13 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         ft_shift: parse_u32("pairwise", shift)?,
         l1_act,
         skip,
+        residual,
         l2_act: l2_act.unwrap_or(Act::l2_default(numbers)),
         i16_pairs,
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
         file: file.ok_or_else(|| {
-            missing("its file layout (file=alexandria, bullet, cbnf, obsidian, reckless or plentychess)")
+            missing("its file layout (file=alexandria, bullet, cbnf, obsidian, reckless, plentychess or viridithas)")
         })?,
     })
 }
@@ -609,10 +664,10 @@ pub(crate) fn parse_bucket_table(v: &str) -> Result<[u8; 33], String> {
 }
 
 fn parse_act(name: &str, v: &str) -> Result<Act, String> {
-    [Act::Crelu, Act::Screlu, Act::Dual]
+    [Act::Crelu, Act::Screlu, Act::Dual, Act::HardSwish, Act::Swiglu]
         .into_iter()
         .find(|a| a.name() == v)
-        .ok_or_else(|| format!("{name}={v}: expected crelu, screlu or dual"))
+        .ok_or_else(|| format!("{name}={v}: expected crelu, screlu, dual, hardswish or swiglu"))
 }
 
 fn parse_u32(name: &str, s: &str) -> Result<u32, String> {
@@ -664,7 +719,7 @@ mod tests {
             ),
             ("threats=reckless, file=bullet", "stored by file=reckless only"),
             ("file=reckless", "say which"),
-            ("threats=pawnpairs+sf19, file=reckless", "stored by file=plentychess only"),
+            ("threats=pawnpairs+sf19, file=reckless", "stored by file=plentychess or file=viridithas only"),
         ] {
             let text = format!("{base}, {options}, {two}");
             let e = text.parse::<Architecture>().unwrap_err().to_string();
@@ -713,11 +768,21 @@ mod tests {
             format!("{base}, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=bullet")
         );
         assert_eq!(layered(&integral.to_string()), integral);
+        // Viridithas's: hard-swish, SwiGLU halving the dense layer's 64 values, the residual.
+        let viri = layered(crate::preset::VIRIDITHAS);
+        assert_eq!((viri.l1_act, viri.l2_act, viri.residual), (Act::HardSwish, Act::Swiglu, true));
+        assert_eq!((viri.l3, viri.dense_act_width(), viri.l3_inputs(), viri.merged_kings), (64, 32, 32, true));
+        assert_eq!(layered(&viri.to_string()), viri);
         for (options, why) in [
             ("f32, l2act=dual, l1mul=1/64", "only follows the sparse layer"),
             ("i32, l1act=crelu, q=64, l1shift=8", "i32 stacks take screlu or dual"),
             ("i32, l2act=screlu, q=64, l1shift=8", "i32 stacks clip"),
-            ("f32, l1act=relu, l1mul=1/64", "expected crelu, screlu or dual"),
+            ("f32, l1act=relu, l1mul=1/64", "expected crelu, screlu, dual, hardswish or swiglu"),
+            ("f32, l1act=swiglu, l1mul=1/64", "only follows the dense layer"),
+            ("i32, l1act=hardswish, q=64, l1shift=8", "f32 activations"),
+            ("i32, l2act=swiglu, q=64, l1shift=8", "f32 activations"),
+            // L2 16 against the dense layer's 32 (or SwiGLU's 16 against its 32 inputs' 16: fine).
+            ("f32, residual, l1mul=1/64", "residual: the dense layer's activation (32 values) adds its input (16)"),
         ] {
             let text = format!("{base}, {options}, scale=200, file=bullet");
             let e = text.parse::<Architecture>().unwrap_err().to_string();

@@ -303,7 +303,21 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
             Kind::Float(n)
         }
         DualF32 { input, .. } => Kind::Float(floats(*input)?.checked_mul(2).ok_or_else(too_long)?),
-        ScreluF32 { input, .. } | ClampF32 { input, .. } => Kind::Float(floats(*input)?),
+        ScreluF32 { input, .. } | ClampF32 { input, .. } | HardSwishF32 { input, .. } => Kind::Float(floats(*input)?),
+        SwigluF32 { input, .. } => {
+            let n = floats(*input)?;
+            if n % 2 != 0 {
+                return Err(format!("r{input} has {n} values; a gated activation halves an even number"));
+            }
+            Kind::Float(n / 2)
+        }
+        AddF32 { a, b, .. } => {
+            let (n, m) = (floats(*a)?, floats(*b)?);
+            if n != m {
+                return Err(format!("r{a} has {n} values, r{b} {m}"));
+            }
+            Kind::Float(n)
+        }
         AffineF32 { param, input, .. } | DotF32 { param, input, .. } => {
             let s = shape(*param, Number::F32)?;
             reads(*input, s, *param, floats(*input)?)?;

@@ -20,7 +20,9 @@
 //! rN = clamp(rI >> S, 0, 127)     rN = min(127, rI² >> S)     rN = clamp(rI, 0, M)
 //! rN = rI / K     rN = rI · K     rN = rA + rB     rN = rA - rB
 //! rN = fma(f32(rI), NUM/DEN, P.b)     rN = clamp(rI, 0.0, 1.0) ++ min(rI², 1.0)
-//! rN = clamp(rI, 0.0, 1.0)²     rN = clamp(rI, 0.0, 1.0)
+//! rN = clamp(rI, 0.0, 1.0)²     rN = clamp(rI, 0.0, 1.0)     rN = rA + rB   (f32)
+//! rN = rI · clamp(rI + 3.0, 0.0, 6.0) · (1/6)
+//! rN = swiglu(rI)   (x[i] · clamp(x[i] + 3.0, 0.0, 6.0) · (1/6) · x[i + n/2])
 //! rN = int(rI · K)     rN = (rI >> S) + P.b     rN = clamp(rI, 0, Q) · Q ++ min(rI², Q²)     rN = clamp(rI, 0, Q)²
 //! positional = rN[; psqt = (us - them) / 2 / D]
 //! ```
@@ -152,6 +154,12 @@ pub enum Step {
     ScreluF32 { input: Reg, out: Reg },
     /// `clamp(x, 0, 1)`.
     ClampF32 { input: Reg, out: Reg },
+    /// `x · clamp(x + 3, 0, 6) · (1/6)`, in that order, `1/6` the f32 quotient (hard-swish).
+    HardSwishF32 { input: Reg, out: Reg },
+    /// `hardswish(x[i]) · x[i + n/2]` for `i < n/2` (SwiGLU with a hard-swish gate).
+    SwigluF32 { input: Reg, out: Reg },
+    /// `x + y` per element, f32 (a residual connection).
+    AddF32 { a: Reg, b: Reg, out: Reg },
     /// `out[o] = bias[o]`, then `fma(x[i], w[o][i], out[o])` for `i` in order.
     AffineF32 { param: Param, input: Reg, out: Reg },
     /// One f32 output: 16 lanes (lane `j`: `x[j]·w[j]`, then `fma` of `j + 16`, `j + 32`, ...),
@@ -318,12 +326,19 @@ impl Architecture {
                             AffineF32 { param: L2, input: 3, out: 4 },
                             f32_act(a.l2_act, 4, 5),
                         ]);
-                        // `skip`: the output layer reads the sparse layer's activation too.
-                        let last = if a.skip {
-                            steps.push(Concat { inputs: vec![5, 3], out: 8 });
-                            8
+                        // `residual`: the dense layer's input added to its activation.
+                        let act = if a.residual {
+                            steps.push(AddF32 { a: 5, b: 3, out: 9 });
+                            9
                         } else {
                             5
+                        };
+                        // `skip`: the output layer reads the sparse layer's activation too.
+                        let last = if a.skip {
+                            steps.push(Concat { inputs: vec![act, 3], out: 8 });
+                            8
+                        } else {
+                            act
                         };
                         steps.extend([
                             DotF32 { param: L3, input: last, out: 6 },
@@ -365,6 +380,8 @@ fn f32_act(act: Act, input: Reg, out: Reg) -> Step {
         Act::Crelu => Step::ClampF32 { input, out },
         Act::Screlu => Step::ScreluF32 { input, out },
         Act::Dual => Step::DualF32 { input, out },
+        Act::HardSwish => Step::HardSwishF32 { input, out },
+        Act::Swiglu => Step::SwigluF32 { input, out },
     }
 }
 
@@ -419,6 +436,11 @@ impl fmt::Display for Step {
             DualF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0) ++ min(r{input}², 1.0)"),
             ScreluF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0)²"),
             ClampF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0)"),
+            HardSwishF32 { input, out } => write!(f, "r{out} = r{input} · clamp(r{input} + 3.0, 0.0, 6.0) · (1/6)"),
+            SwigluF32 { input, out } => {
+                write!(f, "r{out} = swiglu(r{input})   (x[i] · clamp(x[i] + 3.0, 0.0, 6.0) · (1/6) · x[i + n/2])")
+            }
+            AddF32 { a, b, out } => write!(f, "r{out} = r{a} + r{b}   (f32)"),
             AffineF32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (f32, fma in order)"),
             DotF32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (f32, 16 lanes)"),
             F32ToInt { input, scale, out } => write!(f, "r{out} = int(r{input} · {scale})"),
@@ -487,6 +509,8 @@ impl Step {
             | DualF32 { input, out }
             | ScreluF32 { input, out }
             | ClampF32 { input, out }
+            | HardSwishF32 { input, out }
+            | SwigluF32 { input, out }
             | AffineF32 { input, out, .. }
             | DotF32 { input, out, .. }
             | F32ToInt { input, out, .. }
@@ -495,7 +519,7 @@ impl Step {
             | ClampSquare { input, out, .. }
             | Clamp { input, out, .. }
             | AffineI32 { input, out, .. } => (vec![*input], Some(*out)),
-            Add { a, b, out } | Sub { a, b, out } => (vec![*a, *b], Some(*out)),
+            Add { a, b, out } | Sub { a, b, out } | AddF32 { a, b, out } => (vec![*a, *b], Some(*out)),
             Concat { inputs, out } => (inputs.clone(), Some(*out)),
             Trace { reg, .. } => (vec![*reg], None),
         }
@@ -582,6 +606,8 @@ mod tests {
             "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf".into(),
             "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=1/64, scale=200, file=bullet".into(),
             "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=obsidian".into(),
+            "(768hm -> 64)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, l2act=swiglu, residual, l1mul=512/4161600, scale=240, file=bullet".into(),
+            crate::preset::VIRIDITHAS.into(),
         ] {
             let arch: Architecture = text.parse().unwrap();
             let layers = arch.layers();

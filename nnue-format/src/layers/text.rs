@@ -93,6 +93,15 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
             return Some(ScreluF32 { input: reg(v[0])?, out });
         }
     }
+    if let Some(v) = c("{} · clamp({} + 3.0, 0.0, 6.0) · (1/6)") {
+        return (v[0] == v[1]).then_some(HardSwishF32 { input: reg(v[0])?, out });
+    }
+    if let Some(v) = c("swiglu({}) (x[i] · clamp(x[i] + 3.0, 0.0, 6.0) · (1/6) · x[i + n/2])") {
+        return Some(SwigluF32 { input: reg(v[0])?, out });
+    }
+    if let Some(v) = c("{} + {} (f32)") {
+        return Some(AddF32 { a: reg(v[0])?, b: reg(v[1])?, out });
+    }
     if let Some(v) = c("clamp({}, 0.0, 1.0)") {
         return Some(ClampF32 { input: reg(v[0])?, out });
     }

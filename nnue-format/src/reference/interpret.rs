@@ -79,6 +79,12 @@ fn word_layer(model: &Model, param: Param, bucket: usize) -> (&[i32], &[i32]) {
     }
 }
 
+/// `x · clamp(x + 3, 0, 6) · (1/6)`: two roundings after the clamp, the multiplier the f32
+/// quotient `1/6` (Viridithas's order).
+fn hard_swish(x: f32) -> f32 {
+    x * (x + 3.0).clamp(0.0, 6.0) * (1.0f32 / 6.0)
+}
+
 fn floats(bits: &[i32]) -> Vec<f32> {
     bits.iter().map(|&b| f32::from_bits(b as u32)).collect()
 }
@@ -197,6 +203,18 @@ pub(super) fn forward(
             }
             ClampF32 { input, out } => {
                 (out, Value::Float(get(&regs, *input).floats().iter().map(|&x| x.clamp(0.0, 1.0)).collect()))
+            }
+            HardSwishF32 { input, out } => {
+                (out, Value::Float(get(&regs, *input).floats().iter().map(|&x| hard_swish(x)).collect()))
+            }
+            SwigluF32 { input, out } => {
+                let x = get(&regs, *input).floats();
+                let (gate, value) = x.split_at(x.len() / 2);
+                (out, Value::Float(gate.iter().zip(value).map(|(&g, &v)| hard_swish(g) * v).collect()))
+            }
+            AddF32 { a, b, out } => {
+                let (a, b) = (get(&regs, *a).floats(), get(&regs, *b).floats());
+                (out, Value::Float(a.iter().zip(b).map(|(&x, &y)| x + y).collect()))
             }
             AffineF32 { param, input, out } => {
                 let (w, b) = word_layer(model, *param, bucket);

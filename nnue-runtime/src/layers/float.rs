@@ -62,6 +62,36 @@ pub fn crelu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
     z.map(|z| z.clamp(0.0, 1.0))
 }
 
+/// `x · clamp(x + 3, 0, 6) · (1/6)` (hard-swish): two roundings after the clamp, `1/6` the
+/// f32 quotient, as Viridithas computes it.
+#[inline(always)]
+fn hard_swish(x: f32) -> f32 {
+    x * (x + 3.0).clamp(0.0, 6.0) * (1.0f32 / 6.0)
+}
+
+/// Hard-swish per element.
+#[inline(always)]
+pub fn hard_swish_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
+    z.map(hard_swish)
+}
+
+/// `hardswish(z[i]) · z[i + M]` for `i < M` (SwiGLU with a hard-swish gate).
+///
+/// # Panics
+/// When `N` is not 2M.
+#[inline(always)]
+pub fn swiglu_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
+    // Not a const assertion, as `dual_f32`.
+    assert!(N == 2 * M, "a gated activation halves its input");
+    core::array::from_fn(|i| hard_swish(z[i]) * z[i + M])
+}
+
+/// `a + b` per element (a residual connection).
+#[inline(always)]
+pub fn add_f32<const N: usize>(a: &[f32; N], b: &[f32; N]) -> [f32; N] {
+    core::array::from_fn(|i| a[i] + b[i])
+}
+
 /// `out[o] = bias[o]`, then `fma(x[i], w[i][o], out[o])` for `i` in order (input-major
 /// weights, as bits).
 #[inline(always)]

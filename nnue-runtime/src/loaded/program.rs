@@ -17,10 +17,11 @@ use nnue_format::lower::{lower, Call, Kind, Part};
 
 use super::LoadError;
 use crate::layers::{
-    affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse, clamp_square,
-    clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32, dual_i32, f32_bits,
-    f32_to_int, psqt, screlu_f32, screlu_output, shift_bias, sqr_clipped_and_clipped, unpack_sfnn_fc0_act,
-    unpack_sfnn_fc1_act, Forward, On, Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
+    add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse,
+    clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32,
+    dual_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output, shift_bias,
+    sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On, Pairwise,
+    PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
@@ -164,6 +165,9 @@ enum Op<'w> {
     CopyF32 { x: At, n: usize, out: At },
     ScreluF32 { x: At, n: usize, out: At },
     ClampF32 { x: At, n: usize, out: At },
+    HardSwishF32 { x: At, n: usize, out: At },
+    SwigluF32 { x: At, n: usize, out: At },
+    AddF32 { a: At, b: At, n: usize, out: At },
     AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
     DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
     F32ToInt { x: At, scale: i32, out: At },
@@ -644,6 +648,17 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
         Op::ClampF32 { x, n, out } => {
             sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = crelu_f32(get(&a.f, x)); put(&mut a.f, out, y) })
         }
+        Op::HardSwishF32 { x, n, out } => {
+            sized!(n; 16 | 32 | 64 => |N| { let y: [f32; N] = hard_swish_f32(get(&a.f, x)); put(&mut a.f, out, y) })
+        }
+        Op::SwigluF32 { x, n, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let y: [f32; 2 * N] = *get(&a.f, x);
+            put::<f32, N>(&mut a.f, out, swiglu_f32::<{ 2 * N }, N>(&y));
+        }),
+        Op::AddF32 { a: x, b: y, n, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let z: [f32; N] = add_f32(get(&a.f, x), get(&a.f, y));
+            put(&mut a.f, out, z)
+        }),
         Op::AffineF32 { x, inputs, w, b, n, out } => {
             sized!(inputs; 16 | 32 | 64 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
                 let y = affine_f32::<IN, OUT>(get(&a.f, x), part(w, bucket), part(b, bucket));
@@ -768,6 +783,7 @@ impl<'w> Builder<'_, 'w> {
                 return Ok(());
             }
             Dequant { n, out, .. } | ScreluF32 { n, out, .. } | ClampF32 { n, out, .. } => (out, FLOAT, n),
+            HardSwishF32 { n, out, .. } | SwigluF32 { n, out, .. } | AddF32 { n, out, .. } => (out, FLOAT, n),
             ConcatF32 { n, out, .. } | AffineF32 { n, out, .. } => (out, FLOAT, n),
             DualF32 { n, out, .. } => (out, FLOAT, 2 * n),
             DotF32 { out, .. } => (out, FLOAT, 1),
@@ -868,14 +884,24 @@ impl<'w> Builder<'_, 'w> {
                 self.sized("a dequantisation", n, VECTOR)?;
                 Op::Dequant { x: self.at(x)?, n, num, den, b: self.biases(param, n)?, out }
             }
-            DualF32 { x, n, .. } | ScreluF32 { x, n, .. } | ClampF32 { x, n, .. } => {
+            DualF32 { x, n, .. }
+            | ScreluF32 { x, n, .. }
+            | ClampF32 { x, n, .. }
+            | HardSwishF32 { x, n, .. }
+            | SwigluF32 { x, n, .. } => {
                 self.sized("an f32 activation", n, VECTOR)?;
                 let x = self.at(x)?;
                 match call {
                     DualF32 { .. } => Op::DualF32 { x, n, out },
                     ScreluF32 { .. } => Op::ScreluF32 { x, n, out },
+                    HardSwishF32 { .. } => Op::HardSwishF32 { x, n, out },
+                    SwigluF32 { .. } => Op::SwigluF32 { x, n, out },
                     _ => Op::ClampF32 { x, n, out },
                 }
+            }
+            AddF32 { a, b, n, .. } => {
+                self.sized("an f32 sum", n, VECTOR)?;
+                Op::AddF32 { a: self.at(a)?, b: self.at(b)?, n, out }
             }
             AffineF32 { param, x, inputs, n, .. } | AffineI32 { param, x, inputs, n, .. } => {
                 self.sized("a dense layer's input", inputs, VECTOR)?;

@@ -245,6 +245,8 @@ mod tests {
             synth::halfkp(64, 4),
             layered("(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=512/4161600, scale=400, file=bullet"),
             layered("(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=8, scale=400, file=cbnf"),
+            // Viridithas's activations: hard-swish, SwiGLU, a residual connection.
+            layered("(768 -> 64)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, l2act=swiglu, residual, l1mul=512/4161600, scale=240, file=bullet"),
         ];
         let positions = crate::position::random_positions(31, 3);
         let mut rng = Rng::new(41);
@@ -303,6 +305,8 @@ mod tests {
                             | Step::DualF32 { input, .. }
                             | Step::ScreluF32 { input, .. }
                             | Step::ClampF32 { input, .. }
+                            | Step::HardSwishF32 { input, .. }
+                            | Step::SwigluF32 { input, .. }
                             | Step::AffineF32 { input, .. }
                             | Step::DotF32 { input, .. }
                             | Step::F32ToInt { input, .. }
@@ -311,7 +315,7 @@ mod tests {
                             | Step::ClampSquare { input, .. }
                             | Step::Clamp { input, .. }
                             | Step::AffineI32 { input, .. } => *input = reg,
-                            Step::Add { a, .. } | Step::Sub { a, .. } => *a = reg,
+                            Step::Add { a, .. } | Step::Sub { a, .. } | Step::AddF32 { a, .. } => *a = reg,
                             Step::Concat { inputs, .. } => inputs[0] = reg,
                             Step::Trace { .. } => {}
                         },
