@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use nnue_format::{synth, Architecture, Encoding, Model, Net, Padding, Sf19Inputs};
 
-/// The engine-layout nets' table (`EngineNet`s, see `testkit/src/engine_nets.rs`).
+/// The engine-layout nets' table (`EngineNet`s, see `testkit/src/engine_nets.rs`). The
+/// reference-only ones (`REFERENCE_ONLY`) aren't compiled in, so aren't used here.
+#[allow(dead_code)]
 mod engine_nets {
     #[allow(dead_code)]
     pub struct EngineNet {
@@ -98,6 +100,11 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         (
             "LAYERED_PAIRS_THREATS_64",
             layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 134),
+        ),
+        // Merged king planes (Stormphrax 8's) with pawn pairs and threats.
+        (
+            "LAYERED_MERGED_PAIRS_THREATS_64",
+            layered(&format!("(704x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 136),
         ),
         (
             "LAYERED_PAIRS_THREATS_128_WRAP",

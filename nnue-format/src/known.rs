@@ -5,7 +5,7 @@
 
 use crate::Architecture;
 
-pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX};
+pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, STORMPHRAX8};
 
 /// The engines' shipped headerless nets whose size follows from the description: whose, and
 /// the description. (PlentyChess's varint files and Stormphrax's `CBNF` files are not among

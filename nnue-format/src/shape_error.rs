@@ -84,11 +84,11 @@ pub enum ShapeError {
         /// The net's number of output buckets.
         buckets: usize,
     },
-    /// Threat inputs with king buckets that are merged or not mirrored.
-    #[error("threats= take chess-768 inputs mirrored by the king (768xKhm)")]
+    /// Threat inputs with king buckets that are not mirrored.
+    #[error("threats= take inputs mirrored by the king (768xKhm or 704xKhm)")]
     ThreatsNeedMirroredKings,
     /// Threat inputs in a file layout other than the one that stores them.
-    #[error("threats={} are stored by file={} only", .threats.name(), .threats.file().name())]
+    #[error("threats={} are stored by file={} only", .threats.name(), .threats.files_named())]
     ThreatsFile {
         /// The threat inputs.
         threats: ThreatInputs,
@@ -101,8 +101,8 @@ pub enum ShapeError {
         /// The file layout found.
         file: FileLayout,
     },
-    /// The skip connection in a stack whose numbers aren't f32.
-    #[error("skip: the output layer reads the sparse layer's activation in f32 stacks only")]
+    /// The skip connection in a stack that can't take it.
+    #[error("skip: f32 stacks, or wide dual i32 stacks whose dense layer has as many outputs as inputs")]
     SkipNeedsF32,
     /// The shift after the pairwise product (`pairwise>>N`).
     #[error("pairwise>>{got}: the shift must be {min} to {max}")]

@@ -386,6 +386,8 @@ impl Emitter<'_> {
                 let shift = Literal::u32_unsuffixed(*shift);
                 (*out, self.bind_i32(&name, len, quote!(l::shift_bias(&#x, #shift, &#b[bucket]))))
             }
+            // Stormphrax 8's activation: the reference evaluator's alone for now.
+            DualWideI32 { out, .. } => return Err(format!("r{out}: Stormphrax 8's activation isn't generated yet")),
             DualI32 { input, q_bits, out } => {
                 let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
                 (*out, self.bind_i32(&name, 2 * len, quote!(l::dual_i32(&#x, #q))))

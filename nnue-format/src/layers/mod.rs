@@ -163,6 +163,10 @@ pub enum Step {
     ShiftBias { param: Param, input: Reg, shift: u32, out: Reg },
     /// `[clamp(o, 0, Q) · Q] ++ [min(o · o, Q²)]`, Q = 2^q_bits.
     DualI32 { input: Reg, q_bits: u32, out: Reg },
+    /// `[clamp(o, 0, Q²) · Q >> shift] ++ [min(o · o, Q⁴) >> (q_bits + shift)]`, Q = 2^q_bits,
+    /// the product wrapping, the shifts arithmetic (Stormphrax 8's dual activation: `shift` 0
+    /// gives the values its skip adds, `q_bits` the dense layer's inputs).
+    DualWideI32 { input: Reg, q_bits: u32, shift: u32, out: Reg },
     /// `clamp(x, 0, Q)²`, Q = 2^q_bits.
     ClampSquare { input: Reg, q_bits: u32, out: Reg },
     /// `clamp(x, 0, max)`.
@@ -330,7 +334,27 @@ impl Architecture {
                             F32ToInt { input: 6, scale: a.scale, out: 7 },
                         ]);
                     }
-                    Numbers::I32 { q_bits, l1_shift } => steps.extend([
+                    Numbers::I32 { q_bits, l1_shift, wide: true } => {
+                        steps.extend([
+                            ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
+                            DualWideI32 { input: 2, q_bits, shift: q_bits, out: 3 },
+                            AffineI32 { param: L2, input: 3, out: 4 },
+                            Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 },
+                        ]);
+                        // Stormphrax 8's skip adds the activation, in Q³ units, to the clamped L3 values.
+                        let last = if a.skip {
+                            steps.extend([
+                                DualWideI32 { input: 2, q_bits, shift: 0, out: 10 },
+                                Add { a: 5, b: 10, out: 11 },
+                            ]);
+                            11
+                        } else {
+                            5
+                        };
+                        steps.push(AffineI32 { param: L3, input: last, out: 6 });
+                        steps.extend(wide_scale(6, a.scale, 4 * q_bits, 12, 7));
+                    }
+                    Numbers::I32 { q_bits, l1_shift, wide: false } => steps.extend([
                         ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
                         if a.dual() {
                             DualI32 { input: 2, q_bits, out: 3 }
@@ -357,6 +381,25 @@ impl Architecture {
             }
         }
     }
+}
+
+/// `out = (x · scale) / 2^bits` over int32 `x`, exactly as a 64-bit product and a truncating
+/// division (Stormphrax 8's output), in int32 steps: with `scale / 2^bits` reduced to `s / d`,
+/// `x = a·d + r` (`a = x / d`, `r` of `x`'s sign), the result is `a·s + (r·s) / d`. Registers
+/// `tmp..tmp + 6` hold the parts. `LayeredArch::validate` keeps `s·d` below 2^31, so no part
+/// overflows.
+pub(crate) fn wide_scale(x: Reg, scale: i32, bits: u32, tmp: Reg, out: Reg) -> [Step; 7] {
+    let twos = scale.trailing_zeros().min(bits);
+    let (s, d) = (scale >> twos, 1i32 << (bits - twos));
+    [
+        Step::Div { input: x, k: d, out: tmp },
+        Step::Mul { input: tmp, k: d, out: tmp + 1 },
+        Step::Sub { a: x, b: tmp + 1, out: tmp + 2 },
+        Step::Mul { input: tmp + 2, k: s, out: tmp + 3 },
+        Step::Div { input: tmp + 3, k: d, out: tmp + 4 },
+        Step::Mul { input: tmp, k: s, out: tmp + 5 },
+        Step::Add { a: tmp + 5, b: tmp + 4, out },
+    ]
 }
 
 /// An f32 activation step.
@@ -427,6 +470,11 @@ impl fmt::Display for Step {
                 let (q, qq) = (pow2(*q_bits), pow2(2 * q_bits));
                 write!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {qq})")
             }
+            DualWideI32 { input, q_bits, shift, out } => {
+                let (q, qq, q4) = (pow2(*q_bits), pow2(2 * q_bits), pow2(4 * q_bits));
+                let s2 = q_bits + shift;
+                write!(f, "r{out} = clamp(r{input}, 0, {qq}) · {q} >> {shift} ++ min(r{input}², {q4}) >> {s2}")
+            }
             ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", pow2(*q_bits)),
             Clamp { input, max, out } => write!(f, "r{out} = clamp(r{input}, 0, {max})"),
             AffineI32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int32)"),
@@ -492,6 +540,7 @@ impl Step {
             | F32ToInt { input, out, .. }
             | ShiftBias { input, out, .. }
             | DualI32 { input, out, .. }
+            | DualWideI32 { input, out, .. }
             | ClampSquare { input, out, .. }
             | Clamp { input, out, .. }
             | AffineI32 { input, out, .. } => (vec![*input], Some(*out)),

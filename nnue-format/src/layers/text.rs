@@ -96,6 +96,14 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
     if let Some(v) = c("clamp({}, 0.0, 1.0)") {
         return Some(ClampF32 { input: reg(v[0])?, out });
     }
+    if let Some(v) = c("clamp({}, 0, {}) · {} >> {} ++ min({}², {}) >> {}") {
+        let (q_bits, shift) = (log2(v[2])?, num::<u32>(v[3])?);
+        let ok = v[0] == v[4]
+            && num::<u64>(v[1])? == 1u64 << (2 * q_bits)
+            && num::<u128>(v[5])? == 1u128 << (4 * q_bits)
+            && num::<u32>(v[6])? == q_bits + shift;
+        return ok.then_some(DualWideI32 { input: reg(v[0])?, q_bits, shift, out });
+    }
     if let Some(v) = c("clamp({}, 0, {}) · {} ++ min({}², {})") {
         let q_bits = log2(v[1])?;
         let ok = v[0] == v[3] && v[1] == v[2] && num::<u64>(v[4])? == 1u64 << (2 * q_bits);

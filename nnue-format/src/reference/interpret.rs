@@ -230,6 +230,16 @@ pub(super) fn forward(
                     o.iter().map(|&o| o.clamp(0, q) << q_bits).chain(o.iter().map(|&o| o.wrapping_mul(o).min(q * q)));
                 (out, Value::Int(v.collect()))
             }
+            DualWideI32 { input, q_bits, shift, out } => {
+                let (q2, q4) = (1i32 << (2 * q_bits), 1i32 << (4 * q_bits));
+                let o = get(&regs, *input);
+                let o = o.ints();
+                let v = o
+                    .iter()
+                    .map(|&o| (o.clamp(0, q2) << q_bits) >> shift)
+                    .chain(o.iter().map(|&o| o.wrapping_mul(o).min(q4) >> (q_bits + shift)));
+                (out, Value::Int(v.collect()))
+            }
             ClampSquare { input, q_bits, out } => {
                 let q = 1i32 << q_bits;
                 (out, map_int(get(&regs, *input), &|o| o.clamp(0, q) * o.clamp(0, q)))

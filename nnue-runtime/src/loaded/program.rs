@@ -1030,6 +1030,10 @@ impl<'w> Builder<'_, 'w> {
                 self.ops.push(Op::ShiftBias { x, n, shift: *shift, b, out: at });
                 (*out, val)
             }
+            // Stormphrax 8's activation: the reference evaluator's alone for now.
+            DualWideI32 { out, .. } => {
+                return Err(err(format!("r{out}: Stormphrax 8's activation isn't compiled yet")))
+            }
             DualI32 { input, q_bits, out } | ClampSquare { input, q_bits, out } => {
                 let (x, n) = self.i32s(*input)?;
                 self.sized("an int32 activation", n, VECTOR)?;
