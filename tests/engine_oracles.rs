@@ -9,7 +9,7 @@
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
-    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX,
+    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
 };
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
@@ -69,9 +69,15 @@ fn check_games<N: Network>(what: &str, net: &N, path: KernelPath, rows: &[Row]) 
 /// The net regenerated, the file `nnue_net!` compiled in (written by build.rs from the same
 /// table) and the oracle rows: positions, then games.
 fn setup(engine: &EngineNet, compiled: &str) -> (Net, Vec<Row>, Vec<Row>) {
+    let (net, positions, games) = net_and_rows(engine);
+    assert!(std::fs::read(compiled).unwrap() == net.to_bytes(), "build.rs wrote another {} net", engine.name);
+    (net, positions, games)
+}
+
+/// The net regenerated (and read back from its bytes) and the oracle rows: positions, then games.
+fn net_and_rows(engine: &EngineNet) -> (Net, Vec<Row>, Vec<Row>) {
     let net = engine.net();
     let bytes = net.to_bytes();
-    assert!(std::fs::read(compiled).unwrap() == bytes, "build.rs wrote another {} net", engine.name);
     assert_eq!(Net::from_bytes(&bytes, Some(&net.arch())).unwrap(), net);
     let positions = rows(&engine.oracle_path());
     let games = rows(&engine.oracle_path().with_file_name(engine.oracle.replace(".tsv", "-games.tsv")));
@@ -173,4 +179,24 @@ fn plentychess() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered_threats::<1024, 512, 256, 64368, 9216, 16, 32, 32, 8>().unwrap();
     compare("plentychess", &net, &positions, &games, &loaded, &plentychess::NETWORK);
+}
+
+/// Stormphrax 8: Stockfish 19's pawn-pair and threat inputs (int8 rows) after `704x16hm`
+/// piece-square ones, `-> 1024)x2`, pairwise `>> 9`, sparse int8 32 `>> 2`, dual activation
+/// in Q² units, int32 64 clamped plus the activation (its skip over L2), int32 1, `(out · 400)
+/// / Q⁴`; file `CBNF`. On the reference alone (by refresh, and along the games through the
+/// accumulator stack): the generated and loaded paths don't compute its activation yet.
+#[test]
+fn stormphrax8() {
+    let (net, positions, games) = net_and_rows(&STORMPHRAX8);
+    assert_eq!(net.arch().to_string().parse::<nnue_runtime::Architecture>(), "stormphrax".parse());
+    assert_eq!(net.description, "synthetic 2033", "the CBNF header's name");
+    let reference = Evaluator::new(&net);
+    check("stormphrax8, reference", &positions, |pos| reference.evaluate(pos).positional);
+    check("stormphrax8, reference, games by refresh", &games, |pos| reference.evaluate(pos).positional);
+    check_games("stormphrax8, reference, games", &reference, KernelPath::SCALAR, &games);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 64, 64, 8>();
+    let Err(e) = loaded else { panic!("the loaded paths now take Stormphrax 8's nets: compare them too") };
+    assert!(e.to_string().contains("Stormphrax 8's activation"), "{e}");
 }
