@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 
 use nnue_format::{synth, Architecture, Encoding, Model, Net, Padding, Sf19Inputs};
 
-/// The engine-layout nets' table (`EngineNet`s, see `testkit/src/engine_nets.rs`). The
-/// reference-only ones (`REFERENCE_ONLY`) aren't compiled in, so aren't used here.
-#[allow(dead_code)]
+/// The engine-layout nets' table (`EngineNet`s, see `testkit/src/engine_nets.rs`).
 mod engine_nets {
     #[allow(dead_code)]
     pub struct EngineNet {
@@ -71,6 +69,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("RECKLESS_SYNTH", layered(engine_nets::RECKLESS.arch, engine_nets::RECKLESS.seed)),
         ("RECKLESS_PAIRS_SYNTH", layered(engine_nets::RECKLESS_PAIRS.arch, engine_nets::RECKLESS_PAIRS.seed)),
         ("PLENTYCHESS_SYNTH", layered(engine_nets::PLENTYCHESS.arch, engine_nets::PLENTYCHESS.seed)),
+        ("STORMPHRAX8_SYNTH", layered(engine_nets::STORMPHRAX8.arch, engine_nets::STORMPHRAX8.seed)),
         (
             "LAYERED_F32_64",
             layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings2}"), 130),

@@ -19,6 +19,7 @@ nnue_runtime::nnue_net!(name = obsidian, env = "NNUE_SYNTH_OBSIDIAN_SYNTH");
 nnue_runtime::nnue_net!(name = reckless, env = "NNUE_SYNTH_RECKLESS_SYNTH");
 nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_SYNTH");
 nnue_runtime::nnue_net!(name = plentychess, env = "NNUE_SYNTH_PLENTYCHESS_SYNTH");
+nnue_runtime::nnue_net!(name = stormphrax8, env = "NNUE_SYNTH_STORMPHRAX8_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -184,19 +185,14 @@ fn plentychess() {
 /// Stormphrax 8: Stockfish 19's pawn-pair and threat inputs (int8 rows) after `704x16hm`
 /// piece-square ones, `-> 1024)x2`, pairwise `>> 9`, sparse int8 32 `>> 2`, dual activation
 /// in Q² units, int32 64 clamped plus the activation (its skip over L2), int32 1, `(out · 400)
-/// / Q⁴`; file `CBNF`. On the reference alone (by refresh, and along the games through the
-/// accumulator stack): the generated and loaded paths don't compute its activation yet.
+/// / Q⁴`; file `CBNF`.
 #[test]
 fn stormphrax8() {
-    let (net, positions, games) = net_and_rows(&STORMPHRAX8);
+    let (net, positions, games) = setup(&STORMPHRAX8, env!("NNUE_SYNTH_STORMPHRAX8_SYNTH"));
+    assert_eq!(net.arch().to_string(), stormphrax8::ARCHITECTURE);
     assert_eq!(net.arch().to_string().parse::<nnue_runtime::Architecture>(), "stormphrax".parse());
     assert_eq!(net.description, "synthetic 2033", "the CBNF header's name");
-    let reference = Evaluator::new(&net);
-    check("stormphrax8, reference", &positions, |pos| reference.evaluate(pos).positional);
-    check("stormphrax8, reference, games by refresh", &games, |pos| reference.evaluate(pos).positional);
-    check_games("stormphrax8, reference, games", &reference, KernelPath::SCALAR, &games);
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
-    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 64, 64, 8>();
-    let Err(e) = loaded else { panic!("the loaded paths now take Stormphrax 8's nets: compare them too") };
-    assert!(e.to_string().contains("Stormphrax 8's activation"), "{e}");
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 64, 64, 8>().unwrap();
+    compare("stormphrax8", &net, &positions, &games, &loaded, &stormphrax8::NETWORK);
 }

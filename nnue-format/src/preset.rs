@@ -50,8 +50,7 @@ pub const STORMPHRAX: &str = "(704x16hm -> 1792)x2 -> pairwise>>9 -> (16 -> 32 -
 /// Stormphrax 8's nets (Ciekce/Stormphrax 2402cae, 2026-07-29): Stockfish 19's pawn-pair and
 /// threat inputs (its PR #341) after merged-king piece-square ones, L1 1024, a dual activation
 /// in its PR #342's quantisation (`wide`) whose values are added to the dense layer's clamped
-/// output (`skip`: its skip over L2), `CBNF` header. The reference evaluator computes it; the
-/// generated and loaded paths don't yet.
+/// output (`skip`: its skip over L2), `CBNF` header.
 pub const STORMPHRAX8: &str = "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, i32, dual, wide, skip, q=64, \
     l1shift=2, scale=400, threats=pawnpairs+sf19, file=cbnf, \
     kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";

@@ -318,6 +318,10 @@ impl Emitter<'_> {
                 let (x, k) = (self.scalar(*input)?, Literal::i32_unsuffixed(*k));
                 (*out, self.scalar_val(*out, quote!(#x / #k), false))
             }
+            // Stormphrax 8's skip: clamped values plus the activation, read by the output layer.
+            Add { a, out, .. } if matches!(self.regs.get(a), Some(Val::Pending(Clamp { .. }))) => {
+                (*out, Val::Pending(step.clone()))
+            }
             Add { a, b, out } | Sub { a, b, out } => {
                 let (x, y) = (self.receiver(*a)?, self.scalar(*b)?);
                 let op = if matches!(step, Add { .. }) { quote!(wrapping_add) } else { quote!(wrapping_sub) };
@@ -386,8 +390,11 @@ impl Emitter<'_> {
                 let shift = Literal::u32_unsuffixed(*shift);
                 (*out, self.bind_i32(&name, len, quote!(l::shift_bias(&#x, #shift, &#b[bucket]))))
             }
-            // Stormphrax 8's activation: the reference evaluator's alone for now.
-            DualWideI32 { out, .. } => return Err(format!("r{out}: Stormphrax 8's activation isn't generated yet")),
+            DualWideI32 { input, q_bits, shift, out } => {
+                let ((x, len), name) = (self.i32s(*input)?, self.name(*out));
+                let (q, s) = (Literal::u32_unsuffixed(*q_bits), Literal::u32_unsuffixed(*shift));
+                (*out, self.bind_i32(&name, 2 * len, quote!(l::dual_wide_i32(&#x, #q, #s))))
+            }
             DualI32 { input, q_bits, out } => {
                 let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
                 (*out, self.bind_i32(&name, 2 * len, quote!(l::dual_i32(&#x, #q))))
@@ -398,7 +405,16 @@ impl Emitter<'_> {
             }
             AffineI32 { param, input, out } => {
                 let (w, len, name) = (self.array(*param, "weights"), self.len(*param)?, self.name(*out));
-                if len == 1 {
+                if let (1, Val::Pending(Add { a, b: s, .. })) = (len, self.get(*input)?.clone()) {
+                    // Stormphrax 8's output layer: its input clamped plus the skip.
+                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(a)?.clone() else {
+                        return Err(format!("r{out}: an int32 output layer reads clamped values"));
+                    };
+                    let ((y, _), (s, _)) = (self.i32s(y)?, self.i32s(s)?);
+                    let (b, max) = (self.one_bias(*param), Literal::i32_unsuffixed(max));
+                    self.body.push(quote!(let #name: i32 = l::skip_clamped_dot_i32(&#y, #max, &#s, &#w[bucket], #b);));
+                    (*out, Val::Scalar { expr: quote!(#name), atomic: true })
+                } else if len == 1 {
                     // The output layer reads its input clamped: one kernel.
                     let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
                         return Err(format!("r{out}: an int32 output layer reads clamped values"));

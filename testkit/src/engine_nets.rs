@@ -30,11 +30,8 @@ use nnue_runtime::format as nnue_format;
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 7] = [ALEXANDRIA, STORMPHRAX, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS, PLENTYCHESS];
-
-/// Engine nets whose layout only the reference evaluator computes so far (not in [`ALL`],
-/// whose nets every path runs).
-pub const REFERENCE_ONLY: [EngineNet; 1] = [STORMPHRAX8];
+pub const ALL: [EngineNet; 8] =
+    [ALEXANDRIA, STORMPHRAX, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS, PLENTYCHESS, STORMPHRAX8];
 
 impl EngineNet {
     /// The architecture.
@@ -55,9 +52,9 @@ impl EngineNet {
         crate::root().join("tests/oracles").join(self.oracle)
     }
 
-    /// By name (among [`ALL`] and [`REFERENCE_ONLY`]).
+    /// By name.
     pub fn by_name(name: &str) -> Option<EngineNet> {
-        ALL.into_iter().chain(REFERENCE_ONLY).find(|n| n.name == name)
+        ALL.into_iter().find(|n| n.name == name)
     }
 }
 

@@ -16,13 +16,13 @@ fn main() {
         [name, out] => (name, out, ""),
         [name, out, form] => (name, out, form.as_str()),
         _ => {
-            let names = names();
+            let names = nnue_testkit::engine_nets::ALL.map(|n| n.name);
             eprintln!("usage: synth-net <name> <out file> [padded|zstd|zstd3]; names: {names:?}");
             std::process::exit(2);
         }
     };
     let Some(net) = nnue_testkit::engine_nets::EngineNet::by_name(name) else {
-        eprintln!("unknown net {name}; names: {:?}", names());
+        eprintln!("unknown net {name}; names: {:?}", nnue_testkit::engine_nets::ALL.map(|n| n.name));
         std::process::exit(2);
     };
     let mut net_value = net.net();
@@ -51,10 +51,4 @@ fn main() {
         std::process::exit(1);
     }
     println!("{out}: {} bytes, {}", bytes.len(), net.arch);
-}
-
-/// Every engine net's name.
-fn names() -> Vec<&'static str> {
-    use nnue_testkit::engine_nets::{ALL, REFERENCE_ONLY};
-    ALL.into_iter().chain(REFERENCE_ONLY).map(|n| n.name).collect()
 }

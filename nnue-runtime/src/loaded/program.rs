@@ -17,9 +17,10 @@ use nnue_format::layout::{param_arrays, Elem, InputOrder};
 use super::LoadError;
 use crate::layers::{
     affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse, clamp_square,
-    clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32, dual_i32, f32_bits,
-    f32_to_int, psqt, screlu_f32, screlu_output, shift_bias, sqr_clipped_and_clipped, unpack_sfnn_fc0_act,
-    unpack_sfnn_fc1_act, Forward, On, Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
+    clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32, dual_i32,
+    dual_wide_i32, f32_bits, f32_to_int, psqt, screlu_f32, screlu_output, shift_bias, skip_clamped_dot_i32,
+    sqr_clipped_and_clipped, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On, Pairwise, PairwiseScratch,
+    SfnnFc0Act, SfnnFc1Act, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
@@ -27,8 +28,9 @@ use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Kernels};
 
 /// Values a program's registers hold, per kind (sums, floats, bytes): each register is a
-/// range of one of these, placed when the program is built.
-const ARENA: usize = 256;
+/// range of one of these, placed when the program is built (Stormphrax 8's stack holds some
+/// 270 int32 values).
+const ARENA: usize = 512;
 
 /// Runs `$body` with `$n` as the const `$N`, for each size listed (the sizes the kernels are
 /// compiled for at run time; [`Program::new`] refuses the others).
@@ -171,6 +173,8 @@ enum Op<'w> {
     ClampSquare { x: At, n: usize, q_bits: u32, out: At },
     AffineI32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
     ClampedDotI32 { x: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
+    DualWideI32 { x: At, n: usize, q_bits: u32, shift: u32, out: At },
+    SkipClampedDotI32 { x: At, s: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
 }
 
 /// A traced register, as the trace records it.
@@ -682,6 +686,13 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
         Op::ClampedDotI32 { x, inputs, max, w, b, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
             a.i[out] = clamped_dot_i32::<K, IN>(k, get(&a.i, x), max, part(w, bucket), b[bucket]);
         }),
+        Op::DualWideI32 { x, n, q_bits, shift, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let y: [i32; N] = *get(&a.i, x);
+            put::<i32, { 2 * N }>(&mut a.i, out, dual_wide_i32::<N, { 2 * N }>(&y, q_bits, shift));
+        }),
+        Op::SkipClampedDotI32 { x, s, inputs, max, w, b, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
+            a.i[out] = skip_clamped_dot_i32::<IN>(get(&a.i, x), max, get(&a.i, s), part(w, bucket), b[bucket]);
+        }),
     }
 }
 
@@ -917,6 +928,10 @@ impl<'w> Builder<'_, 'w> {
                 self.ops.push(Op::Div { x, k: *k, out: at });
                 (*out, val)
             }
+            // Stormphrax 8's skip: clamped values plus the activation, read by the output layer.
+            Add { a, out, .. } if matches!(self.regs.get(a), Some(Val::Pending(Clamp { .. }))) => {
+                (*out, Val::Pending(step.clone()))
+            }
             Add { a, b, out } | Sub { a, b, out } => {
                 let (x, y) = (self.scalar(*a)?, self.scalar(*b)?);
                 let (at, val) = self.new_i32(1)?;
@@ -975,7 +990,22 @@ impl<'w> Builder<'_, 'w> {
             AffineF32 { param, input, out } | AffineI32 { param, input, out } => {
                 let float = matches!(step, AffineF32 { .. });
                 let n = self.outputs(*param)?;
-                if !float && n == 1 {
+                if let (false, 1, Val::Pending(Add { a, b: s, .. })) = (float, n, self.get(*input)?.clone()) {
+                    // Stormphrax 8's output layer: its input clamped plus the skip.
+                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(a)?.clone() else {
+                        return Err(err(format!("r{out}: an int32 output layer reads clamped values")));
+                    };
+                    let ((x, inputs), (s, n_s)) = (self.i32s(y)?, self.i32s(s)?);
+                    if n_s != inputs {
+                        return Err(err(format!("r{out}: the skip has {n_s} values, the clamp {inputs}")));
+                    }
+                    self.sized("an int32 output layer", inputs, VECTOR)?;
+                    let w = self.array::<i32>(*param, "weights", Elem::I32, inputs)?;
+                    let b = self.array::<i32>(*param, "biases", Elem::I32, 1)?;
+                    let (at, val) = self.new_i32(1)?;
+                    self.ops.push(Op::SkipClampedDotI32 { x, s, inputs, max, w, b, out: at });
+                    (*out, val)
+                } else if !float && n == 1 {
                     // The output layer reads its input clamped: one kernel.
                     let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
                         return Err(err(format!("r{out}: an int32 output layer reads clamped values")));
@@ -1030,9 +1060,16 @@ impl<'w> Builder<'_, 'w> {
                 self.ops.push(Op::ShiftBias { x, n, shift: *shift, b, out: at });
                 (*out, val)
             }
-            // Stormphrax 8's activation: the reference evaluator's alone for now.
-            DualWideI32 { out, .. } => {
-                return Err(err(format!("r{out}: Stormphrax 8's activation isn't compiled yet")))
+            DualWideI32 { input, q_bits, shift, out } => {
+                let (x, n) = self.i32s(*input)?;
+                self.sized("an int32 activation", n, VECTOR)?;
+                // `check_fits`'s rule: Q⁴ fits an i32, the shifts stay below 32.
+                if *q_bits > 7 || q_bits + shift >= 32 {
+                    return Err(err(format!("r{out}: Q = 2^{q_bits}, a shift by {shift}")));
+                }
+                let (at, val) = self.new_i32(2 * n)?;
+                self.ops.push(Op::DualWideI32 { x, n, q_bits: *q_bits, shift: *shift, out: at });
+                (*out, val)
             }
             DualI32 { input, q_bits, out } | ClampSquare { input, q_bits, out } => {
                 let (x, n) = self.i32s(*input)?;
