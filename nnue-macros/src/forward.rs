@@ -399,22 +399,33 @@ impl Emitter<'_> {
                 let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
                 (*out, self.bind_i32(&name, 2 * len, quote!(l::dual_i32(&#x, #q))))
             }
+            OutputWideI32 { param, input, scale, q_bits, out } => {
+                // Stormphrax 8's output layer: its input clamped plus the skip.
+                let Val::Pending(Add { a, b: s, .. }) = self.get(*input)?.clone() else {
+                    return Err(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip"));
+                };
+                let Val::Pending(Clamp { input: y, max, .. }) = self.get(a)?.clone() else {
+                    return Err(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip"));
+                };
+                let ((y, _), (s, _)) = (self.i32s(y)?, self.i32s(s)?);
+                let (w, b, name) = (self.array(*param, "weights"), self.one_bias(*param), self.name(*out));
+                let (max, scale, bits) = (
+                    Literal::i32_unsuffixed(max),
+                    Literal::i32_unsuffixed(*scale),
+                    Literal::u32_unsuffixed(4 * q_bits),
+                );
+                self.body.push(quote!(
+                    let #name: i32 = l::skip_output_wide_i32(&#y, #max, &#s, &#w[bucket], #b, #scale, #bits);
+                ));
+                (*out, Val::Scalar { expr: quote!(#name), atomic: true })
+            }
             ClampSquare { input, q_bits, out } => {
                 let ((x, len), name, q) = (self.i32s(*input)?, self.name(*out), Literal::u32_unsuffixed(*q_bits));
                 (*out, self.bind_i32(&name, len, quote!(l::clamp_square(&#x, #q))))
             }
             AffineI32 { param, input, out } => {
                 let (w, len, name) = (self.array(*param, "weights"), self.len(*param)?, self.name(*out));
-                if let (1, Val::Pending(Add { a, b: s, .. })) = (len, self.get(*input)?.clone()) {
-                    // Stormphrax 8's output layer: its input clamped plus the skip.
-                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(a)?.clone() else {
-                        return Err(format!("r{out}: an int32 output layer reads clamped values"));
-                    };
-                    let ((y, _), (s, _)) = (self.i32s(y)?, self.i32s(s)?);
-                    let (b, max) = (self.one_bias(*param), Literal::i32_unsuffixed(max));
-                    self.body.push(quote!(let #name: i32 = l::skip_clamped_dot_i32(&#y, #max, &#s, &#w[bucket], #b);));
-                    (*out, Val::Scalar { expr: quote!(#name), atomic: true })
-                } else if len == 1 {
+                if len == 1 {
                     // The output layer reads its input clamped: one kernel.
                     let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
                         return Err(format!("r{out}: an int32 output layer reads clamped values"));

@@ -163,7 +163,7 @@ pub enum Numbers {
         l1_shift: u32,
         /// Stormphrax 8's quantisation (`wide`, its PR #342): the sparse layer's activation
         /// in Q² units (`[clamp(o, 0, Q²)] ++ [min(o·o, Q⁴) >> 2q]` into the dense layer), the
-        /// output `(out · scale) / Q⁴` in 64 bits.
+        /// output `(bias + sum) · scale / Q⁴` in 64 bits.
         wide: bool,
     },
 }
@@ -426,17 +426,8 @@ impl LayeredArch {
             let (min, max) = (*Self::FT_SHIFTS.start(), *Self::FT_SHIFTS.end());
             return Err(ShapeError::FtShift { got: self.ft_shift, min, max });
         }
-        if let Numbers::I32 { q_bits, wide: true, .. } = self.numbers {
-            if !self.dual() {
-                return Err(ShapeError::Activations { reason: "wide: Stormphrax 8's quantisation takes dual" });
-            }
-            // The output's exact int32 steps (`layers::wide_scale`) need `s·d` below 2^31.
-            let bits = 4 * q_bits.min(7);
-            let twos = (self.scale.max(1).trailing_zeros()).min(bits);
-            let (s, d) = (i64::from(self.scale.max(1) >> twos), 1i64 << (bits - twos));
-            if s * d >= 1 << 31 {
-                return Err(ShapeError::Scale { got: self.scale });
-            }
+        if matches!(self.numbers, Numbers::I32 { wide: true, .. }) && !self.dual() {
+            return Err(ShapeError::Activations { reason: "wide: Stormphrax 8's quantisation takes dual" });
         }
         if !self.numbers.in_range() {
             return Err(match self.numbers {

@@ -167,6 +167,10 @@ pub enum Step {
     /// the product wrapping, the shifts arithmetic (Stormphrax 8's dual activation: `shift` 0
     /// gives the values its skip adds, `q_bits` the dense layer's inputs).
     DualWideI32 { input: Reg, q_bits: u32, shift: u32, out: Reg },
+    /// Stormphrax 8's output layer: `S = Σ w[i] · x[i]` in int32 (wrapping), then `(bias + S)
+    /// · scale / Q⁴` in int64, truncating (its AVX2 build adds the bias to the lane sum
+    /// without wrapping).
+    OutputWideI32 { param: Param, input: Reg, scale: i32, q_bits: u32, out: Reg },
     /// `clamp(x, 0, Q)²`, Q = 2^q_bits.
     ClampSquare { input: Reg, q_bits: u32, out: Reg },
     /// `clamp(x, 0, max)`.
@@ -351,8 +355,7 @@ impl Architecture {
                         } else {
                             5
                         };
-                        steps.push(AffineI32 { param: L3, input: last, out: 6 });
-                        steps.extend(wide_scale(6, a.scale, 4 * q_bits, 12, 7));
+                        steps.push(OutputWideI32 { param: L3, input: last, scale: a.scale, q_bits, out: 7 });
                     }
                     Numbers::I32 { q_bits, l1_shift, wide: false } => steps.extend([
                         ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
@@ -369,8 +372,10 @@ impl Architecture {
                         Div { input: 9, k: 1 << (3 * q_bits), out: 7 },
                     ]),
                 }
-                // Traced: the sums, the activation's input, the dense layer's output, the output.
-                steps.extend([trace(2, false), trace(4, false), trace(6, false)]);
+                // Traced: the sums, the activation's input, the dense layer's output, the output
+                // (Stormphrax 8's: scaled).
+                let output = if matches!(a.numbers, Numbers::I32 { wide: true, .. }) { 7 } else { 6 };
+                steps.extend([trace(2, false), trace(4, false), trace(output, false)]);
                 Layers {
                     bucket: Bucket::Rule(a.bucket_rule, a.buckets),
                     transform: Transform::Pairwise { max: 255, shift: a.ft_shift },
@@ -381,25 +386,6 @@ impl Architecture {
             }
         }
     }
-}
-
-/// `out = (x · scale) / 2^bits` over int32 `x`, exactly as a 64-bit product and a truncating
-/// division (Stormphrax 8's output), in int32 steps: with `scale / 2^bits` reduced to `s / d`,
-/// `x = a·d + r` (`a = x / d`, `r` of `x`'s sign), the result is `a·s + (r·s) / d`. Registers
-/// `tmp..tmp + 6` hold the parts. `LayeredArch::validate` keeps `s·d` below 2^31, so no part
-/// overflows.
-pub(crate) fn wide_scale(x: Reg, scale: i32, bits: u32, tmp: Reg, out: Reg) -> [Step; 7] {
-    let twos = scale.trailing_zeros().min(bits);
-    let (s, d) = (scale >> twos, 1i32 << (bits - twos));
-    [
-        Step::Div { input: x, k: d, out: tmp },
-        Step::Mul { input: tmp, k: d, out: tmp + 1 },
-        Step::Sub { a: x, b: tmp + 1, out: tmp + 2 },
-        Step::Mul { input: tmp + 2, k: s, out: tmp + 3 },
-        Step::Div { input: tmp + 3, k: d, out: tmp + 4 },
-        Step::Mul { input: tmp, k: s, out: tmp + 5 },
-        Step::Add { a: tmp + 5, b: tmp + 4, out },
-    ]
 }
 
 /// An f32 activation step.
@@ -475,6 +461,10 @@ impl fmt::Display for Step {
                 let s2 = q_bits + shift;
                 write!(f, "r{out} = clamp(r{input}, 0, {qq}) · {q} >> {shift} ++ min(r{input}², {q4}) >> {s2}")
             }
+            OutputWideI32 { param, input, scale, q_bits, out } => {
+                let q4 = pow2(4 * q_bits);
+                write!(f, "r{out} = ({param}.b + {param} · r{input}) · {scale} / {q4}   (int32 sum, int64)")
+            }
             ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", pow2(*q_bits)),
             Clamp { input, max, out } => write!(f, "r{out} = clamp(r{input}, 0, {max})"),
             AffineI32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int32)"),
@@ -541,6 +531,7 @@ impl Step {
             | ShiftBias { input, out, .. }
             | DualI32 { input, out, .. }
             | DualWideI32 { input, out, .. }
+            | OutputWideI32 { input, out, .. }
             | ClampSquare { input, out, .. }
             | Clamp { input, out, .. }
             | AffineI32 { input, out, .. } => (vec![*input], Some(*out)),

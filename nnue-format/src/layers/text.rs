@@ -124,6 +124,12 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
     if let Some(v) = c("int({} · {})") {
         return Some(F32ToInt { input: reg(v[0])?, scale: num(v[1])?, out });
     }
+    if let Some(v) = c("({}.b + {} · {}) · {} / {} (int32 sum, int64)") {
+        let q_bits = log2(v[4])?;
+        let ok = v[0] == v[1] && q_bits % 4 == 0;
+        let (param, input, scale) = (param(v[0])?, reg(v[2])?, num(v[3])?);
+        return ok.then_some(OutputWideI32 { param, input, scale, q_bits: q_bits / 4, out });
+    }
     if let Some(v) = c("({} >> {}) + {}.b") {
         return Some(ShiftBias { param: param(v[2])?, input: reg(v[0])?, shift: num(v[1])?, out });
     }

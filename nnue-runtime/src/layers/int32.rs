@@ -44,11 +44,21 @@ pub fn dual_wide_i32<const N: usize, const M: usize>(o: &[i32; N], q_bits: u32, 
     a
 }
 
-/// Stormphrax 8's output layer: `b + Σ (clamp(x[i], 0, max) + s[i]) · w[i]`, wrapping (its
-/// skip adds the sparse layer's activation `s` to the dense layer's clamped output).
+/// Stormphrax 8's output layer: `S = Σ (clamp(x[i], 0, max) + s[i]) · w[i]` wrapping (its
+/// skip adds the sparse layer's activation `s` to the dense layer's clamped output), then
+/// `(b + S) · scale / 2^bits` in int64, truncating (`bits` below 63).
 #[inline(always)]
-pub fn skip_clamped_dot_i32<const IN: usize>(x: &[i32; IN], max: i32, s: &[i32; IN], w: &[i32; IN], b: i32) -> i32 {
-    (0..IN).fold(b, |y, i| y.wrapping_add(x[i].clamp(0, max).wrapping_add(s[i]).wrapping_mul(w[i])))
+pub fn skip_output_wide_i32<const IN: usize>(
+    x: &[i32; IN],
+    max: i32,
+    s: &[i32; IN],
+    w: &[i32; IN],
+    b: i32,
+    scale: i32,
+    bits: u32,
+) -> i32 {
+    let sum = (0..IN).fold(0i32, |y, i| y.wrapping_add(x[i].clamp(0, max).wrapping_add(s[i]).wrapping_mul(w[i])));
+    ((i64::from(b) + i64::from(sum)) * i64::from(scale) / (1i64 << bits)) as i32
 }
 
 /// `clamp(o, 0, Q)²`, Q = 2^q_bits.

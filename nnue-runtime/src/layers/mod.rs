@@ -25,7 +25,7 @@ pub use affine::{affine_dense, affine_listed, affine_listed_pairs, affine_one, a
 pub use chess768::{crelu_output, screlu_output};
 pub use composed::{Composed, Forward};
 pub use float::{affine_f32, concat_f32, crelu_f32, dequant, dot_f32, dual_f32, f32_bits, f32_to_int, screlu_f32};
-pub use int32::{affine_i32, clamp_square, clamped_dot_i32, dual_i32, dual_wide_i32, shift_bias, skip_clamped_dot_i32};
+pub use int32::{affine_i32, clamp_square, clamped_dot_i32, dual_i32, dual_wide_i32, shift_bias, skip_output_wide_i32};
 pub use output::{psqt, stockfish_bucket};
 pub use transform::{clipped_both, Pairwise, PairwiseScratch, Sparse};
 

@@ -18,7 +18,7 @@ use super::LoadError;
 use crate::layers::{
     affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse, clamp_square,
     clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32, dual_i32,
-    dual_wide_i32, f32_bits, f32_to_int, psqt, screlu_f32, screlu_output, shift_bias, skip_clamped_dot_i32,
+    dual_wide_i32, f32_bits, f32_to_int, psqt, screlu_f32, screlu_output, shift_bias, skip_output_wide_i32,
     sqr_clipped_and_clipped, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On, Pairwise, PairwiseScratch,
     SfnnFc0Act, SfnnFc1Act, Sparse,
 };
@@ -148,33 +148,173 @@ enum First<'w> {
 /// One step after the first layer, its arrays and registers resolved.
 #[derive(Debug, Clone)]
 enum Op<'w> {
-    Dense { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, n: usize, out: At },
-    One { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, out: At },
-    SfnnFc0Act { x: At, out: At },
-    SfnnFc1Act { x: At, out: At },
-    Clipped { x: At, n: usize, shift: u32, out: At },
-    SqrClipped { x: At, n: usize, sqr: u32, shift: u32, out: At },
-    CopyBytes { x: At, n: usize, out: At },
-    Mul { x: At, k: i32, out: At },
-    Div { x: At, k: i32, out: At },
-    Add { a: At, b: At, out: At },
-    Sub { a: At, b: At, out: At },
-    AddBiasI16 { x: At, b: &'w [i16], out: At },
-    Dequant { x: At, n: usize, num: u32, den: u32, b: &'w [i32], out: At },
-    DualF32 { x: At, n: usize, out: At },
-    CopyF32 { x: At, n: usize, out: At },
-    ScreluF32 { x: At, n: usize, out: At },
-    ClampF32 { x: At, n: usize, out: At },
-    AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
-    DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
-    F32ToInt { x: At, scale: i32, out: At },
-    ShiftBias { x: At, n: usize, shift: u32, b: &'w [i32], out: At },
-    DualI32 { x: At, n: usize, q_bits: u32, out: At },
-    ClampSquare { x: At, n: usize, q_bits: u32, out: At },
-    AffineI32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
-    ClampedDotI32 { x: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
-    DualWideI32 { x: At, n: usize, q_bits: u32, shift: u32, out: At },
-    SkipClampedDotI32 { x: At, s: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
+    Dense {
+        w: &'w [i8],
+        b: &'w [i32],
+        x: At,
+        inputs: usize,
+        n: usize,
+        out: At,
+    },
+    One {
+        w: &'w [i8],
+        b: &'w [i32],
+        x: At,
+        inputs: usize,
+        out: At,
+    },
+    SfnnFc0Act {
+        x: At,
+        out: At,
+    },
+    SfnnFc1Act {
+        x: At,
+        out: At,
+    },
+    Clipped {
+        x: At,
+        n: usize,
+        shift: u32,
+        out: At,
+    },
+    SqrClipped {
+        x: At,
+        n: usize,
+        sqr: u32,
+        shift: u32,
+        out: At,
+    },
+    CopyBytes {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    Mul {
+        x: At,
+        k: i32,
+        out: At,
+    },
+    Div {
+        x: At,
+        k: i32,
+        out: At,
+    },
+    Add {
+        a: At,
+        b: At,
+        out: At,
+    },
+    Sub {
+        a: At,
+        b: At,
+        out: At,
+    },
+    AddBiasI16 {
+        x: At,
+        b: &'w [i16],
+        out: At,
+    },
+    Dequant {
+        x: At,
+        n: usize,
+        num: u32,
+        den: u32,
+        b: &'w [i32],
+        out: At,
+    },
+    DualF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    CopyF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    ScreluF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    ClampF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    AffineF32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        n: usize,
+        out: At,
+    },
+    DotF32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        out: At,
+    },
+    F32ToInt {
+        x: At,
+        scale: i32,
+        out: At,
+    },
+    ShiftBias {
+        x: At,
+        n: usize,
+        shift: u32,
+        b: &'w [i32],
+        out: At,
+    },
+    DualI32 {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        out: At,
+    },
+    ClampSquare {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        out: At,
+    },
+    AffineI32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        n: usize,
+        out: At,
+    },
+    ClampedDotI32 {
+        x: At,
+        inputs: usize,
+        max: i32,
+        w: &'w [i32],
+        b: &'w [i32],
+        out: At,
+    },
+    DualWideI32 {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        shift: u32,
+        out: At,
+    },
+    SkipOutputWideI32 {
+        x: At,
+        s: At,
+        inputs: usize,
+        max: i32,
+        w: &'w [i32],
+        b: &'w [i32],
+        scale: i32,
+        bits: u32,
+        out: At,
+    },
 }
 
 /// A traced register, as the trace records it.
@@ -690,8 +830,9 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
             let y: [i32; N] = *get(&a.i, x);
             put::<i32, { 2 * N }>(&mut a.i, out, dual_wide_i32::<N, { 2 * N }>(&y, q_bits, shift));
         }),
-        Op::SkipClampedDotI32 { x, s, inputs, max, w, b, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
-            a.i[out] = skip_clamped_dot_i32::<IN>(get(&a.i, x), max, get(&a.i, s), part(w, bucket), b[bucket]);
+        Op::SkipOutputWideI32 { x, s, inputs, max, w, b, scale, bits, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
+            let (x, s) = (get(&a.i, x), get(&a.i, s));
+            a.i[out] = skip_output_wide_i32::<IN>(x, max, s, part(w, bucket), b[bucket], scale, bits);
         }),
     }
 }
@@ -990,22 +1131,7 @@ impl<'w> Builder<'_, 'w> {
             AffineF32 { param, input, out } | AffineI32 { param, input, out } => {
                 let float = matches!(step, AffineF32 { .. });
                 let n = self.outputs(*param)?;
-                if let (false, 1, Val::Pending(Add { a, b: s, .. })) = (float, n, self.get(*input)?.clone()) {
-                    // Stormphrax 8's output layer: its input clamped plus the skip.
-                    let Val::Pending(Clamp { input: y, max, .. }) = self.get(a)?.clone() else {
-                        return Err(err(format!("r{out}: an int32 output layer reads clamped values")));
-                    };
-                    let ((x, inputs), (s, n_s)) = (self.i32s(y)?, self.i32s(s)?);
-                    if n_s != inputs {
-                        return Err(err(format!("r{out}: the skip has {n_s} values, the clamp {inputs}")));
-                    }
-                    self.sized("an int32 output layer", inputs, VECTOR)?;
-                    let w = self.array::<i32>(*param, "weights", Elem::I32, inputs)?;
-                    let b = self.array::<i32>(*param, "biases", Elem::I32, 1)?;
-                    let (at, val) = self.new_i32(1)?;
-                    self.ops.push(Op::SkipClampedDotI32 { x, s, inputs, max, w, b, out: at });
-                    (*out, val)
-                } else if !float && n == 1 {
+                if !float && n == 1 {
                     // The output layer reads its input clamped: one kernel.
                     let Val::Pending(Clamp { input: y, max, .. }) = self.get(*input)?.clone() else {
                         return Err(err(format!("r{out}: an int32 output layer reads clamped values")));
@@ -1069,6 +1195,26 @@ impl<'w> Builder<'_, 'w> {
                 }
                 let (at, val) = self.new_i32(2 * n)?;
                 self.ops.push(Op::DualWideI32 { x, n, q_bits: *q_bits, shift: *shift, out: at });
+                (*out, val)
+            }
+            OutputWideI32 { param, input, scale, q_bits, out } => {
+                // Stormphrax 8's output layer: its input clamped plus the skip.
+                let Val::Pending(Add { a, b: s, .. }) = self.get(*input)?.clone() else {
+                    return Err(err(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip")));
+                };
+                let Val::Pending(Clamp { input: y, max, .. }) = self.get(a)?.clone() else {
+                    return Err(err(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip")));
+                };
+                let ((x, inputs), (s, n_s)) = (self.i32s(y)?, self.i32s(s)?);
+                if n_s != inputs || *q_bits > 7 {
+                    return Err(err(format!("r{out}: {n_s} skip values for {inputs} inputs, Q = 2^{q_bits}")));
+                }
+                self.sized("an int32 output layer", inputs, VECTOR)?;
+                let w = self.array::<i32>(*param, "weights", Elem::I32, inputs)?;
+                let b = self.array::<i32>(*param, "biases", Elem::I32, 1)?;
+                let (at, val) = self.new_i32(1)?;
+                let (scale, bits) = (*scale, 4 * q_bits);
+                self.ops.push(Op::SkipOutputWideI32 { x, s, inputs, max, w, b, scale, bits, out: at });
                 (*out, val)
             }
             DualI32 { input, q_bits, out } | ClampSquare { input, q_bits, out } => {

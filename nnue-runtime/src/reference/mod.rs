@@ -312,6 +312,7 @@ mod tests {
                             | Step::ShiftBias { input, .. }
                             | Step::DualI32 { input, .. }
                             | Step::DualWideI32 { input, .. }
+                            | Step::OutputWideI32 { input, .. }
                             | Step::ClampSquare { input, .. }
                             | Step::Clamp { input, .. }
                             | Step::AffineI32 { input, .. } => *input = reg,
