@@ -70,6 +70,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("RECKLESS_PAIRS_SYNTH", layered(engine_nets::RECKLESS_PAIRS.arch, engine_nets::RECKLESS_PAIRS.seed)),
         ("PLENTYCHESS_SYNTH", layered(engine_nets::PLENTYCHESS.arch, engine_nets::PLENTYCHESS.seed)),
         ("VIRIDITHAS_SYNTH", layered(engine_nets::VIRIDITHAS.arch, engine_nets::VIRIDITHAS.seed)),
+        ("STORMPHRAX8_SYNTH", layered(engine_nets::STORMPHRAX8.arch, engine_nets::STORMPHRAX8.seed)),
         (
             "LAYERED_F32_64",
             layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings2}"), 130),
@@ -99,6 +100,11 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         (
             "LAYERED_PAIRS_THREATS_64",
             layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 134),
+        ),
+        // Merged king planes (Stormphrax 8's) with pawn pairs and threats.
+        (
+            "LAYERED_MERGED_PAIRS_THREATS_64",
+            layered(&format!("(704x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 136),
         ),
         (
             "LAYERED_PAIRS_THREATS_128_WRAP",

@@ -9,7 +9,8 @@
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
-    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, VIRIDITHAS,
+    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
+    VIRIDITHAS,
 };
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
@@ -20,6 +21,7 @@ nnue_runtime::nnue_net!(name = reckless, env = "NNUE_SYNTH_RECKLESS_SYNTH");
 nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_SYNTH");
 nnue_runtime::nnue_net!(name = plentychess, env = "NNUE_SYNTH_PLENTYCHESS_SYNTH");
 nnue_runtime::nnue_net!(name = viridithas, env = "NNUE_SYNTH_VIRIDITHAS_SYNTH");
+nnue_runtime::nnue_net!(name = stormphrax8, env = "NNUE_SYNTH_STORMPHRAX8_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -70,9 +72,15 @@ fn check_games<N: Network>(what: &str, net: &N, path: KernelPath, rows: &[Row]) 
 /// The net regenerated, the file `nnue_net!` compiled in (written by build.rs from the same
 /// table) and the oracle rows: positions, then games.
 fn setup(engine: &EngineNet, compiled: &str) -> (Net, Vec<Row>, Vec<Row>) {
+    let (net, positions, games) = net_and_rows(engine);
+    assert!(std::fs::read(compiled).unwrap() == net.to_bytes(), "build.rs wrote another {} net", engine.name);
+    (net, positions, games)
+}
+
+/// The net regenerated (and read back from its bytes) and the oracle rows: positions, then games.
+fn net_and_rows(engine: &EngineNet) -> (Net, Vec<Row>, Vec<Row>) {
     let net = engine.net();
     let bytes = net.to_bytes();
-    assert!(std::fs::read(compiled).unwrap() == bytes, "build.rs wrote another {} net", engine.name);
     assert_eq!(Net::from_bytes(&bytes, Some(&net.arch())).unwrap(), net);
     let positions = rows(&engine.oracle_path());
     let games = rows(&engine.oracle_path().with_file_name(engine.oracle.replace(".tsv", "-games.tsv")));
@@ -189,4 +197,19 @@ fn viridithas() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 32, 64, 8>().unwrap();
     compare("viridithas", &net, &positions, &games, &loaded, &viridithas::NETWORK);
+}
+
+/// Stormphrax 8: Stockfish 19's pawn-pair and threat inputs (int8 rows) after `704x16hm`
+/// piece-square ones, `-> 1024)x2`, pairwise `>> 9`, sparse int8 32 `>> 2`, dual activation
+/// in Q² units, int32 64 clamped plus the activation (its skip over L2), int32 1, `(out · 400)
+/// / Q⁴`; file `CBNF`.
+#[test]
+fn stormphrax8() {
+    let (net, positions, games) = setup(&STORMPHRAX8, env!("NNUE_SYNTH_STORMPHRAX8_SYNTH"));
+    assert_eq!(net.arch().to_string(), stormphrax8::ARCHITECTURE);
+    assert_eq!(net.arch().to_string().parse::<nnue_runtime::Architecture>(), "stormphrax".parse());
+    assert_eq!(net.description, "synthetic 2033", "the CBNF header's name");
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 64, 64, 8>().unwrap();
+    compare("stormphrax8", &net, &positions, &games, &loaded, &stormphrax8::NETWORK);
 }

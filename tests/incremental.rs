@@ -20,6 +20,7 @@ nnue_runtime::nnue_net!(name = chess768_128_dead, env = "NNUE_SYNTH_CHESS768_128
 nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THREATS_64");
 nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
+nnue_runtime::nnue_net!(name = layered_merged_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_MERGED_PAIRS_THREATS_64");
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -129,6 +130,12 @@ incremental_test!(
     layered_pairs_threats_64,
     "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64",
     11
+);
+incremental_test!(
+    chess704_merged_kings_with_pawn_pairs_and_threats_64,
+    layered_merged_pairs_threats_64,
+    "NNUE_SYNTH_LAYERED_MERGED_PAIRS_THREATS_64",
+    13
 );
 incremental_test!(
     chess768_king_buckets_with_threats_128_wrap,

@@ -247,20 +247,29 @@ fn generic(size: usize, found: &[Candidate]) -> Vec<Candidate> {
 }
 
 /// A `CBNF` file: Stormphrax's description with the header's shape (L1, king buckets, output
-/// buckets, mirroring, merged kings, dual activation).
+/// buckets, mirroring, merged kings, dual activation); Stormphrax 8's when the header has its
+/// skip over L2 (arch id 4 or 5) or threat inputs (input buckets + 128).
 fn cbnf(bytes: &[u8]) -> Option<Candidate> {
     let field = |at: usize, width: usize| -> Option<usize> {
         Some(bytes.get(at..at + width)?.iter().rev().fold(0, |v, &b| (v << 8) | usize::from(b)))
     };
     let (flags, arch_id, l1, kings, buckets) =
         (field(6, 2)?, field(9, 1)?, field(11, 2)?, field(13, 1)?, field(14, 1)?);
-    let base = layered(known::STORMPHRAX)?;
+    let (threats, kings) = (kings & 0x80 != 0, kings & 0x7f);
+    let eight = threats || arch_id >= 4;
+    let base = layered(if eight { known::STORMPHRAX8 } else { known::STORMPHRAX })?;
     let mut a = base;
+    if eight {
+        a.skip = arch_id >= 4;
+        if !threats {
+            a.threats = None;
+        }
+    }
     a.l1 = l1;
     a.buckets = buckets;
     a.merged_kings = flags & 4 != 0;
     let mirrored = flags & 2 != 0;
-    if arch_id == 2 {
+    if arch_id == 2 || arch_id == 4 {
         a.l1_act = nnue_runtime::format::Act::Screlu;
     }
     let table_known = (kings, mirrored) == (base.kings.count(), base.kings.mirrored) || kings == 1;
@@ -272,11 +281,12 @@ fn cbnf(bytes: &[u8]) -> Option<Candidate> {
     let arch = Architecture::Layered(a);
     let exact = a == base;
     let zstd = if flags & 1 != 0 { ", zstd-compressed" } else { "" };
+    let whose = if eight { "Stormphrax 8's" } else { "Stormphrax's" };
     Some(Candidate {
         who: if exact {
-            format!("Stormphrax's layout (its CBNF header{zstd})")
+            format!("{whose} layout (its CBNF header{zstd})")
         } else {
-            format!("Stormphrax's layout at the CBNF header's shape{zstd}")
+            format!("{whose} layout at the CBNF header's shape{zstd}")
         },
         description: if table_known { arch.to_string() } else { without_table(&arch) },
         complete: table_known,

@@ -170,6 +170,7 @@ fn inspect_engine_net(engine: &EngineNet, file: &str) {
         let engine_word = match engine.name {
             "reckless-pairs" => "Reckless".to_string(),
             "plentychess" => "PlentyChess".to_string(),
+            "stormphrax8" => "Stormphrax 8".to_string(),
             n => format!("{}{}", n[..1].to_uppercase(), &n[1..]),
         };
         assert!(first.starts_with("1. ") && first.contains(&engine_word), "{}:\n{out}", engine.name);

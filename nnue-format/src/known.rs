@@ -5,7 +5,7 @@
 
 use crate::Architecture;
 
-pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, VIRIDITHAS};
+pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, STORMPHRAX8, VIRIDITHAS};
 
 /// The engines' shipped headerless nets whose size follows from the description: whose, and
 /// the description. (PlentyChess's varint files, Stormphrax's `CBNF` files and Viridithas's

@@ -144,6 +144,12 @@ pub enum Call {
     AffineI32 { param: Param, x: Reg, inputs: usize, n: usize, out: Reg },
     /// An int32 output layer reading its `inputs` values clamped to `0..=max`.
     ClampedDotI32 { param: Param, x: Reg, inputs: usize, max: i32, out: Reg },
+    /// `[clamp(o, 0, Q²) · Q >> shift] ++ [min(o · o, Q⁴) >> (q_bits + shift)]` of `n` sums
+    /// (Stormphrax 8's dual activation).
+    DualWideI32 { x: Reg, n: usize, q_bits: u32, shift: u32, out: Reg },
+    /// Stormphrax 8's output layer: `S = Σ w[i] · (clamp(x[i], 0, max) + s[i])` in int32, then
+    /// `(bias + S) · scale >> bits` in int64, truncating toward zero.
+    SkipOutputWideI32 { param: Param, x: Reg, s: Reg, inputs: usize, max: i32, scale: i32, bits: u32, out: Reg },
 }
 
 /// A net's layers as kernel calls.
@@ -357,6 +363,11 @@ impl Lowering<'_> {
                 self.scalar(*input)?;
                 (*out, Kind::Int, Call::Div { x: *input, k: *k, out: *out })
             }
+            // Stormphrax 8's skip: clamped values plus the activation, read by its output layer.
+            Add { a, out, .. } if matches!(self.regs.get(a), Some(Val::Pending(Clamp { .. }))) => {
+                self.regs.insert(*out, Val::Pending(step.clone()));
+                return Ok(());
+            }
             Add { a, b, out } | Sub { a, b, out } => {
                 self.scalar(*a)?;
                 self.scalar(*b)?;
@@ -449,6 +460,28 @@ impl Lowering<'_> {
                 } else {
                     (out, Kind::Ints(n), Call::ClampSquare { x, n, q_bits, out })
                 }
+            }
+            DualWideI32 { input, q_bits, shift, out } => {
+                let n = self.ints(*input)?;
+                // `check_fits`'s rule: Q⁴ fits an int32, the shifts stay below 32.
+                if *q_bits > 7 || q_bits + shift >= 32 {
+                    return err(format!("r{out}: Q = 2^{q_bits}, a shift by {shift}"));
+                }
+                let (x, q_bits, shift, out) = (*input, *q_bits, *shift, *out);
+                (out, Kind::Ints(2 * n), Call::DualWideI32 { x, n, q_bits, shift, out })
+            }
+            OutputWideI32 { param, input, scale, q_bits, out } => {
+                let wrong =
+                    || LowerError(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip"));
+                let Val::Pending(Add { a, b: s, .. }) = self.get(*input)?.clone() else { return Err(wrong()) };
+                let Val::Pending(Clamp { input: x, max, .. }) = self.get(a)?.clone() else { return Err(wrong()) };
+                let (inputs, n_s) = (self.ints(x)?, self.ints(s)?);
+                if n_s != inputs || *q_bits > 7 {
+                    return err(format!("r{out}: {n_s} skip values for {inputs} inputs, Q = 2^{q_bits}"));
+                }
+                let (scale, bits) = (*scale, 4 * q_bits);
+                let call = Call::SkipOutputWideI32 { param: *param, x, s, inputs, max, scale, bits, out: *out };
+                (*out, Kind::Int, call)
             }
             AffineI32 { param, input, out } => {
                 let n = self.outputs(*param)?;

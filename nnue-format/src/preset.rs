@@ -57,8 +57,16 @@ pub const VIRIDITHAS: &str = "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 -
     l2act=swiglu, residual, l1mul=512/4161600, scale=240, threats=pawnpairs+sf19, file=viridithas, \
     kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
 
+/// Stormphrax 8's nets (Ciekce/Stormphrax 2402cae, 2026-07-29): Stockfish 19's pawn-pair and
+/// threat inputs (its PR #341) after merged-king piece-square ones, L1 1024, a dual activation
+/// in its PR #342's quantisation (`wide`) whose values are added to the dense layer's clamped
+/// output (`skip`: its skip over L2), `CBNF` header.
+pub const STORMPHRAX8: &str = "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, i32, dual, wide, skip, q=64, \
+    l1shift=2, scale=400, threats=pawnpairs+sf19, file=cbnf, \
+    kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
+
 /// Every preset: its name and the description it stands for.
-pub const PRESETS: [(&str, &str); 17] = [
+pub const PRESETS: [(&str, &str); 18] = [
     ("akimbo", AKIMBO),
     ("pawnocchio", PAWNOCCHIO),
     ("alexandria", ALEXANDRIA),
@@ -68,6 +76,7 @@ pub const PRESETS: [(&str, &str); 17] = [
     ("plentychess", PLENTYCHESS),
     ("viridithas", VIRIDITHAS),
     ("stormphrax7", STORMPHRAX),
+    ("stormphrax", STORMPHRAX8),
     ("stockfish13", "HalfKP -> 256x2 -> 32 -> 32 -> 1"),
     ("stockfish17.1-big", "HalfKAv2_hm -> 3072x2 -> (15+1 -> 32 -> 1)x8, psqt=8"),
     ("stockfish17.1-small", "HalfKAv2_hm -> 128x2 -> (15+1 -> 32 -> 1)x8, psqt=8"),

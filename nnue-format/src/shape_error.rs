@@ -101,8 +101,8 @@ pub enum ShapeError {
         /// The file layout found.
         file: FileLayout,
     },
-    /// The skip connection in a stack whose numbers aren't f32.
-    #[error("skip: the output layer reads the sparse layer's activation in f32 stacks only")]
+    /// The skip connection in a stack that can't take it.
+    #[error("skip: f32 stacks, or wide dual i32 stacks whose dense layer has as many outputs as inputs")]
     SkipNeedsF32,
     /// A residual connection between layers of different widths, or in an i32 stack.
     #[error("residual: the dense layer's activation ({to} values) adds its input ({from}) in f32 stacks only")]

@@ -231,11 +231,13 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
                 f(b, -0.5, 0.5),
             )
         }
-        crate::Numbers::I32 { q_bits, .. } => {
+        crate::Numbers::I32 { q_bits, wide, .. } => {
             let q = 1i64 << q_bits;
             let mut f = |n: usize, lo: i64, hi: i64| fill(&mut rng, n, |r| r.range(lo, hi) as i32);
+            // `wide`: the sparse layer's output (its bias) in Q² units.
+            let one = if wide { q * q } else { q };
             (
-                f(b * l2, -q * 3 / 10, q / 2),
+                f(b * l2, -one * 3 / 10, one / 2),
                 f(b * l3 * l2f, -q * 6 / 10, q * 6 / 10),
                 f(b * l3, -q * q * q * 3 / 10, q * q * q / 2),
                 f(b * arch.l3_inputs(), -q, q),

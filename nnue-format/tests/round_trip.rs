@@ -167,7 +167,8 @@ fn a_cbnf_header_is_checked_against_the_description() {
     for (at, value, why) in [
         (0, b'X', "expected the magic `CBNF`"),
         (6, 0x0c, "the flags"),
-        (9, 2, "the arch id (3: dual activation, 2: single) is 2"),
+        (9, 2, "the arch id (2, +1 dual activation, +2 skip) is 2"),
+        (13, 0x81, "the input buckets (+128 threats) is 129"),
         (11, 0x80, "the hidden size is 128"),
         (14, 4, "the output buckets is 4"),
         (15, 49, "the name length is 49"),

@@ -393,6 +393,17 @@ impl Emitter<'_> {
                 let (w, b, x) = (w(param), self.array(*param, "biases"), self.var(*x)?);
                 (*out, self.ints(*out, *n, quote!(l::affine_i32(k, &#x, &#w[bucket], &#b[bucket]))))
             }
+            DualWideI32 { x, n, q_bits, shift, out } => {
+                let (x, q, s) = (self.var(*x)?, Literal::u32_unsuffixed(*q_bits), Literal::u32_unsuffixed(*shift));
+                (*out, self.ints(*out, 2 * n, quote!(l::dual_wide_i32(&#x, #q, #s))))
+            }
+            SkipOutputWideI32 { param, x, s, max, scale, bits, out, .. } => {
+                let (w, b, x, s) = (w(param), self.one_bias(*param), self.var(*x)?, self.var(*s)?);
+                let (max, scale, bits) =
+                    (Literal::i32_unsuffixed(*max), Literal::i32_unsuffixed(*scale), Literal::u32_unsuffixed(*bits));
+                let expr = quote!(l::skip_output_wide_i32(&#x, #max, &#s, &#w[bucket], #b, #scale, #bits));
+                (*out, self.bind(*out, quote!(i32), expr, Kind::Int))
+            }
             ClampedDotI32 { param, x, max, out, .. } => {
                 let (w, b, x, max) = (w(param), self.one_bias(*param), self.var(*x)?, Literal::i32_unsuffixed(*max));
                 let expr = quote!(l::clamped_dot_i32(k, &#x, #max, &#w[bucket], #b));

@@ -25,6 +25,17 @@ pub const STORMPHRAX: EngineNet = EngineNet {
     oracle: "stormphrax-synth.tsv",
 };
 
+/// Stormphrax 8 (Ciekce/Stormphrax 2402cae, 2026-07-29): Stockfish 19's pawn-pair and threat
+/// inputs after merged-king piece-square ones, int32 later layers in its newer quantisation,
+/// dual activation, a skip over the dense layer, `CBNF` header.
+pub const STORMPHRAX8: EngineNet = EngineNet {
+    name: "stormphrax8",
+    engine: "Stormphrax 2402cae6, make avx2-bmi2 (clang 19)",
+    arch: nnue_format::known::STORMPHRAX8,
+    seed: 2033,
+    oracle: "stormphrax8-synth.tsv",
+};
+
 /// Integral (aronpetko/integral 3f15ba6, 2026-04-02): f32 later layers, clipped (not squared)
 /// activations after the sparse and the dense layer, bullet's order unpadded.
 pub const INTEGRAL: EngineNet = EngineNet {

@@ -90,7 +90,11 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     // Threat rows (int8): Reckless's first, PlentyChess's after the piece-square rows.
     let threats = arch.int8_inputs();
     debug_assert!(
-        threats == 0 || matches!(arch.file, FileLayout::Reckless | FileLayout::PlentyChess | FileLayout::Viridithas),
+        threats == 0
+            || matches!(
+                arch.file,
+                FileLayout::Reckless | FileLayout::PlentyChess | FileLayout::Viridithas | FileLayout::Cbnf
+            ),
         "checked by LayeredArch::validate"
     );
     // Stormphrax's (after its 64-byte header) and Reckless's (after its threat rows): FT
@@ -181,6 +185,13 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ],
+        // Stormphrax 8's (`preprocess/permute.cpp`'s `LoadedNetwork`): the pawn-pair and threat
+        // weights[int8 inputs][L1] after the piece-square ones.
+        FileLayout::Cbnf if threats > 0 => {
+            let mut v = blocked();
+            v.insert(1, FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]));
+            v
+        }
         FileLayout::Cbnf => blocked(),
     }
 }

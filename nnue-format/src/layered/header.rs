@@ -1,7 +1,8 @@
 //! The headers of multi-layer files: none in Alexandria's, 64 bytes in Stormphrax's `CBNF`
 //! (packed: magic `CBNF`, version u16 = 1, flags u16 (1 zstd, 2 mirrored, 4 merged kings,
-//! 8 pairwise), a padding byte, arch u8 (3: dual activation, 2: single), activation u8 (0:
-//! clipped ReLU), hidden size u16 (at offset 11), input buckets u8, output buckets u8, name
+//! 8 pairwise), a padding byte, arch u8 (2, plus 1 with a dual activation, plus 2 with
+//! Stormphrax 8's skip), activation u8 (0: clipped ReLU), hidden size u16 (at offset 11), input
+//! buckets u8 (plus 128 with threat inputs), output buckets u8, name
 //! length u8, name of 48 bytes). After a `CBNF` header the arrays follow, each padded with
 //! zeros to a multiple of 64 bytes (the file may end without the last one's padding), or, with
 //! the zstd flag, one zstd stream of the arrays back to back.
@@ -35,10 +36,15 @@ fn cbnf_fields(arch: &LayeredArch) -> [(usize, usize, u32, &'static str); 8] {
     [
         (4, 2, 1, "the version"),
         (6, 2, u32::from(flags), "the flags (mirrored 2, merged kings 4, pairwise 8)"),
-        (9, 1, if arch.dual() { 3 } else { 2 }, "the arch id (3: dual activation, 2: single)"),
+        (9, 1, 2 + u32::from(arch.dual()) + 2 * u32::from(arch.skip), "the arch id (2, +1 dual activation, +2 skip)"),
         (10, 1, 0, "the activation id (0: clipped ReLU)"),
         (11, 2, arch.l1 as u32, "the hidden size"),
-        (13, 1, arch.kings.count as u32, "the input buckets"),
+        (
+            13,
+            1,
+            arch.kings.count as u32 | if arch.threats.is_some() { 0x80 } else { 0 },
+            "the input buckets (+128 threats)",
+        ),
         (14, 1, arch.buckets as u32, "the output buckets"),
         (8, 1, 0, "the padding byte"),
     ]

@@ -139,7 +139,7 @@ impl ThreatInputs {
     pub(crate) fn files(self) -> &'static [FileLayout] {
         match self {
             ThreatInputs::Reckless => &[FileLayout::Reckless],
-            ThreatInputs::PawnPairsSf19 => &[FileLayout::PlentyChess, FileLayout::Viridithas],
+            ThreatInputs::PawnPairsSf19 => &[FileLayout::PlentyChess, FileLayout::Viridithas, FileLayout::Cbnf],
         }
     }
 
@@ -171,6 +171,10 @@ pub enum Numbers {
         q_bits: u32,
         /// The sparse layer's sums are shifted right by this before the bias.
         l1_shift: u32,
+        /// Stormphrax 8's quantisation (`wide`, its PR #342): the sparse layer's activation
+        /// in Q² units (`[clamp(o, 0, Q²)] ++ [min(o·o, Q⁴) >> 2q]` into the dense layer), the
+        /// output `(bias + sum) · scale / Q⁴` in 64 bits.
+        wide: bool,
     },
 }
 
@@ -306,7 +310,10 @@ impl Numbers {
     pub fn in_range(&self) -> bool {
         match *self {
             Numbers::F32 { num, den } => num > 0 && den > 0,
-            Numbers::I32 { q_bits, l1_shift } => (1..=Self::MAX_Q_BITS).contains(&q_bits) && l1_shift <= 31,
+            // `wide`: Q⁴ fits an i32.
+            Numbers::I32 { q_bits, l1_shift, wide } => {
+                (1..=if wide { 7 } else { Self::MAX_Q_BITS }).contains(&q_bits) && l1_shift <= 31
+            }
         }
     }
 }
@@ -345,9 +352,10 @@ impl LayeredArch {
         self.l2 * if self.dual() { 2 } else { 1 }
     }
 
-    /// The output layer's inputs: L3, and the sparse layer's activation after them with `skip`.
+    /// The output layer's inputs: L3, and the sparse layer's activation after them with `skip`
+    /// in f32 stacks (i32 stacks add it to the L3 values: as many).
     pub fn l3_inputs(&self) -> usize {
-        self.dense_act_width() + if self.skip { self.l2_full() } else { 0 }
+        self.dense_act_width() + if self.skip && self.concat_skip() { self.l2_full() } else { 0 }
     }
 
     /// The width of the dense layer's activation: L3, halved by `l2act=swiglu`.
@@ -357,6 +365,12 @@ impl LayeredArch {
         } else {
             self.l3
         }
+    }
+
+    /// The skip connection joins the sparse layer's activation to the dense layer's output
+    /// (f32, PlentyChess's), rather than adding it (i32, Stormphrax's).
+    pub fn concat_skip(&self) -> bool {
+        matches!(self.numbers, Numbers::F32 { .. })
     }
 
     /// The sparse layer's activation is dual (linear ⊕ squared).
@@ -441,7 +455,8 @@ impl LayeredArch {
             }
             _ => {}
         }
-        if self.skip && !matches!(self.numbers, Numbers::F32 { .. }) {
+        let wide_dual = matches!(self.numbers, Numbers::I32 { wide: true, .. }) && self.dual();
+        if self.skip && !self.concat_skip() && !(wide_dual && self.l2_full() == self.l3) {
             return Err(ShapeError::SkipNeedsF32);
         }
         if self.residual && (!matches!(self.numbers, Numbers::F32 { .. }) || self.dense_act_width() != self.l2_full()) {
@@ -451,10 +466,13 @@ impl LayeredArch {
             let (min, max) = (*Self::FT_SHIFTS.start(), *Self::FT_SHIFTS.end());
             return Err(ShapeError::FtShift { got: self.ft_shift, min, max });
         }
+        if matches!(self.numbers, Numbers::I32 { wide: true, .. }) && !self.dual() {
+            return Err(ShapeError::Activations { reason: "wide: Stormphrax 8's quantisation takes dual" });
+        }
         if !self.numbers.in_range() {
             return Err(match self.numbers {
                 Numbers::F32 { num, den } => ShapeError::L1Mul { num, den },
-                Numbers::I32 { q_bits, l1_shift } => ShapeError::IntNumbers { q_bits, l1_shift },
+                Numbers::I32 { q_bits, l1_shift, .. } => ShapeError::IntNumbers { q_bits, l1_shift },
             });
         }
         if self.scale <= 0 {
@@ -498,8 +516,9 @@ impl fmt::Display for LayeredArch {
         }
         match self.numbers {
             Numbers::F32 { num, den } => write!(f, ", f32{act}{act2}, l1mul={num}/{den}")?,
-            Numbers::I32 { q_bits, l1_shift } => {
-                write!(f, ", i32{act}{act2}, q={}, l1shift={l1_shift}", 1u32 << q_bits)?
+            Numbers::I32 { q_bits, l1_shift, wide } => {
+                let wide = if wide { ", wide" } else { "" };
+                write!(f, ", i32{act}{wide}{act2}, q={}, l1shift={l1_shift}", 1u32 << q_bits)?
             }
         }
         write!(f, ", scale={}", self.scale)?;
@@ -565,12 +584,14 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let mut threats = None;
     let mut skip = false;
     let mut residual = false;
+    let mut wide = false;
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
             None if opt == "dual" => l1_act = Act::Dual,
             None if opt == "skip" => skip = true,
             None if opt == "residual" => residual = true,
+            None if opt == "wide" => wide = true,
             Some(("l1act", v)) => l1_act = parse_act("l1act", v)?,
             Some(("l2act", v)) => l2_act = Some(parse_act("l2act", v)?),
             Some(("l1mul", v)) => {
@@ -613,8 +634,8 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let missing = |what: &str| format!("multi-layer nets must state {what}");
     let numbers = match numbers.as_deref() {
         Some("f32") => {
-            if q.is_some() || l1shift.is_some() {
-                return Err("q= and l1shift= belong to i32 stacks".into());
+            if q.is_some() || l1shift.is_some() || wide {
+                return Err("q=, l1shift= and wide belong to i32 stacks".into());
             }
             let (num, den) = l1mul.ok_or_else(|| missing("l1mul=N/D (f32 stacks)"))?;
             Numbers::F32 { num, den }
@@ -627,7 +648,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             if !q.is_power_of_two() {
                 return Err(format!("q={q}: must be a power of two"));
             }
-            Numbers::I32 { q_bits: q.trailing_zeros(), l1_shift: l1shift.ok_or_else(|| missing("l1shift=..."))? }
+            Numbers::I32 { q_bits: q.trailing_zeros(), l1_shift: l1shift.ok_or_else(|| missing("l1shift=..."))?, wide }
         }
         None => return Err(missing("the stack's numbers (f32 or i32)")),
     };
@@ -719,7 +740,7 @@ mod tests {
             ),
             ("threats=reckless, file=bullet", "stored by file=reckless only"),
             ("file=reckless", "say which"),
-            ("threats=pawnpairs+sf19, file=reckless", "stored by file=plentychess or file=viridithas only"),
+            ("threats=pawnpairs+sf19, file=reckless", "stored by file=plentychess or file=viridithas or file=cbnf only"),
         ] {
             let text = format!("{base}, {options}, {two}");
             let e = text.parse::<Architecture>().unwrap_err().to_string();
@@ -823,7 +844,7 @@ mod tests {
         assert_eq!(e.to_string(), "pairwise>>16: the shift must be 9 to 15");
         let e = check(LayeredArch { numbers: Numbers::F32 { num: 0, den: 64 }, ..a });
         assert!(matches!(e, ShapeError::L1Mul { num: 0, den: 64 }), "{e:?}");
-        let e = check(LayeredArch { numbers: Numbers::I32 { q_bits: 11, l1_shift: 8 }, ..a });
+        let e = check(LayeredArch { numbers: Numbers::I32 { q_bits: 11, l1_shift: 8, wide: false }, ..a });
         assert_eq!(e, ShapeError::IntNumbers { q_bits: 11, l1_shift: 8 });
         assert_eq!(e.to_string(), "q=2^11, l1shift=8: q must be 2 to 1024, the shift below 32");
         let e = check(LayeredArch { scale: 0, ..a });
@@ -833,7 +854,7 @@ mod tests {
         let e = check(LayeredArch { kings: KingBuckets { count: 11, ..a.kings }, ..a });
         assert_eq!(e, ShapeError::UnusedKingBucket { bucket: 10 });
         let p = layered(crate::known::PLENTYCHESS);
-        let e = check(LayeredArch { numbers: Numbers::I32 { q_bits: 6, l1_shift: 8 }, ..p });
+        let e = check(LayeredArch { numbers: Numbers::I32 { q_bits: 6, l1_shift: 8, wide: false }, ..p });
         assert_eq!(e, ShapeError::SkipNeedsF32);
     }
 }

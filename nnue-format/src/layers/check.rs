@@ -341,6 +341,20 @@ fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<
             Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?)
         }
         ClampSquare { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => Kind::Int(ints(*input)?),
+        // Q⁴ fits an i32 (Stormphrax 8's Q = 64), the shifts stay below 32.
+        DualWideI32 { input, q_bits, shift, .. } if *q_bits <= 7 && q_bits + shift < 32 => {
+            Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?)
+        }
+        DualWideI32 { .. } => return Err("Q⁴ must fit an int32 and the shifts stay below 32".into()),
+        OutputWideI32 { param, input, q_bits, .. } if *q_bits <= 7 => {
+            let s = shape(*param, Number::I32)?;
+            reads(*input, s, *param, ints(*input)?)?;
+            if s.outputs != 1 {
+                return Err(format!("{param} has {} outputs", s.outputs));
+            }
+            Kind::Int(1)
+        }
+        OutputWideI32 { .. } => return Err("Q⁴ must fit an int32".into()),
         DualI32 { .. } | ClampSquare { .. } => {
             return Err(format!("Q above 2^{}, the largest of int32 stacks", Numbers::MAX_Q_BITS))
         }

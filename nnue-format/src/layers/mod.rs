@@ -171,6 +171,14 @@ pub enum Step {
     ShiftBias { param: Param, input: Reg, shift: u32, out: Reg },
     /// `[clamp(o, 0, Q) · Q] ++ [min(o · o, Q²)]`, Q = 2^q_bits.
     DualI32 { input: Reg, q_bits: u32, out: Reg },
+    /// `[clamp(o, 0, Q²) · Q >> shift] ++ [min(o · o, Q⁴) >> (q_bits + shift)]`, Q = 2^q_bits,
+    /// the product wrapping, the shifts arithmetic (Stormphrax 8's dual activation: `shift` 0
+    /// gives the values its skip adds, `q_bits` the dense layer's inputs).
+    DualWideI32 { input: Reg, q_bits: u32, shift: u32, out: Reg },
+    /// Stormphrax 8's output layer: `S = Σ w[i] · x[i]` in int32 (wrapping), then `(bias + S)
+    /// · scale / Q⁴` in int64, truncating (its AVX2 build adds the bias to the lane sum
+    /// without wrapping).
+    OutputWideI32 { param: Param, input: Reg, scale: i32, q_bits: u32, out: Reg },
     /// `clamp(x, 0, Q)²`, Q = 2^q_bits.
     ClampSquare { input: Reg, q_bits: u32, out: Reg },
     /// `clamp(x, 0, max)`.
@@ -345,7 +353,26 @@ impl Architecture {
                             F32ToInt { input: 6, scale: a.scale, out: 7 },
                         ]);
                     }
-                    Numbers::I32 { q_bits, l1_shift } => steps.extend([
+                    Numbers::I32 { q_bits, l1_shift, wide: true } => {
+                        steps.extend([
+                            ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
+                            DualWideI32 { input: 2, q_bits, shift: q_bits, out: 3 },
+                            AffineI32 { param: L2, input: 3, out: 4 },
+                            Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 },
+                        ]);
+                        // Stormphrax 8's skip adds the activation, in Q³ units, to the clamped L3 values.
+                        let last = if a.skip {
+                            steps.extend([
+                                DualWideI32 { input: 2, q_bits, shift: 0, out: 10 },
+                                Add { a: 5, b: 10, out: 11 },
+                            ]);
+                            11
+                        } else {
+                            5
+                        };
+                        steps.push(OutputWideI32 { param: L3, input: last, scale: a.scale, q_bits, out: 7 });
+                    }
+                    Numbers::I32 { q_bits, l1_shift, wide: false } => steps.extend([
                         ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
                         if a.dual() {
                             DualI32 { input: 2, q_bits, out: 3 }
@@ -360,8 +387,10 @@ impl Architecture {
                         Div { input: 9, k: 1 << (3 * q_bits), out: 7 },
                     ]),
                 }
-                // Traced: the sums, the activation's input, the dense layer's output, the output.
-                steps.extend([trace(2, false), trace(4, false), trace(6, false)]);
+                // Traced: the sums, the activation's input, the dense layer's output, the output
+                // (Stormphrax 8's: scaled).
+                let output = if matches!(a.numbers, Numbers::I32 { wide: true, .. }) { 7 } else { 6 };
+                steps.extend([trace(2, false), trace(4, false), trace(output, false)]);
                 Layers {
                     bucket: Bucket::Rule(a.bucket_rule, a.buckets),
                     transform: Transform::Pairwise { max: 255, shift: a.ft_shift },
@@ -449,6 +478,15 @@ impl fmt::Display for Step {
                 let (q, qq) = (pow2(*q_bits), pow2(2 * q_bits));
                 write!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {qq})")
             }
+            DualWideI32 { input, q_bits, shift, out } => {
+                let (q, qq, q4) = (pow2(*q_bits), pow2(2 * q_bits), pow2(4 * q_bits));
+                let s2 = q_bits + shift;
+                write!(f, "r{out} = clamp(r{input}, 0, {qq}) · {q} >> {shift} ++ min(r{input}², {q4}) >> {s2}")
+            }
+            OutputWideI32 { param, input, scale, q_bits, out } => {
+                let q4 = pow2(4 * q_bits);
+                write!(f, "r{out} = ({param}.b + {param} · r{input}) · {scale} / {q4}   (int32 sum, int64)")
+            }
             ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", pow2(*q_bits)),
             Clamp { input, max, out } => write!(f, "r{out} = clamp(r{input}, 0, {max})"),
             AffineI32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int32)"),
@@ -516,6 +554,8 @@ impl Step {
             | F32ToInt { input, out, .. }
             | ShiftBias { input, out, .. }
             | DualI32 { input, out, .. }
+            | DualWideI32 { input, out, .. }
+            | OutputWideI32 { input, out, .. }
             | ClampSquare { input, out, .. }
             | Clamp { input, out, .. }
             | AffineI32 { input, out, .. } => (vec![*input], Some(*out)),

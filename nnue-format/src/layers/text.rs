@@ -105,6 +105,14 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
     if let Some(v) = c("clamp({}, 0.0, 1.0)") {
         return Some(ClampF32 { input: reg(v[0])?, out });
     }
+    if let Some(v) = c("clamp({}, 0, {}) · {} >> {} ++ min({}², {}) >> {}") {
+        let (q_bits, shift) = (log2(v[2])?, num::<u32>(v[3])?);
+        let ok = v[0] == v[4]
+            && num::<u64>(v[1])? == 1u64 << (2 * q_bits)
+            && num::<u128>(v[5])? == 1u128 << (4 * q_bits)
+            && num::<u32>(v[6])? == q_bits + shift;
+        return ok.then_some(DualWideI32 { input: reg(v[0])?, q_bits, shift, out });
+    }
     if let Some(v) = c("clamp({}, 0, {}) · {} ++ min({}², {})") {
         let q_bits = log2(v[1])?;
         let ok = v[0] == v[3] && v[1] == v[2] && num::<u64>(v[4])? == 1u64 << (2 * q_bits);
@@ -124,6 +132,12 @@ fn step(rhs: &str, out: Reg) -> Option<Step> {
     }
     if let Some(v) = c("int({} · {})") {
         return Some(F32ToInt { input: reg(v[0])?, scale: num(v[1])?, out });
+    }
+    if let Some(v) = c("({}.b + {} · {}) · {} / {} (int32 sum, int64)") {
+        let q_bits = log2(v[4])?;
+        let ok = v[0] == v[1] && q_bits % 4 == 0;
+        let (param, input, scale) = (param(v[0])?, reg(v[2])?, num(v[3])?);
+        return ok.then_some(OutputWideI32 { param, input, scale, q_bits: q_bits / 4, out });
     }
     if let Some(v) = c("({} >> {}) + {}.b") {
         return Some(ShiftBias { param: param(v[2])?, input: reg(v[0])?, shift: num(v[1])?, out });

@@ -248,6 +248,23 @@ pub(super) fn forward(
                     o.iter().map(|&o| o.clamp(0, q) << q_bits).chain(o.iter().map(|&o| o.wrapping_mul(o).min(q * q)));
                 (out, Value::Int(v.collect()))
             }
+            DualWideI32 { input, q_bits, shift, out } => {
+                let (q2, q4) = (1i32 << (2 * q_bits), 1i32 << (4 * q_bits));
+                let o = get(&regs, *input);
+                let o = o.ints();
+                let v = o
+                    .iter()
+                    .map(|&o| (o.clamp(0, q2) << q_bits) >> shift)
+                    .chain(o.iter().map(|&o| o.wrapping_mul(o).min(q4) >> (q_bits + shift)));
+                (out, Value::Int(v.collect()))
+            }
+            OutputWideI32 { param, input, scale, q_bits, out } => {
+                let (w, b) = word_layer(model, *param, bucket);
+                let x = get(&regs, *input);
+                let s = w.iter().zip(x.ints()).fold(0i32, |y, (&w, &x)| y.wrapping_add(x.wrapping_mul(w)));
+                let n = i64::from(b[0]) + i64::from(s);
+                (out, Value::Int(vec![(n * i64::from(*scale) / (1i64 << (4 * q_bits))) as i32]))
+            }
             ClampSquare { input, q_bits, out } => {
                 let q = 1i32 << q_bits;
                 (out, map_int(get(&regs, *input), &|o| o.clamp(0, q) * o.clamp(0, q)))

@@ -28,7 +28,7 @@ pub use float::{
     add_f32, affine_f32, concat_f32, crelu_f32, dequant, dot_f32, dual_f32, f32_bits, f32_to_int, hard_swish_f32,
     screlu_f32, swiglu_f32,
 };
-pub use int32::{affine_i32, clamp_square, clamped_dot_i32, dual_i32, shift_bias};
+pub use int32::{affine_i32, clamp_square, clamped_dot_i32, dual_i32, dual_wide_i32, shift_bias, skip_output_wide_i32};
 pub use output::{psqt, stockfish_bucket};
 pub use transform::{clipped_both, Pairwise, PairwiseScratch, Sparse};
 

@@ -19,9 +19,9 @@ use super::LoadError;
 use crate::layers::{
     add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse,
     clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32,
-    dual_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output, shift_bias,
-    sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On, Pairwise,
-    PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
+    dual_i32, dual_wide_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output, shift_bias,
+    skip_output_wide_i32, sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On,
+    Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
@@ -29,8 +29,9 @@ use crate::simd::scalar::Scalar;
 use crate::simd::{Isa, Kernels};
 
 /// Values a program's registers hold, per kind (sums, floats, bytes): each register is a
-/// range of one of these, placed when the program is built.
-const ARENA: usize = 256;
+/// range of one of these, placed when the program is built (Stormphrax 8's stack holds some
+/// 270 int32 values).
+const ARENA: usize = 512;
 
 /// Runs `$body` with `$n` as the const `$N`, for each size listed (the sizes the kernels are
 /// compiled for at run time; [`Program::new`] refuses the others).
@@ -148,34 +149,189 @@ enum First<'w> {
 /// One step after the first layer, its arrays and registers resolved.
 #[derive(Debug, Clone)]
 enum Op<'w> {
-    Dense { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, n: usize, out: At },
-    One { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, out: At },
-    SfnnFc0Act { x: At, out: At },
-    SfnnFc1Act { x: At, out: At },
-    Clipped { x: At, n: usize, shift: u32, out: At },
-    SqrClipped { x: At, n: usize, sqr: u32, shift: u32, out: At },
-    CopyBytes { x: At, n: usize, out: At },
-    Mul { x: At, k: i32, out: At },
-    Div { x: At, k: i32, out: At },
-    Add { a: At, b: At, out: At },
-    Sub { a: At, b: At, out: At },
-    AddBiasI16 { x: At, b: &'w [i16], out: At },
-    Dequant { x: At, n: usize, num: u32, den: u32, b: &'w [i32], out: At },
-    DualF32 { x: At, n: usize, out: At },
-    CopyF32 { x: At, n: usize, out: At },
-    ScreluF32 { x: At, n: usize, out: At },
-    ClampF32 { x: At, n: usize, out: At },
-    HardSwishF32 { x: At, n: usize, out: At },
-    SwigluF32 { x: At, n: usize, out: At },
-    AddF32 { a: At, b: At, n: usize, out: At },
-    AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
-    DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
-    F32ToInt { x: At, scale: i32, out: At },
-    ShiftBias { x: At, n: usize, shift: u32, b: &'w [i32], out: At },
-    DualI32 { x: At, n: usize, q_bits: u32, out: At },
-    ClampSquare { x: At, n: usize, q_bits: u32, out: At },
-    AffineI32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
-    ClampedDotI32 { x: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
+    Dense {
+        w: &'w [i8],
+        b: &'w [i32],
+        x: At,
+        inputs: usize,
+        n: usize,
+        out: At,
+    },
+    One {
+        w: &'w [i8],
+        b: &'w [i32],
+        x: At,
+        inputs: usize,
+        out: At,
+    },
+    SfnnFc0Act {
+        x: At,
+        out: At,
+    },
+    SfnnFc1Act {
+        x: At,
+        out: At,
+    },
+    Clipped {
+        x: At,
+        n: usize,
+        shift: u32,
+        out: At,
+    },
+    SqrClipped {
+        x: At,
+        n: usize,
+        sqr: u32,
+        shift: u32,
+        out: At,
+    },
+    CopyBytes {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    Mul {
+        x: At,
+        k: i32,
+        out: At,
+    },
+    Div {
+        x: At,
+        k: i32,
+        out: At,
+    },
+    Add {
+        a: At,
+        b: At,
+        out: At,
+    },
+    Sub {
+        a: At,
+        b: At,
+        out: At,
+    },
+    AddBiasI16 {
+        x: At,
+        b: &'w [i16],
+        out: At,
+    },
+    Dequant {
+        x: At,
+        n: usize,
+        num: u32,
+        den: u32,
+        b: &'w [i32],
+        out: At,
+    },
+    DualF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    CopyF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    ScreluF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    ClampF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    HardSwishF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    SwigluF32 {
+        x: At,
+        n: usize,
+        out: At,
+    },
+    AddF32 {
+        a: At,
+        b: At,
+        n: usize,
+        out: At,
+    },
+    AffineF32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        n: usize,
+        out: At,
+    },
+    DotF32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        out: At,
+    },
+    F32ToInt {
+        x: At,
+        scale: i32,
+        out: At,
+    },
+    ShiftBias {
+        x: At,
+        n: usize,
+        shift: u32,
+        b: &'w [i32],
+        out: At,
+    },
+    DualI32 {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        out: At,
+    },
+    ClampSquare {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        out: At,
+    },
+    AffineI32 {
+        x: At,
+        inputs: usize,
+        w: &'w [i32],
+        b: &'w [i32],
+        n: usize,
+        out: At,
+    },
+    ClampedDotI32 {
+        x: At,
+        inputs: usize,
+        max: i32,
+        w: &'w [i32],
+        b: &'w [i32],
+        out: At,
+    },
+    DualWideI32 {
+        x: At,
+        n: usize,
+        q_bits: u32,
+        shift: u32,
+        out: At,
+    },
+    SkipOutputWideI32 {
+        x: At,
+        s: At,
+        inputs: usize,
+        max: i32,
+        w: &'w [i32],
+        b: &'w [i32],
+        scale: i32,
+        bits: u32,
+        out: At,
+    },
 }
 
 /// A traced register, as the trace records it.
@@ -689,6 +845,14 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
         Op::ClampedDotI32 { x, inputs, max, w, b, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
             a.i[out] = clamped_dot_i32::<K, IN>(k, get(&a.i, x), max, part(w, bucket), b[bucket]);
         }),
+        Op::DualWideI32 { x, n, q_bits, shift, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let y: [i32; N] = *get(&a.i, x);
+            put::<i32, { 2 * N }>(&mut a.i, out, dual_wide_i32::<N, { 2 * N }>(&y, q_bits, shift));
+        }),
+        Op::SkipOutputWideI32 { x, s, inputs, max, w, b, scale, bits, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
+            let (x, s) = (get(&a.i, x), get(&a.i, s));
+            a.i[out] = skip_output_wide_i32::<IN>(x, max, s, part(w, bucket), b[bucket], scale, bits);
+        }),
     }
 }
 
@@ -771,7 +935,8 @@ impl<'w> Builder<'_, 'w> {
                 (out, INT, n)
             }
             AffineI32 { n, out, .. } | ClampSquare { n, out, .. } => (out, INT, n),
-            DualI32 { n, out, .. } => (out, INT, 2 * n),
+            DualI32 { n, out, .. } | DualWideI32 { n, out, .. } => (out, INT, 2 * n),
+            SkipOutputWideI32 { out, .. } => (out, INT, 1),
             Output { out, .. } | One { out, .. } | Mul { out, .. } | Div { out, .. } | Add { out, .. } => (out, INT, 1),
             Sub { out, .. } | AddBiasI16 { out, .. } | F32ToInt { out, .. } | ClampedDotI32 { out, .. } => {
                 (out, INT, 1)
@@ -932,6 +1097,15 @@ impl<'w> Builder<'_, 'w> {
                 } else {
                     Op::ClampSquare { x, n, q_bits, out }
                 }
+            }
+            DualWideI32 { x, n, q_bits, shift, .. } => {
+                self.sized("an int32 activation", n, VECTOR)?;
+                Op::DualWideI32 { x: self.at(x)?, n, q_bits, shift, out }
+            }
+            SkipOutputWideI32 { param, x, s, inputs, max, scale, bits, .. } => {
+                self.sized("an int32 output layer", inputs, VECTOR)?;
+                let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
+                Op::SkipOutputWideI32 { x: self.at(x)?, s: self.at(s)?, inputs, max, w, b, scale, bits, out }
             }
             ClampedDotI32 { param, x, inputs, max, .. } => {
                 self.sized("an int32 output layer", inputs, VECTOR)?;

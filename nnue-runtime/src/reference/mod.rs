@@ -289,6 +289,9 @@ mod tests {
                         (2, Step::DualI32 { q_bits, .. } | Step::ClampSquare { q_bits, .. }) => {
                             *q_bits = pick(20) as u32
                         }
+                        (2, Step::DualWideI32 { q_bits, shift, .. }) => {
+                            (*q_bits, *shift) = (pick(20) as u32, pick(40) as u32)
+                        }
                         // The step's first read becomes a read of `reg`.
                         (_, step) => match step {
                             Step::AffineI8 { input, .. }
@@ -312,6 +315,8 @@ mod tests {
                             | Step::F32ToInt { input, .. }
                             | Step::ShiftBias { input, .. }
                             | Step::DualI32 { input, .. }
+                            | Step::DualWideI32 { input, .. }
+                            | Step::OutputWideI32 { input, .. }
                             | Step::ClampSquare { input, .. }
                             | Step::Clamp { input, .. }
                             | Step::AffineI32 { input, .. } => *input = reg,
