@@ -37,6 +37,14 @@ pub struct Candidate {
     pub reads: Option<Result<(), String>>,
 }
 
+impl Candidate {
+    /// A known engine's layout, complete and unpadded, not read yet.
+    fn known(who: &str, arch: Architecture) -> Candidate {
+        let description = arch.to_string();
+        Candidate { who: who.into(), description, complete: true, tier: Tier::Known, padded: false, arch, reads: None }
+    }
+}
+
 /// At most this many candidates are listed (the rest are counted).
 pub const MAX_LISTED: usize = 12;
 
@@ -121,15 +129,8 @@ pub fn candidates(bytes: &[u8]) -> Vec<Candidate> {
     if let Some(a) = layered(known::PLENTYCHESS) {
         let (raw, values) = (a.param_bytes(), a.inputs() * a.l1);
         if (values..=raw * 2).contains(&size) {
-            out.push(Candidate {
-                who: "PlentyChess's layout (one varint per value: the size is the values', reading tells)".into(),
-                description: Architecture::Layered(a).to_string(),
-                complete: true,
-                tier: Tier::Known,
-                padded: false,
-                arch: Architecture::Layered(a),
-                reads: None,
-            });
+            let who = "PlentyChess's layout (one varint per value: the size is the values', reading tells)";
+            out.push(Candidate::known(who, Architecture::Layered(a)));
         }
     }
     // Viridithas's `struct QuantisedNetwork`: its size raw; zstd-compressed (as it ships) any
@@ -142,15 +143,7 @@ pub fn candidates(bytes: &[u8]) -> Vec<Candidate> {
             } else {
                 "Viridithas's layout"
             };
-            out.push(Candidate {
-                who: who.into(),
-                description: Architecture::Layered(a).to_string(),
-                complete: true,
-                tier: Tier::Known,
-                padded: false,
-                arch: Architecture::Layered(a),
-                reads: None,
-            });
+            out.push(Candidate::known(who, Architecture::Layered(a)));
         }
     }
     out.extend(engine_shapes(size));

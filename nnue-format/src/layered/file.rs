@@ -113,20 +113,27 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             FileArray::new("l3 biases", I32, &[b], &[0]),
         ]
     };
+    // Alexandria's, PlentyChess's and Viridithas's, after their input rows: FT biases[L1], L1
+    // weights[L1][B][L2], L1 biases[B][L2], L2 weights[L2 (x2)][B][L3], L2 biases[B][L3], L3
+    // weights[L3 inputs][B], L3 biases[B].
+    let input_major = |rows: Vec<FileArray>| -> Vec<FileArray> {
+        rows.into_iter()
+            .chain([
+                FileArray::new("ft biases", I16, &[l1], &[0]),
+                FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
+                FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+                FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
+                FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+                FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
+                FileArray::new("l3 biases", I32, &[b], &[0]),
+            ])
+            .collect()
+    };
     match arch.file {
         // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
         // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
         // L3Biases[B]; no header, no padding.
-        FileLayout::Alexandria => vec![
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
+        FileLayout::Alexandria => input_major(vec![FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1])]),
         // bullet's example, saved with `.transpose()` on every weight: all canonical.
         FileLayout::Bullet => vec![
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
@@ -156,35 +163,19 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
             [FileArray::new("threat weights", I8, &[threats, l1], &[0, 1])].into_iter().chain(blocked()).collect()
         }
         // PlentyChess's (`tools/process_net.cpp` reads it so), one varint per value: piece-square
-        // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], biases[L1], L1
-        // weights[L1][B][L2], L1 biases[B][L2], L2 weights[L2 (x2)][B][L3], L2 biases[B][L3], L3
-        // weights[L3 (+ L2 (x2))][B], L3 biases[B].
-        FileLayout::PlentyChess => vec![
+        // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], then the layers
+        // input-major (`input_major`).
+        FileLayout::PlentyChess => input_major(vec![
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
             FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
+        ]),
         // Viridithas's `struct QuantisedNetwork` (src/nnue/network.rs): pawn-pair and threat
-        // weights[int8 inputs][L1] i8, piece-square weights[inputs][L1], biases[L1], L1
-        // weights[L1][B][L2] i8, L1 biases[B][L2], L2 weights[L2][B][L3], L2 biases[B][L3], L3
-        // weights[L3/2][B], L3 biases[B] (f32).
-        FileLayout::Viridithas => vec![
+        // weights[int8 inputs][L1] i8, piece-square weights[inputs][L1], then the layers
+        // input-major (`input_major`; f32 after the sparse layer).
+        FileLayout::Viridithas => input_major(vec![
             FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
             FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
+        ]),
         // Stormphrax 8's (`preprocess/permute.cpp`'s `LoadedNetwork`): the pawn-pair and threat
         // weights[int8 inputs][L1] after the piece-square ones.
         FileLayout::Cbnf if threats > 0 => {

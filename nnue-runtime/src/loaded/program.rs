@@ -149,189 +149,36 @@ enum First<'w> {
 /// One step after the first layer, its arrays and registers resolved.
 #[derive(Debug, Clone)]
 enum Op<'w> {
-    Dense {
-        w: &'w [i8],
-        b: &'w [i32],
-        x: At,
-        inputs: usize,
-        n: usize,
-        out: At,
-    },
-    One {
-        w: &'w [i8],
-        b: &'w [i32],
-        x: At,
-        inputs: usize,
-        out: At,
-    },
-    SfnnFc0Act {
-        x: At,
-        out: At,
-    },
-    SfnnFc1Act {
-        x: At,
-        out: At,
-    },
-    Clipped {
-        x: At,
-        n: usize,
-        shift: u32,
-        out: At,
-    },
-    SqrClipped {
-        x: At,
-        n: usize,
-        sqr: u32,
-        shift: u32,
-        out: At,
-    },
-    CopyBytes {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    Mul {
-        x: At,
-        k: i32,
-        out: At,
-    },
-    Div {
-        x: At,
-        k: i32,
-        out: At,
-    },
-    Add {
-        a: At,
-        b: At,
-        out: At,
-    },
-    Sub {
-        a: At,
-        b: At,
-        out: At,
-    },
-    AddBiasI16 {
-        x: At,
-        b: &'w [i16],
-        out: At,
-    },
-    Dequant {
-        x: At,
-        n: usize,
-        num: u32,
-        den: u32,
-        b: &'w [i32],
-        out: At,
-    },
-    DualF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    CopyF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    ScreluF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    ClampF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    HardSwishF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    SwigluF32 {
-        x: At,
-        n: usize,
-        out: At,
-    },
-    AddF32 {
-        a: At,
-        b: At,
-        n: usize,
-        out: At,
-    },
-    AffineF32 {
-        x: At,
-        inputs: usize,
-        w: &'w [i32],
-        b: &'w [i32],
-        n: usize,
-        out: At,
-    },
-    DotF32 {
-        x: At,
-        inputs: usize,
-        w: &'w [i32],
-        b: &'w [i32],
-        out: At,
-    },
-    F32ToInt {
-        x: At,
-        scale: i32,
-        out: At,
-    },
-    ShiftBias {
-        x: At,
-        n: usize,
-        shift: u32,
-        b: &'w [i32],
-        out: At,
-    },
-    DualI32 {
-        x: At,
-        n: usize,
-        q_bits: u32,
-        out: At,
-    },
-    ClampSquare {
-        x: At,
-        n: usize,
-        q_bits: u32,
-        out: At,
-    },
-    AffineI32 {
-        x: At,
-        inputs: usize,
-        w: &'w [i32],
-        b: &'w [i32],
-        n: usize,
-        out: At,
-    },
-    ClampedDotI32 {
-        x: At,
-        inputs: usize,
-        max: i32,
-        w: &'w [i32],
-        b: &'w [i32],
-        out: At,
-    },
-    DualWideI32 {
-        x: At,
-        n: usize,
-        q_bits: u32,
-        shift: u32,
-        out: At,
-    },
-    SkipOutputWideI32 {
-        x: At,
-        s: At,
-        inputs: usize,
-        max: i32,
-        w: &'w [i32],
-        b: &'w [i32],
-        scale: i32,
-        bits: u32,
-        out: At,
-    },
+    Dense { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, n: usize, out: At },
+    One { w: &'w [i8], b: &'w [i32], x: At, inputs: usize, out: At },
+    SfnnFc0Act { x: At, out: At },
+    SfnnFc1Act { x: At, out: At },
+    Clipped { x: At, n: usize, shift: u32, out: At },
+    SqrClipped { x: At, n: usize, sqr: u32, shift: u32, out: At },
+    CopyBytes { x: At, n: usize, out: At },
+    Mul { x: At, k: i32, out: At },
+    Div { x: At, k: i32, out: At },
+    Add { a: At, b: At, out: At },
+    Sub { a: At, b: At, out: At },
+    AddBiasI16 { x: At, b: &'w [i16], out: At },
+    Dequant { x: At, n: usize, num: u32, den: u32, b: &'w [i32], out: At },
+    DualF32 { x: At, n: usize, out: At },
+    CopyF32 { x: At, n: usize, out: At },
+    ScreluF32 { x: At, n: usize, out: At },
+    ClampF32 { x: At, n: usize, out: At },
+    HardSwishF32 { x: At, n: usize, out: At },
+    SwigluF32 { x: At, n: usize, out: At },
+    AddF32 { a: At, b: At, n: usize, out: At },
+    AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
+    DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
+    F32ToInt { x: At, scale: i32, out: At },
+    ShiftBias { x: At, n: usize, shift: u32, b: &'w [i32], out: At },
+    DualI32 { x: At, n: usize, q_bits: u32, out: At },
+    ClampSquare { x: At, n: usize, q_bits: u32, out: At },
+    AffineI32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
+    ClampedDotI32 { x: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], out: At },
+    DualWideI32 { x: At, n: usize, q_bits: u32, shift: u32, out: At },
+    SkipOutput { x: At, s: At, inputs: usize, max: i32, w: &'w [i32], b: &'w [i32], scale: i32, bits: u32, out: At },
 }
 
 /// A traced register, as the trace records it.
@@ -849,7 +696,7 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
             let y: [i32; N] = *get(&a.i, x);
             put::<i32, { 2 * N }>(&mut a.i, out, dual_wide_i32::<N, { 2 * N }>(&y, q_bits, shift));
         }),
-        Op::SkipOutputWideI32 { x, s, inputs, max, w, b, scale, bits, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
+        Op::SkipOutput { x, s, inputs, max, w, b, scale, bits, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
             let (x, s) = (get(&a.i, x), get(&a.i, s));
             a.i[out] = skip_output_wide_i32::<IN>(x, max, s, part(w, bucket), b[bucket], scale, bits);
         }),
@@ -1105,7 +952,7 @@ impl<'w> Builder<'_, 'w> {
             SkipOutputWideI32 { param, x, s, inputs, max, scale, bits, .. } => {
                 self.sized("an int32 output layer", inputs, VECTOR)?;
                 let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
-                Op::SkipOutputWideI32 { x: self.at(x)?, s: self.at(s)?, inputs, max, w, b, scale, bits, out }
+                Op::SkipOutput { x: self.at(x)?, s: self.at(s)?, inputs, max, w, b, scale, bits, out }
             }
             ClampedDotI32 { param, x, inputs, max, .. } => {
                 self.sized("an int32 output layer", inputs, VECTOR)?;
