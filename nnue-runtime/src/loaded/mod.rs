@@ -69,9 +69,13 @@ pub enum LoadError {
         /// Why (`bytemuck`'s words).
         reason: String,
     },
-    /// The net's layers need something the run-time path doesn't run.
+    /// The net's layers need something the run-time path doesn't run (a size its kernels are
+    /// not compiled for, an array the layout lacks).
     #[error("the net's layers can't run loaded: {0}")]
     Layers(String),
+    /// The net's layers have no kernel calls (the lowering the macro shares refused them).
+    #[error("the net's layers can't run loaded: {0}")]
+    Lower(#[from] nnue_format::lower::LowerError),
     /// No exact evaluation exists (see [`layout::check`]).
     #[error(transparent)]
     NotExact(#[from] layout::NotExact),

@@ -320,7 +320,7 @@ fn build<'w>(
         let a = arrays.get(format!("{}_biases", param_arrays(param)).as_str())?;
         Some(a.dims.iter().product::<usize>() / buckets.max(1))
     };
-    let lowered = lower(layers, &outputs, order).map_err(|e| err(e.to_string()))?;
+    let lowered = lower(layers, &outputs, order)?;
     let mut b = Builder {
         input,
         arrays,
