@@ -639,6 +639,38 @@ mod tests {
         assert!(l.calls.iter().any(|c| matches!(c, Call::ConcatF32 { .. })), "{:?}", l.calls);
     }
 
+    /// Arithmetic without a meaning is refused for both back-ends, naming the register: a
+    /// division by −1 (`i32::MIN / −1` overflows), a shift past 31, a gate over an odd
+    /// number of values, a sum of registers of different lengths.
+    #[test]
+    fn meaningless_arithmetic_is_an_error_naming_the_register() {
+        use crate::layers::Bucket;
+        let run = |n: usize, tail: Vec<Step>| {
+            let mut steps = vec![Step::AffineI8 { param: Param::L1, input: 0, out: 1 }];
+            steps.extend(tail);
+            let layers = Layers {
+                bucket: Bucket::Single,
+                transform: Transform::Pairwise { max: 255, shift: 9 },
+                steps,
+                positional: 9,
+                psqt_div: None,
+            };
+            lower(&layers, &|p| Some(if p == Param::L1 { n } else { 1 }), &|_| InputOrder::Canonical)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = run(32, vec![Step::ShiftBias { param: Param::L2, input: 1, shift: 40, out: 2 }]);
+        assert!(e.contains("r2") && e.contains("shift by 40"), "{e}");
+        let e =
+            run(32, vec![Step::Slice { input: 1, start: 0, len: 1, out: 2 }, Step::Div { input: 2, k: -1, out: 3 }]);
+        assert!(e.contains("r3") && e.contains("division by -1"), "{e}");
+        let dequant = Step::DequantF32 { param: Param::L1, input: 1, num: 1, den: 2, out: 2 };
+        let e = run(33, vec![dequant.clone(), Step::SwigluF32 { input: 2, out: 3 }]);
+        assert!(e.contains("r3") && e.contains("33 values"), "{e}");
+        let e = run(32, vec![dequant, Step::DualF32 { input: 2, out: 5 }, Step::AddF32 { a: 2, b: 5, out: 6 }]);
+        assert!(e.contains("r6") && e.contains("32 values, r5 64"), "{e}");
+    }
+
     /// A layer whose biases the layout lacks, and a step no kernel writes, are errors naming
     /// what is missing.
     #[test]
