@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use nnue_runtime::format::formats::{Zstd, FORMATS};
 use nnue_runtime::format::{Architecture, Encoding, FileLayout, Model, Net, OutputOrder, Padding};
 
 use crate::{load, Failure, Outcome};
@@ -17,16 +18,6 @@ struct Changes {
     encoding: Option<Encoding>,
     file: Option<FileLayout>,
 }
-
-const FILES: [(&str, FileLayout); 7] = [
-    ("alexandria", FileLayout::Alexandria),
-    ("bullet", FileLayout::Bullet),
-    ("obsidian", FileLayout::Obsidian),
-    ("cbnf", FileLayout::Cbnf),
-    ("reckless", FileLayout::Reckless),
-    ("plentychess", FileLayout::PlentyChess),
-    ("viridithas", FileLayout::Viridithas),
-];
 
 fn parse(to: &str) -> Result<Changes, Failure> {
     let mut c = Changes::default();
@@ -66,8 +57,8 @@ fn parse(to: &str) -> Result<Changes, Failure> {
                 })
             }
             "file" => {
-                let names: Vec<&str> = FILES.iter().map(|f| f.0).collect();
-                let found = FILES.iter().find(|f| f.0 == value).map(|f| f.1);
+                let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
+                let found = FileLayout::named(&value);
                 c.file = Some(found.ok_or_else(|| bad(item, &format!("file= one of {}", names.join(", "))))?);
             }
             _ => return Err(bad(item, "out=, pad=, zstd=, encoding= or file=")),
@@ -78,11 +69,7 @@ fn parse(to: &str) -> Result<Changes, Failure> {
 
 /// The paddings a multi-layer layout can have.
 fn paddings(file: FileLayout) -> &'static [Padding] {
-    match file {
-        FileLayout::Bullet => &[Padding::None, Padding::Zeros, Padding::Bullet],
-        FileLayout::Obsidian | FileLayout::Reckless | FileLayout::Cbnf => &[Padding::None, Padding::Zeros],
-        FileLayout::Alexandria | FileLayout::PlentyChess | FileLayout::Viridithas => &[Padding::None],
-    }
+    file.format().paddings()
 }
 
 /// The net with the changes applied, or why they don't apply to it.
@@ -121,8 +108,12 @@ fn apply(net: &Net, c: &Changes) -> Result<Net, Failure> {
                 }
                 p.padding = padding;
             }
-            if c.zstd.is_some() && !matches!(a.file, FileLayout::Cbnf | FileLayout::Viridithas) {
-                return Err(Failure("zstd= applies to Stormphrax's CBNF and Viridithas's layouts only".into()));
+            if c.zstd.is_some() && a.file.format().zstd == Zstd::No {
+                let shipped: Vec<&str> = FORMATS.iter().filter(|f| f.zstd != Zstd::No).map(|f| f.name).collect();
+                return Err(Failure(format!(
+                    "zstd= applies to the layouts shipped compressed only: file={}",
+                    shipped.join(", file=")
+                )));
             }
             Architecture::Layered(*a).validate().map_err(|e| Failure(format!("the new layout: {e}")))?;
         }
@@ -153,9 +144,7 @@ pub fn run(file: &str, arch: Option<&str>, to: &str, out: &str, force: bool) -> 
     let net = load::net(file, arch)?;
     let input = load::bytes(file, Some(&net.arch()))?;
     let was_zstd = match net.arch() {
-        Architecture::Layered(a) if a.file == FileLayout::Cbnf => input[6] & 1 != 0,
-        // Viridithas's: compressed unless the struct's own size.
-        Architecture::Layered(a) if a.file == FileLayout::Viridithas => input.len() != a.param_bytes(),
+        Architecture::Layered(a) => a.is_zstd(&input),
         _ => false,
     };
     let converted = apply(&net, &changes)?;

@@ -197,8 +197,11 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     }
     if let Some(Architecture::Layered(arch)) = given {
         // A CBNF file's size depends on its padding and compression, a varint file's on its
-        // values, a compressed Viridithas file's on its compression: the reader checks them.
-        if head.starts_with(b"CBNF") || arch.file.varints() || arch.file == crate::FileLayout::Viridithas {
+        // values, a compressed one's on its compression: the reader checks them.
+        if head.starts_with(b"CBNF")
+            || arch.file.varints()
+            || arch.file.format().zstd != crate::layered::format::Zstd::No
+        {
             return Ok(());
         }
         let (exact, padded) = (arch.param_bytes(), arch.file_bytes());

@@ -373,35 +373,34 @@ fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Resul
 /// engine's order (see `layered::file`).
 fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
     use crate::layered::file;
+    use crate::layered::format::{End, Storage, Zstd};
     use crate::layered::header;
     use crate::net::Padding;
-    let align = arch.file.array_align();
+    let format = arch.file.format();
+    let align = format.align;
     // A CBNF header says how the arrays are stored; the other layouts have none.
     let head = header::read(data, arch)?;
     let decompressed;
-    let (body, start, padding, aligned) = if arch.file.varints() {
+    let (body, start, padding, aligned) = if format.storage == Storage::Varints {
         // One varint per value: the size follows from the values; nothing may trail them.
         (data, 0, Padding::None, false)
     } else if head.zstd {
         decompressed = header::decompress(&data[head.start..], head.start, file::param_bytes(arch))?;
         (&decompressed[..], 0, Padding::None, false)
-    } else if arch.file == crate::FileLayout::Viridithas && data.len() != arch.param_bytes() {
+    } else if format.zstd == Zstd::WholeFile && !arch.raw_sizes().contains(&data.len()) {
         // As Viridithas ships (and embeds) its nets: the struct's bytes, zstd-compressed.
         decompressed = header::decompress(data, 0, file::param_bytes(arch))?;
         (&decompressed[..], 0, Padding::None, false)
     } else {
         // The size first, as for the other headerless nets: a truncated file is one error.
-        let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-        // Stormphrax and Obsidian align each array; the last one's padding may be missing.
-        let last = file::arrays(arch).last().map_or(0, |a| a.bytes());
-        let short = if align > 1 { padded - (last.next_multiple_of(align) - last) } else { exact };
+        let [short, padded] = arch.raw_sizes();
         if data.len() != short && data.len() != padded {
             return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
         }
-        let padding = match arch.file {
-            crate::FileLayout::Bullet => crate::headerless::read_padding(data, exact)?,
+        let padding = match format.end {
+            End::Bullet => crate::headerless::read_padding(data, file::param_bytes(arch))?,
             // An aligned layout's file with its last array padded too.
-            _ if data.len() == padded && padded != short => Padding::Zeros,
+            End::Aligned if data.len() == padded && padded != short => Padding::Zeros,
             _ => Padding::None,
         };
         (data, head.start, padding, align > 1)
@@ -417,7 +416,7 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     }
     let mut r = Reader { data: body, pos: start, section: String::new() };
     let arrays = r.parts(&parts)?;
-    if arch.file.varints() {
+    if format.storage == Storage::Varints {
         r.end()?;
     }
     Ok(Net { description: head.name, model: plan::assemble(&full, arrays, padding) })

@@ -259,24 +259,12 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         l3_weights,
         l3_biases,
         // As each engine's own files are: bullet pads, Obsidian's `struct Net` ends aligned.
-        padding: match arch.file {
-            crate::FileLayout::Bullet => Padding::Bullet,
-            crate::FileLayout::Obsidian | crate::FileLayout::Reckless => Padding::Zeros,
-            crate::FileLayout::Alexandria
-            | crate::FileLayout::Cbnf
-            | crate::FileLayout::PlentyChess
-            | crate::FileLayout::Viridithas => Padding::None,
-        },
+        padding: arch.file.format().synth_padding,
     };
     // Headerless layouts have no description; CBNF names the net in its header.
-    let description = match arch.file {
-        crate::FileLayout::Alexandria => String::new(),
-        crate::FileLayout::Cbnf => format!("synthetic {seed}"),
-        crate::FileLayout::Bullet
-        | crate::FileLayout::Obsidian
-        | crate::FileLayout::Reckless
-        | crate::FileLayout::PlentyChess
-        | crate::FileLayout::Viridithas => String::new(),
+    let description = match arch.file.format().header {
+        crate::layered::format::Header::None => String::new(),
+        crate::layered::format::Header::Cbnf => format!("synthetic {seed}"),
     };
     Net { description, model: Model::Layered(*arch, params) }
 }

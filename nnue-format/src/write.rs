@@ -1,5 +1,6 @@
 //! The writer: the exact inverse of the reader.
 
+use crate::layered::format::End;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Model, Net, Padding};
 use crate::plan::{self, ArrayPart, Part, ValuesRef};
@@ -41,12 +42,12 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
         _ => Padding::None,
     };
     match &arch {
-        Architecture::Layered(a) if a.file.array_align() > 1 && padding == Padding::None => {
+        Architecture::Layered(a) if a.file.format().end == End::Aligned && padding == Padding::None => {
             // Written without the last array's padding.
-            let last = crate::layered::file::arrays(a).last().map_or(0, |l| l.bytes());
-            out.truncate(out.len() - (last.next_multiple_of(a.file.array_align()) - last));
+            let [short, _] = a.raw_sizes();
+            out.truncate(short);
         }
-        Architecture::Layered(a) if a.file.array_align() > 1 => {}
+        Architecture::Layered(a) if a.file.format().end == End::Aligned => {}
         _ if padding != Padding::None => {
             let len = out.len();
             out.extend((0..len.next_multiple_of(64) - len).map(|i| padding.byte(i)));
@@ -111,32 +112,34 @@ impl Net {
         crate::write::write_net(self)
     }
 
-    /// The net zstd-compressed as its engine ships it: Stormphrax's layout (`file=cbnf`) as the
-    /// `CBNF` header with the zstd flag, then its arrays back to back (no padding) as a zstd
-    /// stream of `frames` frames (one is what `zstd` writes; Stormphrax reads any number);
-    /// Viridithas's (`file=viridithas`) as its whole file in one frame. `None` for other
-    /// layouts, or when `frames` is 0.
+    /// The net zstd-compressed as its engine ships it, in `frames` zstd frames (one is what
+    /// `zstd` writes; the engines read any number): Stormphrax's layout (`file=cbnf`) as the
+    /// `CBNF` header with the zstd flag, then its arrays back to back (no padding);
+    /// Viridithas's (`file=viridithas`) as its whole file. `None` for layouts their engines
+    /// don't ship compressed (their record: [`crate::layered::format::Format::zstd`]), or
+    /// when `frames` is 0.
     pub fn to_zstd(&self, frames: usize) -> Option<Vec<u8>> {
+        use crate::layered::format::Zstd;
         use crate::layered::{file, header};
         use ruzstd::encoding::{compress_to_vec, CompressionLevel};
         let Model::Layered(arch, _) = &self.model else { return None };
-        match arch.file {
-            _ if frames == 0 => None,
-            crate::FileLayout::Viridithas => Some(compress_to_vec(&self.to_bytes()[..], CompressionLevel::Fastest)),
-            crate::FileLayout::Cbnf => {
-                let bytes = self.to_bytes();
+        let bytes = self.to_bytes();
+        let (mut out, stream) = match arch.file.format().zstd {
+            _ if frames == 0 => return None,
+            Zstd::No => return None,
+            Zstd::WholeFile => (Vec::new(), &bytes[..]),
+            Zstd::HeaderFlag => {
                 let (start, len) = (header::bytes(arch), file::param_bytes(arch));
-                // Only the last array can end off a 64-byte boundary (see
-                // `LayeredArch::validate`), so the written arrays up to it are already back to back.
-                let arrays = &bytes[start..start + len];
-                let mut out = bytes[..start].to_vec();
-                out[6] |= 1;
-                for part in arrays.chunks(len.div_ceil(frames)) {
-                    out.extend(compress_to_vec(part, CompressionLevel::Fastest));
-                }
-                Some(out)
+                let mut head = bytes[..start].to_vec();
+                head[6] |= 1;
+                // Only the last array can end off its alignment (see `LayeredArch::validate`),
+                // so the written arrays up to it are already back to back.
+                (head, &bytes[start..start + len])
             }
-            _ => None,
+        };
+        for part in stream.chunks(stream.len().div_ceil(frames).max(1)) {
+            out.extend(compress_to_vec(part, CompressionLevel::Fastest));
         }
+        Some(out)
     }
 }

@@ -1,7 +1,8 @@
 //! How each engine's file orders a multi-layer net's arrays: the one table the reader and the
 //! writer both follow.
 
-use super::{FileLayout, LayeredArch};
+use super::format::Axes;
+use super::LayeredArch;
 use crate::elem::Elem;
 
 /// One array as the file stores it: the canonical shape (outermost first, as
@@ -80,111 +81,46 @@ impl FileArray {
     }
 }
 
-/// The arrays of a net of `arch`, in file order.
+/// The arrays of a net of `arch`, in file order, as its layout's record (`super::format`) says.
 pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     let (inputs, l1, l2, l3, l2f, b) = (arch.int16_inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
-    // The output layer's inputs (`skip`: the sparse layer's activation after the dense layer's;
-    // PlentyChess's, the others' orders taking it as their L3 axis).
+    // The output layer's inputs (`skip`: the sparse layer's activation after the dense layer's).
     let l3i = arch.l3_inputs();
     use Elem::{I16, I32, I8};
-    // Threat rows (int8): Reckless's first, PlentyChess's after the piece-square rows.
+    let format = arch.file.format();
     let threats = arch.int8_inputs();
-    debug_assert!(
-        threats == 0
-            || matches!(
-                arch.file,
-                FileLayout::Reckless | FileLayout::PlentyChess | FileLayout::Viridithas | FileLayout::Cbnf
-            ),
-        "checked by LayeredArch::validate"
-    );
-    // Stormphrax's (after its 64-byte header) and Reckless's (after its threat rows): FT
-    // weights[inputs][L1], biases[L1], L1 weights `[B][L1 / 4][L2][4]` (blocked for `dpbusd`),
-    // L1 biases[B][L2], L2 weights[B][L2 (x2)][L3] (input-major), L2 biases[B][L3], L3
-    // weights[B][L3], L3 biases[B].
-    let blocked = || {
-        vec![
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ]
-    };
-    // Alexandria's, PlentyChess's and Viridithas's, after their input rows: FT biases[L1], L1
-    // weights[L1][B][L2], L1 biases[B][L2], L2 weights[L2 (x2)][B][L3], L2 biases[B][L3], L3
-    // weights[L3 inputs][B], L3 biases[B].
-    let input_major = |rows: Vec<FileArray>| -> Vec<FileArray> {
-        rows.into_iter()
-            .chain([
-                FileArray::new("ft biases", I16, &[l1], &[0]),
-                FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
-                FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-                FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
-                FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-                FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
-                FileArray::new("l3 biases", I32, &[b], &[0]),
-            ])
-            .collect()
-    };
-    match arch.file {
-        // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
-        // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
-        // L3Biases[B]; no header, no padding.
-        FileLayout::Alexandria => input_major(vec![FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1])]),
-        // bullet's example, saved with `.transpose()` on every weight: all canonical.
-        FileLayout::Bullet => vec![
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 1, 2]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 1, 2]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
-        // Obsidian's `struct Net`: bullet's order, the sparse and dense weights input-major
-        // per bucket; each array `alignas(64)` (the plan's alignment).
-        FileLayout::Obsidian => vec![
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("ft biases", I16, &[l1], &[0]),
-            FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 2, 1]),
-            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
-            FileArray::new("l3 biases", I32, &[b], &[0]),
-        ],
-        // Reckless's `struct Parameters`: threat weights[threats][L1] i8, then Stormphrax's
-        // arrays (below). (The description's check requires threats with this layout.)
-        FileLayout::Reckless => {
-            [FileArray::new("threat weights", I8, &[threats, l1], &[0, 1])].into_iter().chain(blocked()).collect()
-        }
-        // PlentyChess's (`tools/process_net.cpp` reads it so), one varint per value: piece-square
-        // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], then the layers
-        // input-major (`input_major`).
-        FileLayout::PlentyChess => input_major(vec![
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
-        ]),
-        // Viridithas's `struct QuantisedNetwork` (src/nnue/network.rs): pawn-pair and threat
-        // weights[int8 inputs][L1] i8, piece-square weights[inputs][L1], then the layers
-        // input-major (`input_major`; f32 after the sparse layer).
-        FileLayout::Viridithas => input_major(vec![
-            FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]),
-            FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1]),
-        ]),
-        // Stormphrax 8's (`preprocess/permute.cpp`'s `LoadedNetwork`): the pawn-pair and threat
-        // weights[int8 inputs][L1] after the piece-square ones.
-        FileLayout::Cbnf if threats > 0 => {
-            let mut v = blocked();
-            v.insert(1, FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]));
-            v
-        }
-        FileLayout::Cbnf => blocked(),
+    debug_assert!(threats == 0 || !format.threats.is_empty(), "checked by LayeredArch::validate");
+    let mut rows = vec![FileArray::new("ft weights", I16, &[inputs, l1], &[0, 1])];
+    if threats > 0 {
+        let at = if format.threats_first { 0 } else { 1 };
+        rows.insert(at, FileArray::new("threat weights", I8, &[threats, l1], &[0, 1]));
     }
+    let sparse = match format.sparse {
+        Axes::Canonical => FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 1, 2]),
+        Axes::BucketInputMajor => FileArray::new("l1 weights", I8, &[b, l2, l1], &[0, 2, 1]),
+        Axes::InputMajor => FileArray::new("l1 weights", I8, &[b, l2, l1], &[2, 0, 1]),
+        Axes::Dpbusd => FileArray::new("l1 weights", I8, &[b, l2, l1 / 4, 4], &[0, 2, 1, 3]),
+    };
+    let dense = match format.dense {
+        Axes::Canonical | Axes::Dpbusd => FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 1, 2]),
+        Axes::BucketInputMajor => FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
+        Axes::InputMajor => FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
+    };
+    let output = match format.output {
+        Axes::InputMajor => FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
+        _ => FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
+    };
+    rows.into_iter()
+        .chain([
+            FileArray::new("ft biases", I16, &[l1], &[0]),
+            sparse,
+            FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
+            dense,
+            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
+            output,
+            FileArray::new("l3 biases", I32, &[b], &[0]),
+        ])
+        .collect()
 }
 
 impl FileArray {

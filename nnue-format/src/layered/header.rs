@@ -7,7 +7,8 @@
 //! zeros to a multiple of 64 bytes (the file may end without the last one's padding), or, with
 //! the zstd flag, one zstd stream of the arrays back to back.
 
-use super::{FileLayout, LayeredArch};
+use super::format::Header as Kind;
+use super::LayeredArch;
 use crate::error::{ErrorKind, FormatError};
 
 const CBNF_BYTES: usize = 64;
@@ -19,14 +20,9 @@ const PAIRWISE: u16 = 8;
 
 /// The header's size.
 pub(crate) fn bytes(arch: &LayeredArch) -> usize {
-    match arch.file {
-        FileLayout::Alexandria
-        | FileLayout::Bullet
-        | FileLayout::Obsidian
-        | FileLayout::Reckless
-        | FileLayout::PlentyChess
-        | FileLayout::Viridithas => 0,
-        FileLayout::Cbnf => CBNF_BYTES,
+    match arch.file.format().header {
+        Kind::None => 0,
+        Kind::Cbnf => CBNF_BYTES,
     }
 }
 
@@ -67,7 +63,7 @@ pub(crate) struct Header {
 /// The header of a multi-layer file, if its layout has one. A header that disagrees with the
 /// description is an error naming the field.
 pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<Header, FormatError> {
-    if arch.file != FileLayout::Cbnf {
+    if arch.file.format().header != Kind::Cbnf {
         return Ok(Header { name: String::new(), start: 0, zstd: false });
     }
     let err = |at: usize, kind: ErrorKind| Err(FormatError::new(at, "CBNF header", kind));
@@ -156,13 +152,10 @@ pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, 
     Ok(out)
 }
 
-/// Stormphrax pads each array of an uncompressed `CBNF` file to a multiple of this.
-pub(crate) const CBNF_ALIGN: usize = 64;
-
 /// Writes the header of `arch`'s layout, if it has one (a `CBNF` name longer than 48 bytes is
 /// cut at a character boundary).
 pub(crate) fn write(out: &mut Vec<u8>, arch: &LayeredArch, description: &str) {
-    if arch.file != FileLayout::Cbnf {
+    if arch.file.format().header != Kind::Cbnf {
         return;
     }
     let mut header = [0u8; CBNF_BYTES];

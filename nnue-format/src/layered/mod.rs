@@ -54,7 +54,10 @@
 //! `buckets=[b0,…,b32]` by piece count (Reckless's).
 
 pub(crate) mod file;
+pub mod format;
 pub(crate) mod header;
+
+pub use format::FileLayout;
 
 use std::fmt;
 
@@ -136,21 +139,18 @@ impl ThreatInputs {
     }
 
     /// The file layouts that store these rows.
-    pub(crate) fn files(self) -> &'static [FileLayout] {
-        match self {
-            ThreatInputs::Reckless => &[FileLayout::Reckless],
-            ThreatInputs::PawnPairsSf19 => &[FileLayout::PlentyChess, FileLayout::Viridithas, FileLayout::Cbnf],
-        }
+    pub(crate) fn files(self) -> impl Iterator<Item = FileLayout> {
+        format::FORMATS.iter().filter(move |f| f.threats.contains(&self)).map(|f| f.layout)
     }
 
     /// Whether `file` stores these rows.
     pub(crate) fn stored_by(self, file: FileLayout) -> bool {
-        self.files().contains(&file)
+        file.format().threats.contains(&self)
     }
 
     /// The layouts that store them, for messages.
     pub(crate) fn file_names(self) -> String {
-        self.files().iter().map(|f| format!("file={}", f.name())).collect::<Vec<_>>().join(" or ")
+        self.files().map(|f| format!("file={}", f.name())).collect::<Vec<_>>().join(" or ")
     }
 }
 
@@ -235,65 +235,6 @@ impl BucketRule {
             BucketRule::Material => (pieces - 2) / 32usize.div_ceil(buckets),
             BucketRule::Alexandria => ((63 - pieces) * (32 - pieces) / 225).min(7),
             BucketRule::Table(t) => usize::from(t[pieces]),
-        }
-    }
-}
-
-/// How a multi-layer net's file is laid out: each engine its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FileLayout {
-    /// Alexandria's: the quantised net as its engine embeds it.
-    Alexandria,
-    /// Stormphrax's: a 64-byte `CBNF` header, then the quantised net.
-    Cbnf,
-    /// bullet's own save of its multi-layer example (`examples/progression/4_multi_layer.rs`):
-    /// every array in the canonical order, padded to 64 bytes (zeros or `bulletbullet…`).
-    /// Integral's `RawNetwork` is this order unpadded (its loader reads the arrays and
-    /// ignores what follows).
-    Bullet,
-    /// Obsidian's `struct Net`: bullet's order but the sparse and dense layers' weights
-    /// input-major (`[B][L1][L2]`, `[B][L2 (x2)][L3]`), every array aligned to 64 bytes.
-    Obsidian,
-    /// Reckless's `struct Parameters` (embedded as its bytes): the threat rows, then the
-    /// piece-square rows and biases, the sparse layer blocked for `dpbusd` (`[B][L1 / 4][L2][4]`),
-    /// the dense layer input-major; every array aligned to 64 bytes.
-    Reckless,
-    /// PlentyChess's: every value one LEB128 varint (signed; an f32 as the unsigned varint of
-    /// its bits), no header: piece-square rows, pawn-pair and threat rows, biases, then the
-    /// layers input-major (`[L1][B][L2]`, `[L2 (x2)][B][L3]`, `[L3 (+ L2 (x2))][B]`).
-    PlentyChess,
-    /// Viridithas's `struct QuantisedNetwork`, zstd-compressed (the bytes of one or more zstd
-    /// frames), no header, no padding: pawn-pair and threat rows (int8), piece-square rows
-    /// and biases (int16), then the layers input-major (`[L1][B][L2]`, `[L2][B][L3]`,
-    /// `[L3/2][B]`), their biases f32. The engine reorders the transformer's neurons at load
-    /// (a fixed permutation of each half), which only its AVX2 build's int16 pair sums
-    /// could see; with exact sums the order doesn't matter.
-    Viridithas,
-}
-
-impl FileLayout {
-    /// Each array starts at a multiple of this (1: packed).
-    pub fn array_align(self) -> usize {
-        match self {
-            FileLayout::Cbnf | FileLayout::Obsidian | FileLayout::Reckless => 64,
-            FileLayout::Alexandria | FileLayout::Bullet | FileLayout::PlentyChess | FileLayout::Viridithas => 1,
-        }
-    }
-
-    /// Whether every value is one LEB128 varint (the file's size then follows from the values).
-    pub fn varints(self) -> bool {
-        self == FileLayout::PlentyChess
-    }
-
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            FileLayout::Alexandria => "alexandria",
-            FileLayout::Cbnf => "cbnf",
-            FileLayout::Bullet => "bullet",
-            FileLayout::Obsidian => "obsidian",
-            FileLayout::Reckless => "reckless",
-            FileLayout::PlentyChess => "plentychess",
-            FileLayout::Viridithas => "viridithas",
         }
     }
 }
@@ -383,17 +324,45 @@ impl LayeredArch {
     /// Stormphrax's, each array padded to 64 bytes (which also reads without the last one's
     /// padding).
     pub fn file_bytes(&self) -> usize {
-        let exact = self.param_bytes();
-        match self.file {
-            FileLayout::Bullet => exact.next_multiple_of(64),
-            // Varints: the raw size, for want of one (a file's size follows from its values).
-            // Viridithas's: the raw struct, as zstd decompresses it.
-            FileLayout::Alexandria | FileLayout::PlentyChess | FileLayout::Viridithas => exact,
-            // Stormphrax's writer pads every array, the last one included.
-            FileLayout::Cbnf => header::bytes(self) + file::padded_bytes(self, header::CBNF_ALIGN),
-            // `sizeof(struct Net)` / `sizeof(Parameters)`: every array aligned, the last one's
-            // padding included.
-            FileLayout::Obsidian | FileLayout::Reckless => file::padded_bytes(self, 64),
+        let format = self.file.format();
+        let arrays = match format.end {
+            // A struct's size, or a writer that pads every array, the last one included.
+            format::End::Aligned => file::padded_bytes(self, format.align),
+            // Varints: the raw size, for want of one (a file's size follows from its values);
+            // a compressed file: the raw arrays, as zstd decompresses them.
+            format::End::Exact | format::End::Bullet => file::param_bytes(self),
+        };
+        let bytes = header::bytes(self) + arrays;
+        if format.end == format::End::Bullet {
+            bytes.next_multiple_of(64)
+        } else {
+            bytes
+        }
+    }
+
+    /// The sizes an uncompressed file of raw values may have: without and with what may
+    /// follow its last array (equal when nothing may).
+    pub(crate) fn raw_sizes(&self) -> [usize; 2] {
+        let format = self.file.format();
+        let padded = self.file_bytes();
+        let short = match format.end {
+            // The last array's padding may be missing.
+            format::End::Aligned => {
+                let last = file::arrays(self).last().map_or(0, |a| a.bytes());
+                padded - (last.next_multiple_of(format.align) - last)
+            }
+            format::End::Exact | format::End::Bullet => self.param_bytes(),
+        };
+        [short, padded]
+    }
+
+    /// Whether `data`, a file of this layout, is zstd-compressed as its engine ships it.
+    pub fn is_zstd(&self, data: &[u8]) -> bool {
+        match self.file.format().zstd {
+            format::Zstd::No => false,
+            // `CBNF` flag 1, in the header's flags (u16 at offset 6).
+            format::Zstd::HeaderFlag => data.get(6).is_some_and(|f| f & 1 != 0),
+            format::Zstd::WholeFile => !self.raw_sizes().contains(&data.len()),
         }
     }
 
@@ -450,9 +419,7 @@ impl LayeredArch {
         }
         match (self.threats, self.file) {
             (Some(threats), file) if !threats.stored_by(file) => return Err(ShapeError::ThreatsFile { threats, file }),
-            (None, file @ (FileLayout::Reckless | FileLayout::PlentyChess | FileLayout::Viridithas)) => {
-                return Err(ShapeError::FileNeedsThreats { file })
-            }
+            (None, file) if file.format().needs_threats => return Err(ShapeError::FileNeedsThreats { file }),
             _ => {}
         }
         let wide_dual = matches!(self.numbers, Numbers::I32 { wide: true, .. }) && self.dual();
@@ -614,17 +581,10 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
                 return Err(format!("threats={v}: expected threats=reckless or threats=pawnpairs+sf19"))
             }
             Some(("file", v)) => {
-                let layouts = [
-                    FileLayout::Alexandria,
-                    FileLayout::Cbnf,
-                    FileLayout::Bullet,
-                    FileLayout::Obsidian,
-                    FileLayout::Reckless,
-                    FileLayout::PlentyChess,
-                    FileLayout::Viridithas,
-                ];
-                file = Some(layouts.into_iter().find(|l| l.name() == v).ok_or_else(|| {
-                    format!("file={v}: expected file=alexandria, bullet, cbnf, obsidian, reckless, plentychess or viridithas")
+                file = Some(FileLayout::named(v).ok_or_else(|| {
+                    let names: Vec<&str> = format::FORMATS.iter().map(|f| f.name).collect();
+                    let (last, rest) = names.split_last().expect("formats");
+                    format!("file={v}: expected file={} or {last}", rest.join(", "))
                 })?)
             }
             Some(("kings", v)) => map = Some(parse_king_map(v)?),
@@ -740,7 +700,7 @@ mod tests {
             ),
             ("threats=reckless, file=bullet", "stored by file=reckless only"),
             ("file=reckless", "say which"),
-            ("threats=pawnpairs+sf19, file=reckless", "stored by file=plentychess or file=viridithas or file=cbnf only"),
+            ("threats=pawnpairs+sf19, file=reckless", "stored by file=cbnf or file=plentychess or file=viridithas only"),
         ] {
             let text = format!("{base}, {options}, {two}");
             let e = text.parse::<Architecture>().unwrap_err().to_string();
