@@ -175,7 +175,8 @@ fn read_file_net(path: &str, arch: Option<&str>) -> Result<(&'static FileNet, &'
             chess768::<32, 768, 1>,
             sfnn::<128, 64, 32>,
             sfnn::<3072, 1536, 768>,
-            sf19::<1024, 512, 256, 64368, 22528, 86896>
+            sf19::<1024, 512, 256, 8, 64368, 22528, 86896>,
+            sf19::<1024, 512, 256, 0, 64368, 22528, 86896>
         );
     }
     Ok((FileNet::over(Evaluator::new(net)), "the generic evaluator (no fast view of its shape in this engine)"))

@@ -53,7 +53,7 @@ fn reordered_synthetic_nets_evaluate_as_before_on_every_loaded_path() {
                 1 => assert_matches_reference(&moved, &weights.sfnn_threats::<128, 64, 32>().unwrap(), &positions),
                 2 => assert_matches_reference(
                     &moved,
-                    &weights.sf19::<128, 64, 32, 64368, 22528, 86896>().unwrap(),
+                    &weights.sf19::<128, 64, 32, 8, 64368, 22528, 86896>().unwrap(),
                     &positions,
                 ),
                 _ => assert_matches_reference(
@@ -90,7 +90,7 @@ fn sf19_big_reordered_reproduces_stockfish() {
     let moved = reordered(&net, &order, &positions);
     let reference = Evaluator::new(&moved);
     let weights = FastWeights::new(&moved).unwrap();
-    let loaded = weights.sf19::<1024, 512, 256, 64368, 22528, 86896>().unwrap();
+    let loaded = weights.sf19::<1024, 512, 256, 8, 64368, 22528, 86896>().unwrap();
     let fastest = loaded.best_path();
     for (row, pos) in rows.iter().zip(&positions) {
         let want = (row.bucket, row.sf19_big.0, row.sf19_big.1);

@@ -111,12 +111,24 @@ fn run_sf19<N: Network>(which: &str, file: &str, generated: Option<&N>) {
     let mut all = rows;
     all.extend(oracle_or_skip("stockfish19-eval.tsv", &what).unwrap_or_default());
     for path in KernelPath::all() {
-        if which == "sf19" || which == "sf19_v17" {
-            let loaded = weights.sf19::<1024, 512, 256, 64368, 22528, 86896>().unwrap();
-            check(which, &all, |pos| loaded.evaluate_on(path, pos));
-        } else {
-            let loaded = weights.sf19::<1024, 512, 256, 0, 768, 768>().unwrap();
-            check(which, &all, |pos| loaded.evaluate_on(path, pos));
+        // SFNNv17's view has no PSQT buckets.
+        match which {
+            "sf19" => {
+                let loaded = weights.sf19::<1024, 512, 256, 8, 64368, 22528, 86896>().unwrap();
+                check(which, &all, |pos| loaded.evaluate_on(path, pos));
+            }
+            "sf19_v17" => {
+                let loaded = weights.sf19::<1024, 512, 256, 0, 64368, 22528, 86896>().unwrap();
+                check(which, &all, |pos| loaded.evaluate_on(path, pos));
+            }
+            "sf19_lite_v17" => {
+                let loaded = weights.sf19::<1024, 512, 256, 0, 0, 768, 768>().unwrap();
+                check(which, &all, |pos| loaded.evaluate_on(path, pos));
+            }
+            _ => {
+                let loaded = weights.sf19::<1024, 512, 256, 8, 0, 768, 768>().unwrap();
+                check(which, &all, |pos| loaded.evaluate_on(path, pos));
+            }
         }
         eprintln!("{which}: the run-time loaded net on {path} reproduces all {} rows", all.len());
     }

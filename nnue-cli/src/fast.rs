@@ -40,8 +40,11 @@ pub fn visit(net: &Net, v: &mut impl Visit) -> Result<bool, crate::Failure> {
         sfnn::<3072, 1536, 768>,
         // Stockfish 18's big net, 19's big and lite nets, 13's HalfKP net.
         sfnn_threats::<1024, 512, 256>,
-        sf19::<1024, 512, 256, 64368, 22528, 86896>,
-        sf19::<1024, 512, 256, 0, 768, 768>,
+        sf19::<1024, 512, 256, 8, 64368, 22528, 86896>,
+        sf19::<1024, 512, 256, 8, 0, 768, 768>,
+        // Stockfish master's SFNNv17, big and lite.
+        sf19::<1024, 512, 256, 0, 64368, 22528, 86896>,
+        sf19::<1024, 512, 256, 0, 0, 768, 768>,
         halfkp::<256, 128>,
         // akimbo's and pawnocchio's shapes.
         chess768::<512, 768, 8>,

@@ -398,8 +398,11 @@ impl<A> FastLayout<A> {
         let (biases, int8_rows, int16_rows, psqt) = match self {
             FastLayout::Sfnn(_, l) => (&l.ft_biases, None, &l.ft_weights, Some(&l.psqt_weights)),
             FastLayout::Threats(_, l) => (&l.ft_biases, Some(&l.threat_weights), &l.ft_weights, Some(&l.psqt_weights)),
-            FastLayout::Sf19(_, l) => (&l.ft_biases, Some(&l.int8_weights), &l.ft_weights, Some(&l.psqt_weights)),
-            FastLayout::Sf19Lite(_, l) => (&l.ft_biases, None, &l.ft_weights, Some(&l.psqt_weights)),
+            // SFNNv17 has no PSQT outputs: its (zero) PSQT rows are neither summed nor read.
+            FastLayout::Sf19(a, l) => {
+                (&l.ft_biases, Some(&l.int8_weights), &l.ft_weights, a.psqt.then_some(&l.psqt_weights))
+            }
+            FastLayout::Sf19Lite(a, l) => (&l.ft_biases, None, &l.ft_weights, a.psqt.then_some(&l.psqt_weights)),
             FastLayout::HalfKp(_, l) => (&l.ft_biases, None, &l.ft_weights, None),
             FastLayout::Chess768(_, l) => (&l.l0_biases, None, &l.l0_weights, None),
             FastLayout::Layered(a, l) => (&l.ft_biases, a.threats.map(|_| &l.threat_weights), &l.ft_weights, None),

@@ -67,13 +67,22 @@ fn sf19_every_path_matches_reference() {
         let net = round_trip(maybe_wrapping(synth::sf19(l1, inputs, seed, enc), wraps));
         let w = FastWeights::new(&net).unwrap();
         match (l1, inputs) {
-            (64, Full) => check(&net, &w.sf19::<64, 32, 16, 64368, 22528, 86896>().unwrap(), &positions),
-            (128, Full) => check(&net, &w.sf19::<128, 64, 32, 64368, 22528, 86896>().unwrap(), &positions),
-            _ => check(&net, &w.sf19::<64, 32, 16, 0, 768, 768>().unwrap(), &positions),
+            (64, Full) => check(&net, &w.sf19::<64, 32, 16, 8, 64368, 22528, 86896>().unwrap(), &positions),
+            (128, Full) => check(&net, &w.sf19::<128, 64, 32, 8, 64368, 22528, 86896>().unwrap(), &positions),
+            _ => check(&net, &w.sf19::<64, 32, 16, 8, 0, 768, 768>().unwrap(), &positions),
         }
         // The wrong view is an error, not a misread.
         assert!(w.sfnn_threats::<64, 32, 16>().is_err());
-        assert!(w.sf19::<64, 32, 16, 1, 768, 769>().is_err());
+        assert!(w.sf19::<64, 32, 16, 8, 1, 768, 769>().is_err());
+        // Stockfish master's SFNNv17: the same net without PSQT outputs, viewed with none.
+        let v17 = round_trip(synth::without_psqt(net));
+        let w = FastWeights::new(&v17).unwrap();
+        match (l1, inputs) {
+            (64, Full) => check(&v17, &w.sf19::<64, 32, 16, 0, 64368, 22528, 86896>().unwrap(), &positions),
+            (128, Full) => check(&v17, &w.sf19::<128, 64, 32, 0, 64368, 22528, 86896>().unwrap(), &positions),
+            _ => check(&v17, &w.sf19::<64, 32, 16, 0, 0, 768, 768>().unwrap(), &positions),
+        }
+        assert!(w.sf19::<64, 32, 16, 8, 0, 768, 768>().is_err());
     }
 }
 

@@ -18,8 +18,10 @@ use crate::features::{halfka_v2_hm, halfkp, threats, FeatureSet};
 use crate::layers::Composed;
 use crate::nets::Transformer;
 
+mod layers_error;
 mod program;
 
+pub use layers_error::LayersError;
 use program::ArrayRef;
 pub use program::{AccumulatorInput, ClippedInput, Input, PairwiseInput, Program, StockfishInput};
 
@@ -72,7 +74,7 @@ pub enum LoadError {
     /// The net's layers need something the run-time path doesn't run (a size its kernels are
     /// not compiled for, an array the layout lacks).
     #[error("the net's layers can't run loaded: {0}")]
-    Layers(String),
+    Layers(#[from] LayersError),
     /// The net's layers have no kernel calls (the lowering the macro shares refused them).
     #[error("the net's layers can't run loaded: {0}")]
     Lower(#[from] nnue_format::lower::LowerError),
@@ -178,18 +180,21 @@ impl FastWeights {
     }
 
     /// The Stockfish 19 view, big or lite; `L1` must be the net's width (`HALF` = L1/2,
-    /// `CHUNKS` = L1/4), `INT8` and `INT16` its int8 and int16 rows, `ROWS` their sum.
+    /// `CHUNKS` = L1/4), `PSQT` its PSQT buckets (8; 0 for Stockfish master's SFNNv17),
+    /// `INT8` and `INT16` its int8 and int16 rows, `ROWS` their sum.
     #[allow(clippy::type_complexity)]
     pub fn sf19<
         const L1: usize,
         const HALF: usize,
         const CHUNKS: usize,
+        const PSQT: usize,
         const INT8: usize,
         const INT16: usize,
         const ROWS: usize,
     >(
         &self,
-    ) -> Result<Loaded<'_, Transformer<'_, L1, 8, INT8, INT16>, StockfishInput<HALF, CHUNKS, 255, 32>>, LoadError> {
+    ) -> Result<Loaded<'_, Transformer<'_, L1, PSQT, INT8, INT16>, StockfishInput<HALF, CHUNKS, 255, 32>>, LoadError>
+    {
         let (FastLayout::Sf19(..) | FastLayout::Sf19Lite(..)) = &self.layout else {
             return Err(self.not("a Stockfish 19 net"));
         };

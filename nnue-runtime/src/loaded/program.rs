@@ -15,7 +15,7 @@ use nnue_format::layers::{Bucket, Layers, Param, Reg, Transform};
 use nnue_format::layout::{param_arrays, Elem, InputOrder};
 use nnue_format::lower::{lower, Call, Kind, Part};
 
-use super::LoadError;
+use super::{LayersError, LoadError};
 use crate::layers::{
     add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse,
     clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32,
@@ -280,10 +280,10 @@ impl<'w, I: Input> Program<'w, I> {
         let buckets = layers.bucket.count();
         let max_bucket = crate::network::PIECES.map(|p| layers.bucket.of(p)).max().unwrap_or(0);
         if max_bucket >= buckets {
-            return Err(err(format!("the bucket rule reaches bucket {max_bucket} of {buckets}")));
+            return Err(LayersError::Bucket { bucket: max_bucket, buckets }.into());
         }
         if !I::runs(layers.transform) {
-            return Err(err(format!("the view's input kind doesn't run the transform {:?}", layers.transform)));
+            return Err(LayersError::Transform(layers.transform).into());
         }
         let input = InputShape { chunks: I::CHUNKS, columns: I::COLUMNS, listed: I::listed };
         let (first, steps) = build(layers, arrays, order, screlu_in_i16, buckets, input)?;
@@ -349,7 +349,7 @@ fn build<'w>(
             })
         })
         .collect::<Result<_, LoadError>>()?;
-    let first = b.first.ok_or_else(|| err("no layer reads the transform".into()))?;
+    let first = b.first.ok_or(LayersError::NoFirstLayer)?;
     Ok((first, Steps { ops: b.ops, positional, psqt_div: layers.psqt_div, traced }))
 }
 
@@ -703,10 +703,6 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
     }
 }
 
-fn err(msg: String) -> LoadError {
-    LoadError::Layers(msg)
-}
-
 struct Builder<'a, 'w> {
     input: InputShape,
     arrays: &'a HashMap<&'static str, ArrayRef<'w>>,
@@ -727,14 +723,14 @@ const BYTE: usize = 2;
 
 impl<'w> Builder<'_, 'w> {
     fn at(&self, reg: Reg) -> Result<At, LoadError> {
-        self.at.get(&reg).copied().ok_or_else(|| err(format!("r{reg} is read before it is written")))
+        self.at.get(&reg).copied().ok_or(LayersError::Unwritten(reg).into())
     }
 
     /// `len` places in arena `kind`.
     fn place(&mut self, kind: usize, len: usize) -> Result<At, LoadError> {
         let at = self.next[kind];
         if at + len > ARENA {
-            return Err(err(format!("more than {ARENA} values of one kind between layers")));
+            return Err(LayersError::Arena { limit: ARENA }.into());
         }
         self.next[kind] += len;
         Ok(at)
@@ -744,18 +740,21 @@ impl<'w> Builder<'_, 'w> {
     /// values per bucket.
     fn array<T: Pod>(&self, param: Param, what: &str, elem: Elem, per_bucket: usize) -> Result<&'w [T], LoadError> {
         let name = format!("{}_{what}", param_arrays(param));
-        let a = self.arrays.get(name.as_str()).ok_or_else(|| err(format!("the layout has no array {name}")))?;
+        let a = self.arrays.get(name.as_str()).ok_or_else(|| LayersError::NoArray(name.clone()))?;
         let want = per_bucket * self.buckets;
         if a.elem != elem || a.dims.iter().product::<usize>() != want {
-            return Err(err(format!(
-                "{name} has shape {:?} of {}, not {} × {per_bucket} of {}",
-                a.dims,
-                a.elem.rust_name(),
-                self.buckets,
-                elem.rust_name()
-            )));
+            return Err(LayersError::ArrayShape {
+                array: name,
+                dims: a.dims.to_vec(),
+                elem: a.elem.rust_name(),
+                buckets: self.buckets,
+                per_bucket,
+                wanted: elem.rust_name(),
+            }
+            .into());
         }
-        bytemuck::try_cast_slice(&a.bytes[..want * std::mem::size_of::<T>()]).map_err(|e| err(format!("{name}: {e}")))
+        bytemuck::try_cast_slice(&a.bytes[..want * std::mem::size_of::<T>()])
+            .map_err(|e| LayersError::Cast { array: name, reason: e.to_string() }.into())
     }
 
     fn weights<T: Pod>(&self, param: Param, elem: Elem, per_bucket: usize) -> Result<&'w [T], LoadError> {
@@ -766,11 +765,11 @@ impl<'w> Builder<'_, 'w> {
         self.array(param, "biases", Elem::I32, per_bucket)
     }
 
-    fn sized(&self, what: &str, n: usize, sizes: &[usize]) -> Result<(), LoadError> {
+    fn sized(&self, what: &'static str, n: usize, sizes: &[usize]) -> Result<(), LoadError> {
         if sizes.contains(&n) {
             Ok(())
         } else {
-            Err(err(format!("{what} of {n} values (run-time kernels take {sizes:?}; nnue_net! compiles any size)")))
+            Err(LayersError::Size { what, n, sizes: sizes.to_vec() }.into())
         }
     }
 
@@ -815,10 +814,7 @@ impl<'w> Builder<'_, 'w> {
                 let w = self.weights::<i8>(param, Elem::I8, 4 * self.input.chunks * n)?;
                 let b = if bias { Some(self.biases(param, n)?) } else { None };
                 if !(self.input.listed)(n, pairs) {
-                    return Err(err(format!(
-                        "r{reg}: no run-time kernel for a sparse layer of {n} outputs{} here (nnue_net! compiles any size)",
-                        if pairs { " in int16 pairs" } else { "" }
-                    )));
+                    return Err(LayersError::Sparse { reg, n, pairs }.into());
                 }
                 self.first = Some(First::Listed { w, b, n, pairs, out });
                 return Ok(());
@@ -827,7 +823,7 @@ impl<'w> Builder<'_, 'w> {
                 self.sized("a sparse layer", n, SPARSE_OUT)?;
                 let w = self.weights::<i8>(param, Elem::I8, 4 * self.input.chunks * n)?;
                 if !bias {
-                    return Err(err(format!("r{reg}: a sparse layer without biases")));
+                    return Err(LayersError::SparseWithoutBiases(reg).into());
                 }
                 self.first = Some(First::Sparse { w, b: self.biases(param, n)?, n, out });
                 return Ok(());
@@ -840,9 +836,7 @@ impl<'w> Builder<'_, 'w> {
             }
             Dense { param, x, inputs, n, .. } => {
                 if !DENSE_IN_OUT.contains(&(inputs, n)) {
-                    return Err(err(format!(
-                        "an int8 layer of {inputs} → {n} (run-time kernels take {DENSE_IN_OUT:?}; nnue_net! compiles any size)"
-                    )));
+                    return Err(LayersError::Dense { inputs, n, sizes: DENSE_IN_OUT.to_vec() }.into());
                 }
                 let (w, b) = (self.weights::<i8>(param, Elem::I8, inputs * n)?, self.biases(param, n)?);
                 Op::Dense { w, b, x: self.at(x)?, inputs, n, out }

@@ -209,16 +209,22 @@ pub(crate) mod tests {
         assert!(err(w.sfnn::<32, 16, 8>().map(drop)).contains("not an SFNNv5+ net"));
         let net = synth::sf19(64, nnue_format::Sf19Inputs::Lite, 5, Encoding::Raw);
         let w = FastWeights::new(&net).unwrap();
-        assert_eq!(err(w.sf19::<64, 32, 16, 0, 768, 769>().map(drop)), "ROWS (INT8 + INT16) is 769, the net's is 768");
         assert_eq!(
-            err(w.sf19::<64, 32, 16, 1, 768, 769>().map(drop)),
+            err(w.sf19::<64, 32, 16, 8, 0, 768, 769>().map(drop)),
+            "ROWS (INT8 + INT16) is 769, the net's is 768"
+        );
+        assert_eq!(
+            err(w.sf19::<64, 32, 16, 8, 1, 768, 769>().map(drop)),
             "INT8 (the net has no int8 rows) is 1, the net's is 0"
         );
         // The kinds are typed, for a loader that tells them apart.
         use crate::loaded::LoadError;
-        assert!(matches!(w.sf19::<64, 32, 16, 0, 768, 769>(), Err(LoadError::Dimension { got: 769, want: 768, .. })));
+        assert!(matches!(
+            w.sf19::<64, 32, 16, 8, 0, 768, 769>(),
+            Err(LoadError::Dimension { got: 769, want: 768, .. })
+        ));
         assert!(matches!(w.sfnn::<32, 16, 8>(), Err(LoadError::Family { view: "an SFNNv5+ net", .. })));
-        assert!(w.sf19::<64, 32, 16, 0, 768, 768>().is_ok());
+        assert!(w.sf19::<64, 32, 16, 8, 0, 768, 768>().is_ok());
         let arch = "(768x2 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=1/16256, scale=400, \
                     file=bullet, kings=[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
         let Architecture::Layered(arch) = arch.parse().unwrap() else { panic!("{arch}") };
@@ -229,6 +235,15 @@ pub(crate) mod tests {
             "B, the output buckets is 4, the net's is 8"
         );
         assert!(w.layered::<64, 32, 16, 1536, 16, 16, 32, 8>().is_ok());
+        // A dense layer wider than the run-time kernels take: typed, naming the way out.
+        let text = "(768x2 -> 64)x2 -> pairwise>>9 -> (16 -> 128 -> 1)x8, f32, l1mul=1/16256, scale=400, file=bullet, \
+                    kings=[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let Architecture::Layered(arch) = text.parse().unwrap() else { panic!("{text}") };
+        let w = FastWeights::new(&synth::layered(&arch, 6)).unwrap();
+        let got = w.layered::<64, 32, 16, 1536, 16, 16, 128, 8>().map(drop);
+        let layers = crate::loaded::LayersError::Size { what: "a dense layer", n: 128, sizes: vec![16, 32, 64] };
+        assert!(matches!(&got, Err(LoadError::Layers(e)) if *e == layers), "{got:?}");
+        assert!(err(got).ends_with("nnue_net! compiles any size)"));
     }
 
     #[test]
