@@ -18,8 +18,8 @@ use super::Kernels;
 /// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
 /// every input here is (activations clamp to 127; the transformer output tops at 126).
 pub(crate) unsafe trait Dot {
-    /// Whether `dpbusd` is `maddubs` + `madd`: the 16-output sparse layer then widens half of
-    /// its products without the `madd` ([`affine_sparse16_maddubs`]).
+    /// Whether `dpbusd` is `maddubs` + `madd`: the dense layer then widens half of its
+    /// products without the `madd` ([`affine_dense_maddubs`]).
     const MADDUBS: bool = false;
     /// Whether the path has 512-bit `vpdpbusd` (AVX512-VNNI with AVX512F): the 32-output
     /// sparse layer then takes a chunk's weights in two zmm registers ([`affine_sparse32_zmm`]).
@@ -443,67 +443,15 @@ unsafe fn affine_pairs16_zmm(x: *const i32, w: *const i32, biases: *const i32, o
     }
 }
 
-/// The 16-output sparse layer on AVX2, with one multiply less per chunk: outputs 0..8 take
-/// `maddubs` + `madd` as [`Dot::dpbusd`] does; for outputs 8..16 the int16 pair sums `p` of
-/// `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
-/// instead, which run beside the multiplies rather than on their port. Flipping bit 15 makes
-/// the lane `hi * 65536 + lo + 32768` as an int32, so over n chunks the lanes sum to
-/// `R = 65536 H + L + 32768 n` (mod 2^32), and with `H` (the sum of `p >> 16`) alongside,
-/// `H + L = R + H - (H << 16) - 32768 n`: the wrapping sum `dpbusd` would give.
-///
-/// # Safety
-/// The CPU has AVX2; every index `i` in `nnz` (a run-time list) is a chunk of the caller's
-/// arrays: `x` holds chunk `i` (4 bytes at `x + i`) and `w` its two weight registers (`w + 2i`,
-/// `w + 2i + 1`).
-#[inline(always)]
-unsafe fn affine_sparse16_maddubs(
-    x: *const i32,
-    w: *const __m256i,
-    biases: &[i32; 16],
-    out: &mut [i32; 16],
-    nnz: &[u16],
-) {
-    // SAFETY: the loads through `x` and `w` are at the offsets this function's contract bounds
-    // by the `nnz` entries (each a chunk of the caller's arrays); the bias loads (`b`, `b + 1`)
-    // and the two stores to `out` are the two registers of the 16-value arrays; AVX2 is the
-    // CPU's.
-    unsafe {
-        let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
-        let b = biases.as_ptr() as *const __m256i;
-        // Two chains of each kind; the exact ones start from the biases.
-        let (mut exact, mut raw, mut high) = ([load(b), zero], [zero, zero], [zero, zero]);
-        // A macro, not a closure: closures don't inherit the caller's target features.
-        macro_rules! step {
-            ($k:expr, $i:expr) => {{
-                let i = $i as usize;
-                let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
-                let p0 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i)));
-                let p1 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i + 1)));
-                exact[$k] = _mm256_add_epi32(exact[$k], _mm256_madd_epi16(p0, ones));
-                raw[$k] = _mm256_add_epi32(raw[$k], _mm256_xor_si256(p1, flip));
-                high[$k] = _mm256_add_epi32(high[$k], _mm256_srai_epi32::<16>(p1));
-            }};
-        }
-        let mut pairs = nnz.chunks_exact(2);
-        for g in &mut pairs {
-            step!(0, g[0]);
-            step!(1, g[1]);
-        }
-        for &i in pairs.remainder() {
-            step!(0, i);
-        }
-        let (r, h) = (_mm256_add_epi32(raw[0], raw[1]), _mm256_add_epi32(high[0], high[1]));
-        let n32768 = _mm256_set1_epi32((nnz.len() as i32).wrapping_mul(32768));
-        let split = _mm256_sub_epi32(_mm256_add_epi32(r, h), _mm256_add_epi32(_mm256_slli_epi32::<16>(h), n32768));
-        let o = out.as_mut_ptr() as *mut __m256i;
-        _mm256_storeu_si256(o, _mm256_add_epi32(exact[0], exact[1]));
-        _mm256_storeu_si256(o.add(1), _mm256_add_epi32(split, load(b.add(1))));
-    }
-}
-
-/// The dense layer on AVX2 with the widening of [`affine_sparse16_maddubs`]: even registers
-/// of outputs take `maddubs` + `madd`, odd ones `maddubs` + shift + xor, which halves the
-/// `madd`s that share the multiply port with `maddubs`.
+/// The dense layer on AVX2 with one multiply less per pair of output registers: even
+/// registers take `maddubs` + `madd` as [`Dot::dpbusd`] does; for odd ones the int16 pair sums
+/// `p` of `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
+/// instead. Flipping bit 15 makes the lane `hi * 65536 + lo + 32768` as an int32, so over n
+/// chunks the lanes sum to `R = 65536 H + L + 32768 n` (mod 2^32), and with `H` (the sum of
+/// `p >> 16`) alongside, `H + L = R + H - (H << 16) - 32768 n`: the wrapping sum `dpbusd` would
+/// give. (The sparse layer doesn't take this form: on Zen 3 and Intel, with two ports for the
+/// multiplies, the three extra adds cost more than the `madd` they save; llvm-mca put it at
+/// 2.85 against 2.03 cycles a chunk on znver3 and 3.83 against 2.64 on Ice Lake.)
 #[inline(always)]
 unsafe fn affine_dense_maddubs<const CHUNKS: usize, const OUT: usize>(
     x: *const i32,
@@ -969,14 +917,11 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
                 return affine_sparse16_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
             }
-            if D::MADDUBS && OUT == 16 {
-                let (b, o) = (biases.as_ptr() as *const [i32; 16], out.as_mut_ptr() as *mut [i32; 16]);
-                // SAFETY: OUT is 16, so these are the same arrays; weights are two registers a chunk.
-                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
-                return affine_sparse16_maddubs(x, w, &*b, &mut *o, nnz);
-            }
             // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
             // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
+            // AVX2 too takes this form, `maddubs` + `madd` per register as Stockfish does: a
+            // cheaper widening of half the products ([`affine_dense_maddubs`]) costs more adds
+            // than the multiplies it saves when two ports multiply (Zen 3, Intel).
             // Four sets while they fit the registers (OUT <= 16), else two; the first starts from
             // the biases.
             let mut acc = [[_mm256_setzero_si256(); 4]; 4];
