@@ -18,9 +18,6 @@ use super::Kernels;
 /// The AVX2 form saturates pairs at int16: exact while the u8 operand is at most 127, which
 /// every input here is (activations clamp to 127; the transformer output tops at 126).
 pub(crate) unsafe trait Dot {
-    /// Whether `dpbusd` is `maddubs` + `madd`: the 16-output sparse layer then widens half of
-    /// its products without the `madd` ([`affine_sparse16_maddubs`]).
-    const MADDUBS: bool = false;
     /// Whether the path has 512-bit `vpdpbusd` (AVX512-VNNI with AVX512F): the 32-output
     /// sparse layer then takes a chunk's weights in two zmm registers ([`affine_sparse32_zmm`]).
     const ZMM: bool = false;
@@ -38,7 +35,6 @@ pub(crate) struct VnniEvex;
 
 // SAFETY: AVX2 instructions only; callers run under `target_feature(enable = "avx2")`.
 unsafe impl Dot for Maddubs {
-    const MADDUBS: bool = true;
     const ISA: super::Isa = super::Isa::Avx2;
 
     #[inline(always)]
@@ -440,110 +436,6 @@ unsafe fn affine_pairs16_zmm(x: *const i32, w: *const i32, biases: *const i32, o
         }
         let sum = _mm512_add_epi32(_mm512_add_epi32(acc[0], acc[1]), _mm512_add_epi32(acc[2], acc[3]));
         _mm512_storeu_si512(out as *mut _, sum);
-    }
-}
-
-/// The 16-output sparse layer on AVX2, with one multiply less per chunk: outputs 0..8 take
-/// `maddubs` + `madd` as [`Dot::dpbusd`] does; for outputs 8..16 the int16 pair sums `p` of
-/// `maddubs` (hi and lo halves of each int32 lane) are widened with a shift and an xor
-/// instead, which run beside the multiplies rather than on their port. Flipping bit 15 makes
-/// the lane `hi * 65536 + lo + 32768` as an int32, so over n chunks the lanes sum to
-/// `R = 65536 H + L + 32768 n` (mod 2^32), and with `H` (the sum of `p >> 16`) alongside,
-/// `H + L = R + H - (H << 16) - 32768 n`: the wrapping sum `dpbusd` would give.
-///
-/// # Safety
-/// The CPU has AVX2; every index `i` in `nnz` (a run-time list) is a chunk of the caller's
-/// arrays: `x` holds chunk `i` (4 bytes at `x + i`) and `w` its two weight registers (`w + 2i`,
-/// `w + 2i + 1`).
-#[inline(always)]
-unsafe fn affine_sparse16_maddubs(
-    x: *const i32,
-    w: *const __m256i,
-    biases: &[i32; 16],
-    out: &mut [i32; 16],
-    nnz: &[u16],
-) {
-    // SAFETY: the loads through `x` and `w` are at the offsets this function's contract bounds
-    // by the `nnz` entries (each a chunk of the caller's arrays); the bias loads (`b`, `b + 1`)
-    // and the two stores to `out` are the two registers of the 16-value arrays; AVX2 is the
-    // CPU's.
-    unsafe {
-        let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
-        let b = biases.as_ptr() as *const __m256i;
-        // Two chains of each kind; the exact ones start from the biases.
-        let (mut exact, mut raw, mut high) = ([load(b), zero], [zero, zero], [zero, zero]);
-        // A macro, not a closure: closures don't inherit the caller's target features.
-        macro_rules! step {
-            ($k:expr, $i:expr) => {{
-                let i = $i as usize;
-                let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
-                let p0 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i)));
-                let p1 = _mm256_maddubs_epi16(chunk, load(w.add(2 * i + 1)));
-                exact[$k] = _mm256_add_epi32(exact[$k], _mm256_madd_epi16(p0, ones));
-                raw[$k] = _mm256_add_epi32(raw[$k], _mm256_xor_si256(p1, flip));
-                high[$k] = _mm256_add_epi32(high[$k], _mm256_srai_epi32::<16>(p1));
-            }};
-        }
-        let mut pairs = nnz.chunks_exact(2);
-        for g in &mut pairs {
-            step!(0, g[0]);
-            step!(1, g[1]);
-        }
-        for &i in pairs.remainder() {
-            step!(0, i);
-        }
-        let (r, h) = (_mm256_add_epi32(raw[0], raw[1]), _mm256_add_epi32(high[0], high[1]));
-        let n32768 = _mm256_set1_epi32((nnz.len() as i32).wrapping_mul(32768));
-        let split = _mm256_sub_epi32(_mm256_add_epi32(r, h), _mm256_add_epi32(_mm256_slli_epi32::<16>(h), n32768));
-        let o = out.as_mut_ptr() as *mut __m256i;
-        _mm256_storeu_si256(o, _mm256_add_epi32(exact[0], exact[1]));
-        _mm256_storeu_si256(o.add(1), _mm256_add_epi32(split, load(b.add(1))));
-    }
-}
-
-/// The dense layer on AVX2 with the widening of [`affine_sparse16_maddubs`]: even registers
-/// of outputs take `maddubs` + `madd`, odd ones `maddubs` + shift + xor, which halves the
-/// `madd`s that share the multiply port with `maddubs`.
-#[inline(always)]
-unsafe fn affine_dense_maddubs<const CHUNKS: usize, const OUT: usize>(
-    x: *const i32,
-    w: *const __m256i,
-    biases: &[i32; OUT],
-    out: &mut [i32; OUT],
-) {
-    // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
-    unsafe {
-        let (ones, flip, zero) = (_mm256_set1_epi16(1), _mm256_set1_epi32(0x8000), _mm256_setzero_si256());
-        let (b, o) = (biases.as_ptr() as *const __m256i, out.as_mut_ptr() as *mut __m256i);
-        let (mut exact, mut raw, mut high) = ([zero; 4], [zero; 4], [zero; 4]);
-        for r in 0..OUT / 8 {
-            exact[r] = load(b.add(r));
-        }
-        for i in 0..CHUNKS {
-            let chunk = _mm256_set1_epi32(x.add(i).read_unaligned());
-            for r in 0..OUT / 8 {
-                let p = _mm256_maddubs_epi16(chunk, load(w.add(i * OUT / 8 + r)));
-                if r % 2 == 0 {
-                    exact[r] = _mm256_add_epi32(exact[r], _mm256_madd_epi16(p, ones));
-                } else {
-                    raw[r] = _mm256_add_epi32(raw[r], _mm256_xor_si256(p, flip));
-                    high[r] = _mm256_add_epi32(high[r], _mm256_srai_epi32::<16>(p));
-                }
-            }
-        }
-        let n32768 = _mm256_set1_epi32((CHUNKS as i32).wrapping_mul(32768));
-        for r in 0..OUT / 8 {
-            let v = if r % 2 == 0 {
-                exact[r]
-            } else {
-                let split = _mm256_sub_epi32(
-                    _mm256_add_epi32(raw[r], high[r]),
-                    _mm256_add_epi32(_mm256_slli_epi32::<16>(high[r]), n32768),
-                );
-                _mm256_add_epi32(exact[r], split)
-            };
-            _mm256_storeu_si256(o.add(r), v);
-        }
     }
 }
 
@@ -957,7 +849,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // and weight offsets come from the run-time `nnz` list, and the contract has every index
         // in it below CHUNKS: chunk `i`'s 4 input bytes and its OUT / 8 weight registers (OUT <=
         // 32, asserted) are inside `input` and `weights`, which is what `accumulate` and the
-        // zmm/maddubs kernels require of their indices. Bias loads and output stores are the OUT /
+        // zmm kernels require of their indices. Bias loads and output stores are the OUT /
         // 8 registers of the OUT-value arrays.
         unsafe {
             const { assert!(OUT.is_multiple_of(8) && OUT <= 32) };
@@ -969,14 +861,13 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const i32);
                 return affine_sparse16_zmm(x, w, biases.as_ptr(), out.as_mut_ptr(), nnz);
             }
-            if D::MADDUBS && OUT == 16 {
-                let (b, o) = (biases.as_ptr() as *const [i32; 16], out.as_mut_ptr() as *mut [i32; 16]);
-                // SAFETY: OUT is 16, so these are the same arrays; weights are two registers a chunk.
-                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
-                return affine_sparse16_maddubs(x, w, &*b, &mut *o, nnz);
-            }
             // Independent accumulator sets, one per chunk in flight, so that `vpdpbusd`'s latency
             // doesn't chain from one chunk to the next (integer sums: the order doesn't matter).
+            // AVX2 too takes this form, `maddubs` + `madd` per register as Stockfish does:
+            // widening half the products with an xor and a shift instead of `madd` (one multiply
+            // less a chunk) costs three adds more, and with two ports that multiply (Zen 3,
+            // Intel) llvm-mca puts it at 2.85 against 2.03 cycles a chunk on znver3, 3.83
+            // against 2.64 on Ice Lake.
             // Four sets while they fit the registers (OUT <= 16), else two; the first starts from
             // the biases.
             let mut acc = [[_mm256_setzero_si256(); 4]; 4];
@@ -1022,10 +913,6 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         // SAFETY: the caller holds a `KernelPath` for this instantiation's target features (the `Kernels` contract); every pointer below comes from a reference to an array whose const dimensions bound the offsets used.
         unsafe {
             const { assert!(OUT.is_multiple_of(8) && OUT <= 32 && CHUNKS.is_multiple_of(2)) };
-            if D::MADDUBS {
-                let (x, w) = (input.as_ptr() as *const i32, weights.as_ptr() as *const __m256i);
-                return affine_dense_maddubs::<CHUNKS, OUT>(x, w, biases, out);
-            }
             // Stockfish 19's fc_1 (64 inputs, 32 outputs) in zmm; the 15.1-18 nets' (32
             // inputs) stay 256-bit, as their other small layers.
             if D::ZMM && OUT == 32 && CHUNKS >= 16 {
