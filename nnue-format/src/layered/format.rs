@@ -130,14 +130,12 @@ pub struct Format {
     pub synth_padding: Padding,
 }
 
-/// Every engine's file, in the order descriptions list them.
-pub const FORMATS: [Format; 7] = [
-    // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
-    // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
-    // L3Biases[B]; no header, no padding.
+/// A headerless file of raw values back to back, the layers input-major, no board inputs: what
+/// each record below changes.
+const fn plain(layout: FileLayout, name: &'static str) -> Format {
     Format {
-        layout: FileLayout::Alexandria,
-        name: "alexandria",
+        layout,
+        name,
         header: Header::None,
         storage: Storage::Raw,
         align: 1,
@@ -150,71 +148,54 @@ pub const FORMATS: [Format; 7] = [
         dense: Axes::InputMajor,
         output: Axes::InputMajor,
         synth_padding: Padding::None,
-    },
+    }
+}
+
+/// Every engine's file, in the order descriptions list them.
+pub const FORMATS: [Format; 7] = [
+    // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
+    // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
+    // L3Biases[B]; no header, no padding.
+    plain(FileLayout::Alexandria, "alexandria"),
     // bullet's example, saved with `.transpose()` on every weight: all canonical.
     Format {
-        layout: FileLayout::Bullet,
-        name: "bullet",
-        header: Header::None,
-        storage: Storage::Raw,
-        align: 1,
         end: End::Bullet,
-        zstd: Zstd::No,
-        threats: &[],
-        needs_threats: false,
-        threats_first: false,
         sparse: Axes::Canonical,
         dense: Axes::Canonical,
         output: Axes::Canonical,
         synth_padding: Padding::Bullet,
+        ..plain(FileLayout::Bullet, "bullet")
     },
     // Stormphrax's (after its 64-byte header): FT weights[inputs][L1] (Stormphrax 8: then the
     // pawn-pair and threat weights, `preprocess/permute.cpp`'s `LoadedNetwork`), biases[L1],
     // L1 weights `[B][L1 / 4][L2][4]`, L1 biases[B][L2], L2 weights[B][L2 (x2)][L3], L2
     // biases[B][L3], L3 weights[B][L3], L3 biases[B]; its writer pads each array to 64 bytes.
     Format {
-        layout: FileLayout::Cbnf,
-        name: "cbnf",
         header: Header::Cbnf,
-        storage: Storage::Raw,
         align: 64,
         end: End::Aligned,
         zstd: Zstd::HeaderFlag,
         threats: &[ThreatInputs::PawnPairsSf19],
-        needs_threats: false,
-        threats_first: false,
         sparse: Axes::Dpbusd,
         dense: Axes::BucketInputMajor,
         output: Axes::Canonical,
-        synth_padding: Padding::None,
+        ..plain(FileLayout::Cbnf, "cbnf")
     },
     // Obsidian's `struct Net`: bullet's order, the sparse and dense weights input-major per
     // bucket; each array `alignas(64)`.
     Format {
-        layout: FileLayout::Obsidian,
-        name: "obsidian",
-        header: Header::None,
-        storage: Storage::Raw,
         align: 64,
         end: End::Aligned,
-        zstd: Zstd::No,
-        threats: &[],
-        needs_threats: false,
-        threats_first: false,
         sparse: Axes::BucketInputMajor,
         dense: Axes::BucketInputMajor,
         output: Axes::Canonical,
         synth_padding: Padding::Zeros,
+        ..plain(FileLayout::Obsidian, "obsidian")
     },
     // Reckless's `struct Parameters`: threat weights[threats][L1] i8, then Stormphrax's arrays.
     Format {
-        layout: FileLayout::Reckless,
-        name: "reckless",
-        header: Header::None,
-        storage: Storage::Raw,
         align: 64,
         end: End::Aligned,
-        zstd: Zstd::No,
         threats: &[ThreatInputs::Reckless],
         needs_threats: true,
         threats_first: true,
@@ -222,44 +203,26 @@ pub const FORMATS: [Format; 7] = [
         dense: Axes::BucketInputMajor,
         output: Axes::Canonical,
         synth_padding: Padding::Zeros,
+        ..plain(FileLayout::Reckless, "reckless")
     },
     // PlentyChess's (`tools/process_net.cpp` reads it so), one varint per value: piece-square
     // weights[inputs][L1], pawn-pair and threat weights[int8 inputs][L1], then the layers
     // input-major.
     Format {
-        layout: FileLayout::PlentyChess,
-        name: "plentychess",
-        header: Header::None,
         storage: Storage::Varints,
-        align: 1,
-        end: End::Exact,
-        zstd: Zstd::No,
         threats: &[ThreatInputs::PawnPairsSf19],
         needs_threats: true,
-        threats_first: false,
-        sparse: Axes::InputMajor,
-        dense: Axes::InputMajor,
-        output: Axes::InputMajor,
-        synth_padding: Padding::None,
+        ..plain(FileLayout::PlentyChess, "plentychess")
     },
     // Viridithas's `struct QuantisedNetwork` (src/nnue/network.rs): pawn-pair and threat
     // weights[int8 inputs][L1] i8, piece-square weights[inputs][L1], then the layers
     // input-major (f32 after the sparse layer); shipped and embedded zstd-compressed.
     Format {
-        layout: FileLayout::Viridithas,
-        name: "viridithas",
-        header: Header::None,
-        storage: Storage::Raw,
-        align: 1,
-        end: End::Exact,
         zstd: Zstd::WholeFile,
         threats: &[ThreatInputs::PawnPairsSf19],
         needs_threats: true,
         threats_first: true,
-        sparse: Axes::InputMajor,
-        dense: Axes::InputMajor,
-        output: Axes::InputMajor,
-        synth_padding: Padding::None,
+        ..plain(FileLayout::Viridithas, "viridithas")
     },
 ];
 
