@@ -14,7 +14,13 @@ fn f(bits: i32) -> f32 {
 #[inline(always)]
 pub fn dequant<const N: usize>(x: &[i32; N], num: u32, den: u32, b: &[i32; N]) -> [f32; N] {
     let mul = num as f32 / den as f32;
-    std::array::from_fn(|j| (x[j] as f32).mul_add(mul, f(b[j])))
+    // Plain loops here and below: a closure (`from_fn`, `map`) isn't always inlined into the
+    // path's `#[target_feature]` function, and `mul_add` outside one is a call to libm's `fmaf`.
+    let mut y = [0f32; N];
+    for j in 0..N {
+        y[j] = (x[j] as f32).mul_add(mul, f(b[j]));
+    }
+    y
 }
 
 /// `[clamp(z, 0, 1); N] ++ [min(z², 1); N]` (`M` = 2N).
@@ -50,16 +56,22 @@ pub fn concat_f32<const A: usize, const B: usize, const N: usize>(a: &[f32; A], 
 /// `clamp(z, 0, 1)²`.
 #[inline(always)]
 pub fn screlu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
-    z.map(|z| {
-        let c = z.clamp(0.0, 1.0);
-        c * c
-    })
+    let mut y = *z;
+    for y in &mut y {
+        let c = y.clamp(0.0, 1.0);
+        *y = c * c;
+    }
+    y
 }
 
 /// `clamp(z, 0, 1)`.
 #[inline(always)]
 pub fn crelu_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
-    z.map(|z| z.clamp(0.0, 1.0))
+    let mut y = *z;
+    for y in &mut y {
+        *y = y.clamp(0.0, 1.0);
+    }
+    y
 }
 
 /// `x · clamp(x + 3, 0, 6) · (1/6)` (hard-swish): two roundings after the clamp, `1/6` the
@@ -72,7 +84,11 @@ fn hard_swish(x: f32) -> f32 {
 /// Hard-swish per element.
 #[inline(always)]
 pub fn hard_swish_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
-    z.map(hard_swish)
+    let mut y = *z;
+    for y in &mut y {
+        *y = hard_swish(*y);
+    }
+    y
 }
 
 /// `hardswish(z[i]) · z[i + M]` for `i < M` (SwiGLU with a hard-swish gate).
@@ -83,13 +99,21 @@ pub fn hard_swish_f32<const N: usize>(z: &[f32; N]) -> [f32; N] {
 pub fn swiglu_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
     // Not a const assertion, as `dual_f32`.
     assert!(N == 2 * M, "a gated activation halves its input");
-    core::array::from_fn(|i| hard_swish(z[i]) * z[i + M])
+    let mut y = [0f32; M];
+    for i in 0..M {
+        y[i] = hard_swish(z[i]) * z[i + M];
+    }
+    y
 }
 
 /// `a + b` per element (a residual connection).
 #[inline(always)]
 pub fn add_f32<const N: usize>(a: &[f32; N], b: &[f32; N]) -> [f32; N] {
-    core::array::from_fn(|i| a[i] + b[i])
+    let mut y = *a;
+    for (y, b) in y.iter_mut().zip(b) {
+        *y += b;
+    }
+    y
 }
 
 /// `out[o] = bias[o]`, then `fma(x[i], w[i][o], out[o])` for `i` in order (input-major
@@ -100,7 +124,10 @@ pub fn affine_f32<const IN: usize, const OUT: usize>(
     w: &[[i32; OUT]; IN],
     b: &[i32; OUT],
 ) -> [f32; OUT] {
-    let mut y: [f32; OUT] = std::array::from_fn(|o| f(b[o]));
+    let mut y = [0f32; OUT];
+    for (y, &b) in y.iter_mut().zip(b) {
+        *y = f(b);
+    }
     for (x, row) in x.iter().zip(w) {
         for (y, &w) in y.iter_mut().zip(row) {
             *y = x.mul_add(f(w), *y);

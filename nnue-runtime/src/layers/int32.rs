@@ -6,7 +6,12 @@ use crate::simd::Kernels;
 /// `(s >> shift) + bias`: the sparse layer's sums rescaled, then biased (`shift` below 32).
 #[inline(always)]
 pub fn shift_bias<const N: usize>(x: &[i32; N], shift: u32, b: &[i32; N]) -> [i32; N] {
-    std::array::from_fn(|j| (x[j] >> shift).wrapping_add(b[j]))
+    // A plain loop, as the f32 layers' (`float.rs`).
+    let mut y = [0i32; N];
+    for j in 0..N {
+        y[j] = (x[j] >> shift).wrapping_add(b[j]);
+    }
+    y
 }
 
 /// `[clamp(o, 0, Q) · Q; N] ++ [min(o², Q²); N]`, Q = 2^q_bits (`M` = 2N; Q⁴ fits an i32).
