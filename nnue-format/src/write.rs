@@ -123,9 +123,12 @@ impl Net {
         use crate::layered::{file, header};
         use ruzstd::encoding::{compress_to_vec, CompressionLevel};
         let Model::Layered(arch, _) = &self.model else { return None };
+        let zstd = arch.file.format().zstd;
+        if frames == 0 || zstd == Zstd::No {
+            return None;
+        }
         let bytes = self.to_bytes();
-        let (mut out, stream) = match arch.file.format().zstd {
-            _ if frames == 0 => return None,
+        let (mut out, stream) = match zstd {
             Zstd::No => return None,
             Zstd::WholeFile => (Vec::new(), &bytes[..]),
             Zstd::HeaderFlag => {
