@@ -334,7 +334,10 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
             impl rt::nets::Features for Features {
                 #[inline(always)]
                 fn set(&self) -> rt::features::FeatureSet {
-                    #features
+                    // Evaluated by the compiler: a call of the const fn here would run at
+                    // every use (it isn't inlined), and no `match` on the set would fold.
+                    const SET: rt::features::FeatureSet = #features;
+                    SET
                 }
             }
 
