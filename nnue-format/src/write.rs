@@ -134,7 +134,7 @@ impl Net {
             Zstd::HeaderFlag => {
                 let (start, len) = (header::bytes(arch), file::param_bytes(arch));
                 let mut head = bytes[..start].to_vec();
-                head[6] |= 1;
+                header::set_zstd_flag(&mut head);
                 // Only the last array can end off its alignment (see `LayeredArch::validate`),
                 // so the written arrays up to it are already back to back.
                 (head, &bytes[start..start + len])

@@ -50,6 +50,16 @@ fn field(data: &[u8], at: usize, width: usize) -> u32 {
     data[at..at + width].iter().rev().fold(0, |v, &b| (v << 8) | u32::from(b))
 }
 
+/// Whether a `CBNF` header's flags (u16 at offset 6) say its arrays are one zstd stream.
+pub(crate) fn zstd_flag(data: &[u8]) -> bool {
+    data.len() >= 8 && field(data, 6, 2) & u32::from(ZSTD) != 0
+}
+
+/// Sets that flag in a written `CBNF` header.
+pub(crate) fn set_zstd_flag(header: &mut [u8]) {
+    header[6] |= ZSTD as u8;
+}
+
 /// What a multi-layer file's header says.
 pub(crate) struct Header {
     /// The description (a `CBNF` file's name).
@@ -75,7 +85,7 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<Header, FormatErro
     if &data[..4] != b"CBNF" {
         return err(0, ErrorKind::Invalid(format!("expected the magic `CBNF`, found {:02x?}", &data[..4])));
     }
-    let zstd = field(data, 6, 2) & u32::from(ZSTD) != 0;
+    let zstd = zstd_flag(data);
     for (at, width, want, name) in cbnf_fields(arch) {
         // The zstd flag says how the arrays are stored, not what they are.
         let found = if at == 6 { field(data, at, width) & !u32::from(ZSTD) } else { field(data, at, width) };

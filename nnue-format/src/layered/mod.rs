@@ -360,8 +360,7 @@ impl LayeredArch {
     pub fn is_zstd(&self, data: &[u8]) -> bool {
         match self.file.format().zstd {
             format::Zstd::No => false,
-            // `CBNF` flag 1, in the header's flags (u16 at offset 6).
-            format::Zstd::HeaderFlag => data.get(6).is_some_and(|f| f & 1 != 0),
+            format::Zstd::HeaderFlag => header::zstd_flag(data),
             format::Zstd::WholeFile => !self.raw_sizes().contains(&data.len()),
         }
     }
