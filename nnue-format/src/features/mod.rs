@@ -99,6 +99,9 @@ pub struct FeatureSet {
     blocks: &'static [BoardBlock],
     /// The piece-square features, after the blocks.
     pieces: PieceSet,
+    /// Where they start: the blocks' sizes added once here, not on each
+    /// [`FeatureSet::index`] of a set that is not a compile-time constant (a loaded net's).
+    pieces_offset: usize,
 }
 
 /// Stockfish 19's board blocks: threats, then pawn pairs.
@@ -130,7 +133,7 @@ impl FeatureSet {
 
     /// Piece-square features alone.
     pub const fn pieces(pieces: PieceSet) -> FeatureSet {
-        FeatureSet { blocks: &[], pieces }
+        FeatureSet { blocks: &[], pieces, pieces_offset: 0 }
     }
 
     /// The board blocks `blocks`, in row order, then `pieces`.
@@ -148,7 +151,12 @@ impl FeatureSet {
             i += 1;
         }
         assert!(blocks.is_empty() || threats == 1, "a feature set's board blocks hold exactly one threats block");
-        FeatureSet { blocks, pieces }
+        let (mut pieces_offset, mut i) = (0, 0);
+        while i < blocks.len() {
+            pieces_offset += blocks[i].inputs();
+            i += 1;
+        }
+        FeatureSet { blocks, pieces, pieces_offset }
     }
 
     /// The board blocks, in row order.
@@ -188,12 +196,7 @@ impl FeatureSet {
 
     /// Where the piece-square features start: after every board block.
     pub const fn pieces_offset(&self) -> usize {
-        let (mut sum, mut i) = (0, 0);
-        while i < self.blocks.len() {
-            sum += self.blocks[i].inputs();
-            i += 1;
-        }
-        sum
+        self.pieces_offset
     }
 
     /// Number of features (rows of the first layer).
@@ -205,8 +208,7 @@ impl FeatureSet {
     /// (`None`: the piece is not a feature, as kings in HalfKP).
     #[inline(always)]
     pub fn index(&self, perspective: Color, king: Square, sq: Square, piece: Piece) -> Option<usize> {
-        let offset = self.pieces_offset();
-        self.pieces.index(perspective, king, sq, piece).map(|i| offset + i)
+        self.pieces.index(perspective, king, sq, piece).map(|i| self.pieces_offset + i)
     }
 
     /// Whether `perspective`'s king moving from `from` to `to` changes every feature, so the
@@ -376,10 +378,7 @@ mod tests {
         for kings in [KingBuckets::SINGLE, mirrored, wide, plain] {
             all.extend([FeatureSet::pieces(PieceSet::Chess768(kings)), FeatureSet::pieces(PieceSet::Chess704(kings))]);
         }
-        all.push(FeatureSet {
-            blocks: &[BoardBlock::Threats(threats::ThreatSet::Reckless)],
-            pieces: PieceSet::Chess768(mirrored),
-        });
+        all.push(FeatureSet::new(&[BoardBlock::Threats(threats::ThreatSet::Reckless)], PieceSet::Chess768(mirrored)));
         all.push(FeatureSet::new(
             &[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)],
             PieceSet::Chess768(mirrored),

@@ -96,8 +96,13 @@ pub fn changes(
     added: &mut Vec<usize>,
     removed: &mut Vec<usize>,
 ) {
+    let (gone, came) = (only_in(before, after), only_in(after, before));
+    // Most moves move no pawn: nothing to walk (this ran on every ply of a threat net).
+    if (gone[0] | gone[1] | came[0] | came[1]) == 0 {
+        return;
+    }
     let o = orientation(perspective, king);
-    for (board, moved, out) in [(before, only_in(before, after), removed), (after, only_in(after, before), added)] {
+    for (board, moved, out) in [(before, gone, removed), (after, came, added)] {
         for c in Color::BOTH {
             let rel = usize::from(c != perspective);
             for s in squares(moved[c.index()]) {

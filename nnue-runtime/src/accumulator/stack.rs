@@ -290,8 +290,9 @@ impl<N: Network> AccumulatorStack<N> {
             let (added, removed) = (&mut self.added, &mut self.removed);
             added.clear();
             removed.clear();
-            added.extend_from_slice(d.added());
-            removed.extend_from_slice(d.removed());
+            // Element by element: at most two each, where `extend_from_slice` called `memcpy`.
+            added.extend(d.added().iter().copied());
+            removed.extend(d.removed().iter().copied());
             let king = dst.kings[p].index();
             features.board_changes(&dst.log, [&src.board, &dst.board], perspective, king, added, removed);
             let mut rebase = None;

@@ -8,6 +8,8 @@
 //! dependencies to 3), so a debug build refreshes at release speed. Release builds lose nothing:
 //! a call per refresh or update, and the loops vectorise on run-time widths as well.
 
+use std::mem::MaybeUninit;
+
 /// `dst = src + Σ rows[added] − Σ rows[removed]` over int16 rows of `dst.len()` (`rows` is
 /// every row, one after another).
 pub(crate) type I16Rows = unsafe fn(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]);
@@ -166,60 +168,115 @@ fn fused_cols<const A: usize, const S: usize, const T: usize>(
 
 /// `dst = src + Σ rows[added] − Σ rows[removed]` over int8 rows (features below
 /// `int8.len() / dst.len()`) then int16 rows, a tile of columns at a time so that each tile
-/// stays in registers and `dst` is written once: TILE columns, then 16, then one by one.
+/// stays in registers and `dst` is written once a pass: TILE columns, then 16, then one by one.
+///
+/// Each feature's row is found once, before the tiles (the int8-or-int16 choice and the row's
+/// offset per row and tile were about half the instructions of a move's update); a pass takes
+/// up to [`PASS`] rows of each kind and sign, and longer lists (refreshes of threat nets) take
+/// more passes over `dst`, which the wrapping sums allow in any order.
 #[inline(always)]
 fn tiled(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
     let w = dst.len();
-    let rows = Rows { int8, int16, n8: int8.len() / w, w };
-    let mut t = 0;
-    while t + TILE <= w {
-        rows.tile::<TILE>(src, dst, t, added, removed);
-        t += TILE;
-    }
-    while t + 16 <= w {
-        rows.tile::<16>(src, dst, t, added, removed);
-        t += 16;
-    }
-    while t < w {
-        rows.tile::<1>(src, dst, t, added, removed);
-        t += 1;
-    }
-}
-
-/// A transformer's rows: the int8 ones, then the int16 ones, each `w` wide.
-struct Rows<'a> {
-    int8: &'a [i8],
-    int16: &'a [i16],
-    n8: usize,
-    w: usize,
-}
-
-impl Rows<'_> {
-    /// Columns `t..t + T` of `dst = src + …`.
-    #[inline(always)]
-    fn tile<const T: usize>(&self, src: &[i16], dst: &mut [i16], t: usize, added: &[usize], removed: &[usize]) {
-        let mut v: [i16; T] = src[t..][..T].try_into().expect("T columns");
-        for &f in added {
-            if f < self.n8 {
-                add(&mut v, self.cols(self.int8, f, t), i16::wrapping_add);
-            } else {
-                add(&mut v, self.cols(self.int16, f - self.n8, t), i16::wrapping_add);
-            }
+    let n8 = int8.len() / w;
+    let mut pass = Pass::default();
+    let mut first = true;
+    let signed = added.iter().map(|&f| (f, 0)).chain(removed.iter().map(|&f| (f, 1)));
+    for (f, sign) in signed {
+        // Kind 0: int8 rows, 1: int16 rows; the offset of the row's first column.
+        let (kind, offset) = if f < n8 { (0, f * w) } else { (1, (f - n8) * w) };
+        let list = &mut pass.lists[kind][sign];
+        list.offsets[list.n].write(offset);
+        list.n += 1;
+        if list.n == PASS {
+            pass.run(int8, int16, first.then_some(src), dst);
+            (pass, first) = (Pass::default(), false);
         }
-        for &f in removed {
-            if f < self.n8 {
-                add(&mut v, self.cols(self.int8, f, t), i16::wrapping_sub);
-            } else {
-                add(&mut v, self.cols(self.int16, f - self.n8, t), i16::wrapping_sub);
-            }
+    }
+    if first || pass.lists.iter().flatten().any(|l| l.n > 0) {
+        pass.run(int8, int16, first.then_some(src), dst);
+    }
+}
+
+/// Rows of one kind and sign a pass sums, at most.
+const PASS: usize = 32;
+
+/// The rows of one kind (int8 or int16) and sign, as offsets into their array. The slots
+/// start uninitialised: zeroing them took more instructions than a move's row lookups.
+#[derive(Clone, Copy)]
+struct List {
+    offsets: [MaybeUninit<usize>; PASS],
+    /// Slots written, from the first.
+    n: usize,
+}
+
+impl Default for List {
+    fn default() -> Self {
+        List { offsets: [const { MaybeUninit::uninit() }; PASS], n: 0 }
+    }
+}
+
+impl List {
+    /// The offsets written.
+    #[inline(always)]
+    fn offsets(&self) -> &[usize] {
+        // SAFETY: a zero-copy view of the first `n` slots, each written before `n` passed it
+        // (`tiled` writes slot `n`, then increments `n`, and `n <= PASS`).
+        unsafe { std::slice::from_raw_parts(self.offsets.as_ptr().cast::<usize>(), self.n) }
+    }
+}
+
+/// One pass's rows: `lists[kind][sign]`, kind 0 the int8 rows and 1 the int16 ones, sign 0
+/// added and 1 removed.
+#[derive(Default)]
+struct Pass {
+    lists: [[List; 2]; 2],
+}
+
+impl Pass {
+    /// `dst = from + the rows` (`from`: `src`, or `dst` itself after a first pass).
+    #[inline(always)]
+    fn run(&self, int8: &[i8], int16: &[i16], from: Option<&[i16]>, dst: &mut [i16]) {
+        let w = dst.len();
+        let mut t = 0;
+        while t + TILE <= w {
+            self.tile::<TILE>(int8, int16, from, dst, t);
+            t += TILE;
+        }
+        while t + 16 <= w {
+            self.tile::<16>(int8, int16, from, dst, t);
+            t += 16;
+        }
+        while t < w {
+            self.tile::<1>(int8, int16, from, dst, t);
+            t += 1;
+        }
+    }
+
+    /// Columns `t..t + T`.
+    #[inline(always)]
+    fn tile<const T: usize>(&self, int8: &[i8], int16: &[i16], from: Option<&[i16]>, dst: &mut [i16], t: usize) {
+        let mut v: [i16; T] = from.unwrap_or(dst)[t..][..T].try_into().expect("T columns");
+        let [[add8, sub8], [add16, sub16]] = &self.lists;
+        for &o in add8.offsets() {
+            add(&mut v, cols(int8, o + t), i16::wrapping_add);
+        }
+        for &o in add16.offsets() {
+            add(&mut v, cols(int16, o + t), i16::wrapping_add);
+        }
+        for &o in sub8.offsets() {
+            add(&mut v, cols(int8, o + t), i16::wrapping_sub);
+        }
+        for &o in sub16.offsets() {
+            add(&mut v, cols(int16, o + t), i16::wrapping_sub);
         }
         dst[t..][..T].copy_from_slice(&v);
     }
+}
 
-    #[inline(always)]
-    fn cols<'r, W, const T: usize>(&self, rows: &'r [W], f: usize, t: usize) -> &'r [W; T] {
-        row(rows, f, self.w)[t..][..T].try_into().expect("T columns")
-    }
+/// `T` columns of a row array from `at`.
+#[inline(always)]
+fn cols<W, const T: usize>(rows: &[W], at: usize) -> &[W; T] {
+    rows[at..][..T].try_into().expect("T columns")
 }
 
 /// `v[i] = op(v[i], row[i])`, int8 rows widened.
@@ -265,7 +322,10 @@ mod tests {
             let int8: Vec<i8> = (0..n8 * width).map(|_| next() as i8).collect();
             let int16: Vec<i16> = (0..n16 * width).map(|_| next() as i16).collect();
             let src: Vec<i16> = (0..width).map(|_| next() as i16).collect();
-            let lists: [(&[usize], &[usize]); 8] = [
+            // Past a pass's rows (`PASS` of a kind and sign): threat nets' refreshes.
+            let many: Vec<usize> = (0..3 * PASS + 5).map(|i| 5 + i % 7).collect();
+            let many8: Vec<usize> = (0..PASS + 1).map(|i| i % 5).collect();
+            let lists: [(&[usize], &[usize]); 11] = [
                 (&[8], &[3 + 5]),
                 (&[6], &[7, 9]),
                 (&[5, 11], &[10, 6]),
@@ -274,20 +334,26 @@ mod tests {
                 (&[5, 6, 7, 8, 9, 10, 11], &[]),
                 (&[9, 9, 9], &[6, 5]),
                 (&[], &[]),
+                (&many, &[6]),
+                (&[7], &many),
+                (&many8, &many),
             ];
             for (name, k) in &paths {
                 for (added, removed) in lists {
-                    // int16 only: the features counted from the int16 rows.
-                    let plain: Vec<usize> = added.iter().map(|f| f - n8).collect();
-                    let minus: Vec<usize> = removed.iter().map(|f| f - n8).collect();
+                    if added.iter().chain(removed).all(|&f| f >= n8) {
+                        // int16 only: the features counted from the int16 rows.
+                        let plain: Vec<usize> = added.iter().map(|f| f - n8).collect();
+                        let minus: Vec<usize> = removed.iter().map(|f| f - n8).collect();
+                        let mut dst = vec![0; width];
+                        // SAFETY: each path is taken only if this CPU has its features.
+                        unsafe { (k.i16)(&int16, &src, &mut dst, &plain, &minus) };
+                        assert_eq!(
+                            dst,
+                            naive(&[], &int16, &src, &plain, &minus),
+                            "{name} i16 {width} {added:?} {removed:?}"
+                        );
+                    }
                     let mut dst = vec![0; width];
-                    // SAFETY: each path is taken only if this CPU has its features.
-                    unsafe { (k.i16)(&int16, &src, &mut dst, &plain, &minus) };
-                    assert_eq!(
-                        dst,
-                        naive(&[], &int16, &src, &plain, &minus),
-                        "{name} i16 {width} {added:?} {removed:?}"
-                    );
                     // SAFETY: as above.
                     unsafe { (k.mixed)(&int8, &int16, &src, &mut dst, added, removed) };
                     assert_eq!(
