@@ -17,7 +17,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::layered::Numbers;
-use crate::layers::{Layers, Param, Reg, Step, Transform};
+use crate::layers::step::*;
+use crate::layers::{Layers, Param, Reg, Transform};
 use crate::layout::InputOrder;
 
 /// What `r0` is: how the first layer reads the accumulators.
@@ -298,10 +299,10 @@ impl Lowering<'_> {
     }
 
     fn step(&mut self, step: &Step) -> Result<(), LowerError> {
-        use Step::*;
         let (out, kind, call) = match step {
-            AffineI8 { param, input, out } | AffineI8Pairs { param, input, out } => {
-                let pairs = matches!(step, AffineI8Pairs { .. });
+            Step::AffineI8(AffineI8 { param, input, out })
+            | Step::AffineI8Pairs(AffineI8Pairs { param, input, out }) => {
+                let pairs = matches!(step, Step::AffineI8Pairs(AffineI8Pairs { .. }));
                 let n = self.outputs(*param)?;
                 // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
                 let bias = *param != Param::L1;
@@ -327,7 +328,7 @@ impl Lowering<'_> {
                     }
                 }
             }
-            Slice { input, start, len: 1, out } => {
+            Step::Slice(Slice { input, start, len: 1, out }) => {
                 let len = self.ints(*input)?;
                 if *start >= len {
                     return err(format!("r{out}: r{input}[{start}] is past its {len} values"));
@@ -336,27 +337,27 @@ impl Lowering<'_> {
             }
             // f32 values joined at once (a skip connection); bytes wait for the kernel that
             // makes them in the order the reading layer wants.
-            Concat { inputs, out }
+            Step::Concat(Concat { inputs, out })
                 if inputs.iter().all(|r| matches!(self.regs.get(r), Some(Val::Done(Kind::Floats(_))))) =>
             {
                 let parts = inputs.iter().map(|&r| Ok((r, self.floats(r)?))).collect::<Result<Vec<_>, _>>()?;
                 let n = parts.iter().map(|p| p.1).sum();
                 (*out, Kind::Floats(n), Call::ConcatF32 { parts, n, out: *out })
             }
-            Slice { out, .. }
-            | ClippedShift { out, .. }
-            | SqrClippedShift { out, .. }
-            | Concat { out, .. }
-            | Square { out, .. }
-            | Clamp { out, .. } => {
+            Step::Slice(Slice { out, .. })
+            | Step::ClippedShift(ClippedShift { out, .. })
+            | Step::SqrClippedShift(SqrClippedShift { out, .. })
+            | Step::Concat(Concat { out, .. })
+            | Step::Square(Square { out, .. })
+            | Step::Clamp(Clamp { out, .. }) => {
                 self.regs.insert(*out, Val::Pending(step.clone()));
                 return Ok(());
             }
-            Mul { input, k, out } => {
+            Step::Mul(Mul { input, k, out }) => {
                 self.scalar(*input)?;
                 (*out, Kind::Int, Call::Mul { x: *input, k: *k, out: *out })
             }
-            Div { input, k, out } => {
+            Step::Div(Div { input, k, out }) => {
                 if *k == 0 || *k == -1 {
                     return err(format!("r{out}: a division by {k}"));
                 }
@@ -364,90 +365,93 @@ impl Lowering<'_> {
                 (*out, Kind::Int, Call::Div { x: *input, k: *k, out: *out })
             }
             // Stormphrax 8's skip: clamped values plus the activation, read by its output layer.
-            Add { a, out, .. } if matches!(self.regs.get(a), Some(Val::Pending(Clamp { .. }))) => {
+            Step::Add(Add { a, out, .. })
+                if matches!(self.regs.get(a), Some(Val::Pending(Step::Clamp(Clamp { .. })))) =>
+            {
                 self.regs.insert(*out, Val::Pending(step.clone()));
                 return Ok(());
             }
-            Add { a, b, out } | Sub { a, b, out } => {
+            Step::Add(Add { a, b, out }) | Step::Sub(Sub { a, b, out }) => {
                 self.scalar(*a)?;
                 self.scalar(*b)?;
-                let call = if matches!(step, Add { .. }) {
+                let call = if matches!(step, Step::Add(Add { .. })) {
                     Call::Add { a: *a, b: *b, out: *out }
                 } else {
                     Call::Sub { a: *a, b: *b, out: *out }
                 };
                 (*out, Kind::Int, call)
             }
-            DotI16 { param, input, out } => {
+            Step::DotI16(DotI16 { param, input, out }) => {
                 let (max, screlu) = match (self.get(*input)?, self.regs.get(&0)) {
                     (Val::Input(Input::Accumulators { max }), _) => (*max, false),
-                    (Val::Pending(Square { input: 0, .. }), Some(Val::Input(Input::Accumulators { max }))) => {
-                        (*max, true)
-                    }
+                    (
+                        Val::Pending(Step::Square(Square { input: 0, .. })),
+                        Some(Val::Input(Input::Accumulators { max })),
+                    ) => (*max, true),
                     _ => return err(format!("r{out}: an int16 output layer reads the accumulators or their squares")),
                 };
                 self.first(*out)?;
                 (*out, Kind::Int, Call::Output { param: *param, max, screlu, out: *out })
             }
-            AddBiasI16 { param, input, out } => {
+            Step::AddBiasI16(AddBiasI16 { param, input, out }) => {
                 self.scalar(*input)?;
                 (*out, Kind::Int, Call::AddBiasI16 { param: *param, x: *input, out: *out })
             }
-            DequantF32 { param, input, num, den, out } => {
+            Step::DequantF32(DequantF32 { param, input, num, den, out }) => {
                 let n = self.ints(*input)?;
                 let call = Call::Dequant { param: *param, x: *input, n, num: *num, den: *den, out: *out };
                 (*out, Kind::Floats(n), call)
             }
-            DualF32 { input, out } => {
+            Step::DualF32(DualF32 { input, out }) => {
                 let n = self.floats(*input)?;
                 (*out, Kind::Floats(2 * n), Call::DualF32 { x: *input, n, out: *out })
             }
-            ScreluF32 { input, out } => {
+            Step::ScreluF32(ScreluF32 { input, out }) => {
                 let n = self.floats(*input)?;
                 (*out, Kind::Floats(n), Call::ScreluF32 { x: *input, n, out: *out })
             }
-            ClampF32 { input, out } => {
+            Step::ClampF32(ClampF32 { input, out }) => {
                 let n = self.floats(*input)?;
                 (*out, Kind::Floats(n), Call::ClampF32 { x: *input, n, out: *out })
             }
-            HardSwishF32 { input, out } => {
+            Step::HardSwishF32(HardSwishF32 { input, out }) => {
                 let n = self.floats(*input)?;
                 (*out, Kind::Floats(n), Call::HardSwishF32 { x: *input, n, out: *out })
             }
-            SwigluF32 { input, out } => {
+            Step::SwigluF32(SwigluF32 { input, out }) => {
                 let n = self.floats(*input)?;
                 if n % 2 != 0 {
                     return err(format!("r{out}: a gated activation of {n} values, not an even number"));
                 }
                 (*out, Kind::Floats(n / 2), Call::SwigluF32 { x: *input, n: n / 2, out: *out })
             }
-            AddF32 { a, b, out } => {
+            Step::AddF32(AddF32 { a, b, out }) => {
                 let (n, m) = (self.floats(*a)?, self.floats(*b)?);
                 if n != m {
                     return err(format!("r{out}: r{a} has {n} values, r{b} {m}"));
                 }
                 (*out, Kind::Floats(n), Call::AddF32 { a: *a, b: *b, n, out: *out })
             }
-            AffineF32 { param, input, out } => {
+            Step::AffineF32(AffineF32 { param, input, out }) => {
                 let (inputs, n) = (self.floats(*input)?, self.outputs(*param)?);
                 (*out, Kind::Floats(n), Call::AffineF32 { param: *param, x: *input, inputs, n, out: *out })
             }
-            DotF32 { param, input, out } => {
+            Step::DotF32(DotF32 { param, input, out }) => {
                 let inputs = self.floats(*input)?;
                 (*out, Kind::Float, Call::DotF32 { param: *param, x: *input, inputs, out: *out })
             }
-            F32ToInt { input, scale, out } => {
+            Step::F32ToInt(F32ToInt { input, scale, out }) => {
                 if !matches!(self.get(*input)?, Val::Done(Kind::Float)) {
                     return err(format!("r{input} is not one f32 value"));
                 }
                 (*out, Kind::Int, Call::F32ToInt { x: *input, scale: *scale, out: *out })
             }
-            ShiftBias { param, input, shift, out } => {
+            Step::ShiftBias(ShiftBias { param, input, shift, out }) => {
                 let n = self.ints(*input)?;
                 Self::shift(*out, *shift)?;
                 (*out, Kind::Ints(n), Call::ShiftBias { param: *param, x: *input, n, shift: *shift, out: *out })
             }
-            DualI32 { input, q_bits, out } | ClampSquare { input, q_bits, out } => {
+            Step::DualI32(DualI32 { input, q_bits, out }) | Step::ClampSquare(ClampSquare { input, q_bits, out }) => {
                 let n = self.ints(*input)?;
                 // The grammar's rule, and `check_fits`'s (the arithmetic wraps as the
                 // reference's does).
@@ -455,13 +459,13 @@ impl Lowering<'_> {
                     return err(format!("r{out}: Q = 2^{q_bits}, above 2^{}", Numbers::MAX_Q_BITS));
                 }
                 let (x, q_bits, out) = (*input, *q_bits, *out);
-                if matches!(step, DualI32 { .. }) {
+                if matches!(step, Step::DualI32(DualI32 { .. })) {
                     (out, Kind::Ints(2 * n), Call::DualI32 { x, n, q_bits, out })
                 } else {
                     (out, Kind::Ints(n), Call::ClampSquare { x, n, q_bits, out })
                 }
             }
-            DualWideI32 { input, q_bits, shift, out } => {
+            Step::DualWideI32(DualWideI32 { input, q_bits, shift, out }) => {
                 let n = self.ints(*input)?;
                 // `check_fits`'s rule: Q⁴ fits an int32, the shifts stay below 32.
                 if *q_bits > 7 || q_bits + shift >= 32 {
@@ -470,11 +474,15 @@ impl Lowering<'_> {
                 let (x, q_bits, shift, out) = (*input, *q_bits, *shift, *out);
                 (out, Kind::Ints(2 * n), Call::DualWideI32 { x, n, q_bits, shift, out })
             }
-            OutputWideI32 { param, input, scale, q_bits, out } => {
+            Step::OutputWideI32(OutputWideI32 { param, input, scale, q_bits, out }) => {
                 let wrong =
                     || LowerError(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip"));
-                let Val::Pending(Add { a, b: s, .. }) = self.get(*input)?.clone() else { return Err(wrong()) };
-                let Val::Pending(Clamp { input: x, max, .. }) = self.get(a)?.clone() else { return Err(wrong()) };
+                let Val::Pending(Step::Add(Add { a, b: s, .. })) = self.get(*input)?.clone() else {
+                    return Err(wrong());
+                };
+                let Val::Pending(Step::Clamp(Clamp { input: x, max, .. })) = self.get(a)?.clone() else {
+                    return Err(wrong());
+                };
                 let (inputs, n_s) = (self.ints(x)?, self.ints(s)?);
                 if n_s != inputs || *q_bits > 7 {
                     return err(format!("r{out}: {n_s} skip values for {inputs} inputs, Q = 2^{q_bits}"));
@@ -483,11 +491,11 @@ impl Lowering<'_> {
                 let call = Call::SkipOutputWideI32 { param: *param, x, s, inputs, max, scale, bits, out: *out };
                 (*out, Kind::Int, call)
             }
-            AffineI32 { param, input, out } => {
+            Step::AffineI32(AffineI32 { param, input, out }) => {
                 let n = self.outputs(*param)?;
                 if n == 1 {
                     // The output layer reads its input clamped: one kernel.
-                    let Val::Pending(Clamp { input: x, max, .. }) = self.get(*input)?.clone() else {
+                    let Val::Pending(Step::Clamp(Clamp { input: x, max, .. })) = self.get(*input)?.clone() else {
                         return err(format!("r{out}: an int32 output layer reads clamped values"));
                     };
                     let inputs = self.ints(x)?;
@@ -497,7 +505,7 @@ impl Lowering<'_> {
                     (*out, Kind::Ints(n), Call::AffineI32 { param: *param, x: *input, inputs, n, out: *out })
                 }
             }
-            Trace { .. } => return Ok(()),
+            Step::Trace { .. } => return Ok(()),
         };
         self.calls.push(call);
         self.regs.insert(out, Val::Done(kind));
@@ -513,8 +521,8 @@ impl Lowering<'_> {
             _ => return err(format!("r{reg} is not bytes")),
         };
         let (n, call) = match (&step, order) {
-            (Step::Concat { inputs, .. }, InputOrder::SfnnFc0Act) => (32, self.fc0_act(reg, inputs)?),
-            (Step::Concat { inputs, .. }, InputOrder::Canonical) => {
+            (Step::Concat(Concat { inputs, .. }), InputOrder::SfnnFc0Act) => (32, self.fc0_act(reg, inputs)?),
+            (Step::Concat(Concat { inputs, .. }), InputOrder::Canonical) => {
                 let parts = self.concat(inputs)?;
                 let n = parts
                     .iter()
@@ -528,13 +536,13 @@ impl Lowering<'_> {
                 }
                 (n, Call::Concat { parts, n, out: reg })
             }
-            (Step::ClippedShift { input, shift, .. }, InputOrder::SfnnFc1Act) => {
+            (Step::ClippedShift(ClippedShift { input, shift, .. }), InputOrder::SfnnFc1Act) => {
                 if (self.ints(*input)?, *shift) != (32, 6) {
                     return err(format!("r{reg}: Stockfish's fc_1 activation is clamp(x >> 6) of 32 sums"));
                 }
                 (32, Call::Fc1Act { x: *input, out: reg })
             }
-            (Step::ClippedShift { input, shift, .. }, InputOrder::Canonical) => {
+            (Step::ClippedShift(ClippedShift { input, shift, .. }), InputOrder::Canonical) => {
                 let n = self.ints(*input)?;
                 Self::shift(reg, *shift)?;
                 (n, Call::Clipped { x: *input, n, shift: *shift, out: reg })
@@ -552,8 +560,8 @@ impl Lowering<'_> {
         let wrong = || LowerError("Stockfish's fc_0 activation is x² >> 19 and x >> 6 of 16 sums".into());
         let [a, b] = inputs else { return Err(wrong()) };
         let (
-            Some(Val::Pending(Step::SqrClippedShift { input: x, shift: 19, .. })),
-            Some(Val::Pending(Step::ClippedShift { input: y, shift: 6, .. })),
+            Some(Val::Pending(Step::SqrClippedShift(SqrClippedShift { input: x, shift: 19, .. }))),
+            Some(Val::Pending(Step::ClippedShift(ClippedShift { input: y, shift: 6, .. }))),
         ) = (self.regs.get(a), self.regs.get(b))
         else {
             return Err(wrong());
@@ -561,7 +569,7 @@ impl Lowering<'_> {
         if x != y {
             return Err(wrong());
         }
-        let Some(Val::Pending(Step::Slice { input, start: 0, len: 15, .. })) = self.regs.get(x) else {
+        let Some(Val::Pending(Step::Slice(Slice { input, start: 0, len: 15, .. }))) = self.regs.get(x) else {
             return err(format!("Stockfish's fc_0 activation reads fc_0's first 15 sums, not r{x}"));
         };
         if self.ints(*input)? != 16 {
@@ -582,8 +590,8 @@ impl Lowering<'_> {
         while i < inputs.len() {
             let pair = (pending(self, inputs[i]), inputs.get(i + 1).and_then(|&r| pending(self, r)));
             if let (
-                Some(Step::SqrClippedShift { input: a, shift: sqr, .. }),
-                Some(Step::ClippedShift { input: b, shift, .. }),
+                Some(Step::SqrClippedShift(SqrClippedShift { input: a, shift: sqr, .. })),
+                Some(Step::ClippedShift(ClippedShift { input: b, shift, .. })),
             ) = pair
             {
                 if a != b {
@@ -646,7 +654,7 @@ mod tests {
     fn meaningless_arithmetic_is_an_error_naming_the_register() {
         use crate::layers::Bucket;
         let run = |n: usize, tail: Vec<Step>| {
-            let mut steps = vec![Step::AffineI8 { param: Param::L1, input: 0, out: 1 }];
+            let mut steps = vec![Step::AffineI8(AffineI8 { param: Param::L1, input: 0, out: 1 })];
             steps.extend(tail);
             let layers = Layers {
                 bucket: Bucket::Single,
@@ -659,15 +667,20 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        let e = run(32, vec![Step::ShiftBias { param: Param::L2, input: 1, shift: 40, out: 2 }]);
+        let e = run(32, vec![Step::ShiftBias(ShiftBias { param: Param::L2, input: 1, shift: 40, out: 2 })]);
         assert!(e.contains("r2") && e.contains("shift by 40"), "{e}");
-        let e =
-            run(32, vec![Step::Slice { input: 1, start: 0, len: 1, out: 2 }, Step::Div { input: 2, k: -1, out: 3 }]);
+        let e = run(
+            32,
+            vec![Step::Slice(Slice { input: 1, start: 0, len: 1, out: 2 }), Step::Div(Div { input: 2, k: -1, out: 3 })],
+        );
         assert!(e.contains("r3") && e.contains("division by -1"), "{e}");
-        let dequant = Step::DequantF32 { param: Param::L1, input: 1, num: 1, den: 2, out: 2 };
-        let e = run(33, vec![dequant.clone(), Step::SwigluF32 { input: 2, out: 3 }]);
+        let dequant = Step::DequantF32(DequantF32 { param: Param::L1, input: 1, num: 1, den: 2, out: 2 });
+        let e = run(33, vec![dequant.clone(), Step::SwigluF32(SwigluF32 { input: 2, out: 3 })]);
         assert!(e.contains("r3") && e.contains("33 values"), "{e}");
-        let e = run(32, vec![dequant, Step::DualF32 { input: 2, out: 5 }, Step::AddF32 { a: 2, b: 5, out: 6 }]);
+        let e = run(
+            32,
+            vec![dequant, Step::DualF32(DualF32 { input: 2, out: 5 }), Step::AddF32(AddF32 { a: 2, b: 5, out: 6 })],
+        );
         assert!(e.contains("r6") && e.contains("32 values, r5 64"), "{e}");
     }
 
@@ -680,7 +693,7 @@ mod tests {
         let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
         let mut layers = arch.layers();
         // fc_1 reading squared sums: no kernel writes those bytes.
-        layers.steps[1] = Step::Square { input: 1, out: 2 };
+        layers.steps[1] = Step::Square(Square { input: 1, out: 2 });
         let e = lower(&layers, &|_| Some(32), &|_| InputOrder::Canonical).unwrap_err();
         assert!(e.to_string().contains("r2"), "{e}");
     }

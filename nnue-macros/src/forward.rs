@@ -6,6 +6,9 @@
 
 use std::collections::HashMap;
 
+use nnue_format::layers::step::{
+    AffineF32, AffineI32, AffineI8, AffineI8Pairs, DequantF32, DotF32, DotI16, ShiftBias, Slice,
+};
 use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
 use nnue_format::layout::{param_arrays, InputOrder as Order};
 use nnue_format::lower::{lower, Call, Input, Kind, Part};
@@ -160,21 +163,21 @@ fn names(layers: &Layers) -> HashMap<Reg, String> {
     let mut names = HashMap::new();
     for step in &layers.steps {
         match step {
-            Step::AffineI8 { param, input, out }
-            | Step::AffineI8Pairs { param, input, out }
-            | Step::AffineF32 { param, input, out }
-            | Step::DotF32 { param, input, out }
-            | Step::AffineI32 { param, input, out }
-            | Step::DotI16 { param, input, out } => {
+            Step::AffineI8(AffineI8 { param, input, out })
+            | Step::AffineI8Pairs(AffineI8Pairs { param, input, out })
+            | Step::AffineF32(AffineF32 { param, input, out })
+            | Step::DotF32(DotF32 { param, input, out })
+            | Step::AffineI32(AffineI32 { param, input, out })
+            | Step::DotI16(DotI16 { param, input, out }) => {
                 names.insert(*out, param.to_string());
                 if *input != 0 {
                     names.insert(*input, format!("{param}_in"));
                 }
             }
-            Step::DequantF32 { param, out, .. } | Step::ShiftBias { param, out, .. } => {
+            Step::DequantF32(DequantF32 { param, out, .. }) | Step::ShiftBias(ShiftBias { param, out, .. }) => {
                 names.insert(*out, format!("{param}_out"));
             }
-            Step::Slice { input, start, len: 1, out } => {
+            Step::Slice(Slice { input, start, len: 1, out }) => {
                 // Named once its source is (sources come first).
                 let src = names.get(input).cloned().unwrap_or_else(|| format!("r{input}"));
                 names.insert(*out, format!("{src}_{start}"));
@@ -513,6 +516,7 @@ impl Emitter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nnue_format::layers::step::Square;
     use nnue_format::Architecture;
 
     fn net(text: &str, dims: &[(&'static str, &'static [usize])]) -> Net<'static> {
@@ -550,7 +554,7 @@ mod tests {
         let dims: &[(&str, &[usize])] = &[("fc0_biases", &[1, 32]), ("fc1_biases", &[1, 32]), ("fc2_biases", &[1, 1])];
         let mut n = net("HalfKP -> 256x2 -> 32 -> 32 -> 1", dims);
         // fc_1 reading squared sums: no activation kernel writes those bytes.
-        n.layers.steps[1] = Step::Square { input: 1, out: 2 };
+        n.layers.steps[1] = Step::Square(Square { input: 1, out: 2 });
         let e = emit(&n).unwrap_err();
         assert!(e.contains("r2"), "{e}");
     }

@@ -3,7 +3,7 @@
 //! What `nnue_net!(…, compute = "…")` asks before it compiles a sequence of one's own over
 //! the arrays of a file layout (the engine's own sequence passes by construction).
 
-use super::{Bucket, Layers, LayersError, Param, Reg, Step, Transform};
+use super::{Bucket, Layers, LayersError, Param, Reg, Transform};
 use crate::arch::{Architecture, HalfKpArch, Sf19Arch, SfnnArch};
 use crate::layered::Numbers;
 
@@ -88,7 +88,7 @@ pub const MAX_REGISTER_VALUES: usize = 1 << 22;
 
 /// What a register holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     /// Integers in `0..=max` (`max` at most 255): what an int8 layer reads.
     Bytes { len: usize, max: i32 },
     /// int32 values.
@@ -98,12 +98,14 @@ enum Kind {
 }
 
 impl Kind {
-    fn len(self) -> usize {
+    /// How many values.
+    pub(crate) fn len(self) -> usize {
         match self {
             Kind::Bytes { len, .. } | Kind::Int(len) | Kind::Float(len) => len,
         }
     }
-    fn name(self) -> String {
+    /// As messages name it.
+    pub(crate) fn name(self) -> String {
         match self {
             Kind::Bytes { len, max } => format!("{len} values in 0..={max}"),
             Kind::Int(len) => format!("{len} int32 values"),
@@ -157,7 +159,9 @@ impl Layers {
         });
         for (i, step) in self.computing_steps().enumerate() {
             let out = step.registers().1.expect("computing steps write");
-            let kind = step_kind(step, arch, &regs).map_err(|e| (Some(i + 3), format!("`{step}`: {e}")))?;
+            let fit = Fit { arch, regs: &regs };
+            let kind = step.kind().expect("computing steps have a kind").check(&fit);
+            let kind = kind.map_err(|e| (Some(i + 3), format!("`{step}`: {e}")))?;
             if regs[usize::from(out)].is_some() {
                 return Err((Some(i + 3), format!("`{step}`: r{out} is written twice")));
             }
@@ -182,191 +186,57 @@ impl Layers {
     }
 }
 
-/// What `step` writes, if its inputs fit.
-fn step_kind(step: &Step, arch: &Architecture, regs: &[Option<Kind>]) -> Result<Kind, String> {
-    use Step::*;
-    let get = |r: Reg| regs[usize::from(r)].ok_or_else(|| format!("r{r} is read before it is written"));
-    let ints = |r: Reg| match get(r)? {
-        Kind::Int(n) => Ok(n),
-        k => Err(format!("r{r} is {}, not int32 values", k.name())),
-    };
-    let floats = |r: Reg| match get(r)? {
-        Kind::Float(n) => Ok(n),
-        k => Err(format!("r{r} is {}, not f32 values", k.name())),
-    };
-    let shape = |p: Param, weights: Number| match arch.param_shape(p) {
-        Some(s) if s.weights == weights => Ok(s),
-        Some(s) => Err(format!("{p}'s weights are {:?}, not {weights:?}", s.weights)),
-        None => Err(format!("the net has no layer {p}")),
-    };
-    let reads = |r: Reg, s: ParamShape, p: Param, n: usize| {
+/// What a step's check reads: the net's arrays and what the registers written so far hold.
+pub(crate) struct Fit<'a> {
+    /// The net whose arrays the steps read.
+    pub(crate) arch: &'a Architecture,
+    regs: &'a [Option<Kind>],
+}
+
+impl Fit<'_> {
+    /// What `r` holds.
+    pub(crate) fn get(&self, r: Reg) -> Result<Kind, String> {
+        self.regs[usize::from(r)].ok_or_else(|| format!("r{r} is read before it is written"))
+    }
+
+    /// How many int32 values `r` holds.
+    pub(crate) fn ints(&self, r: Reg) -> Result<usize, String> {
+        match self.get(r)? {
+            Kind::Int(n) => Ok(n),
+            k => Err(format!("r{r} is {}, not int32 values", k.name())),
+        }
+    }
+
+    /// How many f32 values `r` holds.
+    pub(crate) fn floats(&self, r: Reg) -> Result<usize, String> {
+        match self.get(r)? {
+            Kind::Float(n) => Ok(n),
+            k => Err(format!("r{r} is {}, not f32 values", k.name())),
+        }
+    }
+
+    /// The arrays of layer `p`, whose weights must be `weights`.
+    pub(crate) fn shape(&self, p: Param, weights: Number) -> Result<ParamShape, String> {
+        match self.arch.param_shape(p) {
+            Some(s) if s.weights == weights => Ok(s),
+            Some(s) => Err(format!("{p}'s weights are {:?}, not {weights:?}", s.weights)),
+            None => Err(format!("the net has no layer {p}")),
+        }
+    }
+
+    /// Whether layer `p` (arrays `s`) reads `n` inputs, those of `r`.
+    pub(crate) fn reads(&self, r: Reg, s: ParamShape, p: Param, n: usize) -> Result<(), String> {
         if n == s.inputs {
             Ok(())
         } else {
             Err(format!("{p} reads {} inputs, r{r} has {n}", s.inputs))
         }
-    };
-    let first = |p: Param| matches!(p, Param::Fc0 | Param::L1);
-    let too_long =
-        || format!("the result would hold more than the {MAX_REGISTER_VALUES} values all registers may hold together");
-    Ok(match step {
-        AffineI8 { param, input, .. } => {
-            let s = shape(*param, Number::I8)?;
-            // The first layer's weights are laid out for the transform's bytes, the others'
-            // for bytes in registers.
-            if (*input == 0) != first(*param) {
-                return Err(format!("{param} reads {}", if first(*param) { "r0" } else { "activations, not r0" }));
-            }
-            match get(*input)? {
-                Kind::Bytes { len, max } if max <= 127 => reads(*input, s, *param, len)?,
-                k => return Err(format!("r{input} is {}; an int8 layer reads values in 0..=127", k.name())),
-            }
-            Kind::Int(s.outputs)
-        }
-        AffineI8Pairs { param, input, .. } => {
-            let s = shape(*param, Number::I8)?;
-            // l1 is the multi-layer nets' only, whose transform is always pairwise.
-            if *input != 0 || *param != Param::L1 {
-                return Err("int16 pair sums are l1's over the pairwise transform, r0".into());
-            }
-            Kind::Int(s.outputs)
-        }
-        DotI16 { param, input, .. } => {
-            let s = shape(*param, Number::I16)?;
-            reads(*input, s, *param, ints(*input)?)?;
-            Kind::Int(1)
-        }
-        Square { input, .. } => Kind::Int(ints(*input)?),
-        Slice { input, start, len, .. } => {
-            let k = get(*input)?;
-            if *len == 0 || start + len > k.len() {
-                return Err(format!("r{input} has {} values", k.len()));
-            }
-            match k {
-                Kind::Bytes { max, .. } => Kind::Bytes { len: *len, max },
-                Kind::Int(_) => Kind::Int(*len),
-                Kind::Float(_) => return Err(format!("r{input} is f32 values; slices are of integers")),
-            }
-        }
-        // Bytes (Stockfish 19's activations) or f32 values (a skip connection), one kind.
-        Concat { inputs, .. } if inputs.iter().all(|&r| matches!(get(r), Ok(Kind::Float(_)))) => {
-            let mut len = 0usize;
-            for &r in inputs {
-                if let Ok(Kind::Float(n)) = get(r) {
-                    len = len.checked_add(n).filter(|&l| l <= MAX_REGISTER_VALUES).ok_or_else(too_long)?;
-                }
-            }
-            Kind::Float(len)
-        }
-        Concat { inputs, .. } => {
-            let (mut len, mut max) = (0usize, 0);
-            for &r in inputs {
-                match get(r)? {
-                    Kind::Bytes { len: n, max: m } => {
-                        len = len.checked_add(n).filter(|&l| l <= MAX_REGISTER_VALUES).ok_or_else(too_long)?;
-                        max = max.max(m);
-                    }
-                    k => return Err(format!("r{r} is {}; a concatenation joins bytes, or f32 values", k.name())),
-                }
-            }
-            Kind::Bytes { len, max }
-        }
-        ClippedShift { input, shift, .. } if *shift < 32 => Kind::Bytes { len: ints(*input)?, max: 127 },
-        SqrClippedShift { input, shift, .. } if *shift < 64 => Kind::Bytes { len: ints(*input)?, max: 127 },
-        ClippedShift { .. } | SqrClippedShift { .. } => return Err("the shift is out of range".into()),
-        // A negative divisor would overflow on int32's minimum (`/ -1`); no net divides so.
-        Div { k, .. } if *k <= 0 => return Err(format!("division by {k}: divisors are positive")),
-        Div { input, .. } | Mul { input, .. } => Kind::Int(ints(*input)?),
-        Add { a, b, .. } | Sub { a, b, .. } => {
-            let (n, m) = (ints(*a)?, ints(*b)?);
-            if n != m {
-                return Err(format!("r{a} has {n} values, r{b} {m}"));
-            }
-            Kind::Int(n)
-        }
-        AddBiasI16 { param, input, .. } => {
-            let s = shape(*param, Number::I16)?;
-            if (ints(*input)?, s.outputs) != (1, 1) {
-                return Err(format!("{param}.b is one int16 bias, added to one value"));
-            }
-            Kind::Int(1)
-        }
-        DequantF32 { param, input, den, .. } => {
-            let n = ints(*input)?;
-            match arch.param_shape(*param) {
-                Some(s) if s.biases == Number::F32 && s.outputs == n => {}
-                _ => return Err(format!("{param}.b must be {n} f32 biases")),
-            }
-            if *den == 0 {
-                return Err("division by 0".into());
-            }
-            Kind::Float(n)
-        }
-        DualF32 { input, .. } => Kind::Float(floats(*input)?.checked_mul(2).ok_or_else(too_long)?),
-        ScreluF32 { input, .. } | ClampF32 { input, .. } | HardSwishF32 { input, .. } => Kind::Float(floats(*input)?),
-        SwigluF32 { input, .. } => {
-            let n = floats(*input)?;
-            if n % 2 != 0 {
-                return Err(format!("r{input} has {n} values; a gated activation halves an even number"));
-            }
-            Kind::Float(n / 2)
-        }
-        AddF32 { a, b, .. } => {
-            let (n, m) = (floats(*a)?, floats(*b)?);
-            if n != m {
-                return Err(format!("r{a} has {n} values, r{b} {m}"));
-            }
-            Kind::Float(n)
-        }
-        AffineF32 { param, input, .. } | DotF32 { param, input, .. } => {
-            let s = shape(*param, Number::F32)?;
-            reads(*input, s, *param, floats(*input)?)?;
-            if matches!(step, DotF32 { .. }) != (s.outputs == 1) {
-                return Err(format!("{param} has {} outputs", s.outputs));
-            }
-            Kind::Float(s.outputs)
-        }
-        F32ToInt { input, .. } => Kind::Int(floats(*input)?),
-        ShiftBias { param, input, shift, .. } => {
-            let n = ints(*input)?;
-            // The multi-layer nets' biases, added after the sparse layer's sums are rescaled.
-            let layered = matches!(arch, Architecture::Layered(_));
-            match arch.param_shape(*param) {
-                Some(s) if layered && s.biases == Number::I32 && s.outputs == n && *shift < 32 => {}
-                _ => return Err(format!("{param}.b must be {n} int32 biases and the shift below 32")),
-            }
-            Kind::Int(n)
-        }
-        DualI32 { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => {
-            Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?)
-        }
-        ClampSquare { input, q_bits, .. } if *q_bits <= Numbers::MAX_Q_BITS => Kind::Int(ints(*input)?),
-        // Q⁴ fits an i32 (Stormphrax 8's Q = 64), the shifts stay below 32.
-        DualWideI32 { input, q_bits, shift, .. } if *q_bits <= 7 && q_bits + shift < 32 => {
-            Kind::Int(ints(*input)?.checked_mul(2).ok_or_else(too_long)?)
-        }
-        DualWideI32 { .. } => return Err("Q⁴ must fit an int32 and the shifts stay below 32".into()),
-        OutputWideI32 { param, input, q_bits, .. } if *q_bits <= 7 => {
-            let s = shape(*param, Number::I32)?;
-            reads(*input, s, *param, ints(*input)?)?;
-            if s.outputs != 1 {
-                return Err(format!("{param} has {} outputs", s.outputs));
-            }
-            Kind::Int(1)
-        }
-        OutputWideI32 { .. } => return Err("Q⁴ must fit an int32".into()),
-        DualI32 { .. } | ClampSquare { .. } => {
-            return Err(format!("Q above 2^{}, the largest of int32 stacks", Numbers::MAX_Q_BITS))
-        }
-        Clamp { input, max, .. } if *max >= 0 => Kind::Int(ints(*input)?),
-        Clamp { .. } => return Err("a negative upper bound".into()),
-        AffineI32 { param, input, .. } => {
-            let s = shape(*param, Number::I32)?;
-            reads(*input, s, *param, ints(*input)?)?;
-            Kind::Int(s.outputs)
-        }
-        Trace { .. } => unreachable!("trace steps are not computing steps"),
-    })
+    }
+
+    /// The error of a register longer than all registers may be together.
+    pub(crate) fn too_long() -> String {
+        format!("the result would hold more than the {MAX_REGISTER_VALUES} values all registers may hold together")
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! description each family maps onto ([`Architecture::layers`]), which the reference
 //! evaluator interprets step by step. Values live in numbered registers (`r0` is the
 //! transform's output); each step reads registers and writes one. Integer steps wrap as the
-//! engines' int32 SIMD adds do; f32 steps fix their order of operations.
+//! engines' int32 SIMD adds do; f32 steps fix their order of operations. Each kind of step is
+//! one file of [`step`]: its fields, its line of text, its check and its reference value.
 //!
 //! The text `Display` prints is also read back (`str::parse`): one line per stage, as the
 //! README shows for Stockfish 19; `nnue_net!` takes it as `layers = "…"` and checks that the
@@ -38,13 +39,15 @@
 use std::fmt;
 
 mod check;
+pub mod step;
 mod text;
 
 pub use check::{Number, ParamShape};
+pub use step::Step;
 pub use text::LayersError;
 
 use crate::arch::{Activation, Architecture, Sf19Arch, SfnnArch};
-use crate::layered::{Act, BucketRule, Numbers};
+use crate::layered::{BucketRule, Numbers};
 
 /// A register.
 pub type Reg = u8;
@@ -111,84 +114,6 @@ pub enum Transform {
     },
 }
 
-/// One step: reads registers (and weights), writes `out`. Fields: `input`, `a`, `b`, `inputs`
-/// are the registers read, `out` the one written, `param` the weights (of the position's
-/// bucket), the rest the step's constants.
-#[allow(missing_docs)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Step {
-    /// `out[o] = bias[o] + Σ w[o][i] · x[i]`: int8 weights, int32 biases and sums.
-    AffineI8 { param: Param, input: Reg, out: Reg },
-    /// The multi-layer nets' sparse layer as Integral sums it (`l1sums=i16pairs`, no bias):
-    /// the non-zero 4-byte groups of `x` in order, two at a time; per output, each group's
-    /// two int16 `maddubs` lanes (two products, saturated), the pair's lanes added in int16
-    /// (wrapping), then widened and added; a last unpaired group alone.
-    AffineI8Pairs { param: Param, input: Reg, out: Reg },
-    /// `out = [Σ w[i] · x[i]]`: int16 weights, no bias (a chess-768 output layer).
-    DotI16 { param: Param, input: Reg, out: Reg },
-    /// `x · x` per element.
-    Square { input: Reg, out: Reg },
-    /// `x[start..start + len]`.
-    Slice { input: Reg, start: usize, len: usize, out: Reg },
-    /// The registers one after the other.
-    Concat { inputs: Vec<Reg>, out: Reg },
-    /// `clamp(x >> shift, 0, 127)` (Stockfish's ClippedReLU).
-    ClippedShift { input: Reg, shift: u32, out: Reg },
-    /// `min(127, x² >> shift)`, the square in 64 bits (Stockfish's SqrClippedReLU).
-    SqrClippedShift { input: Reg, shift: u32, out: Reg },
-    /// `x / k` per element, truncating.
-    Div { input: Reg, k: i32, out: Reg },
-    /// `x · k` per element.
-    Mul { input: Reg, k: i32, out: Reg },
-    /// `x + y` per element.
-    Add { a: Reg, b: Reg, out: Reg },
-    /// `x - y` per element.
-    Sub { a: Reg, b: Reg, out: Reg },
-    /// `x + bias[0]`, the bias int16 (a chess-768 output bias).
-    AddBiasI16 { param: Param, input: Reg, out: Reg },
-    /// `fma(float(s), num / den, bias)`: int32 sums to f32.
-    DequantF32 { param: Param, input: Reg, num: u32, den: u32, out: Reg },
-    /// `[clamp(z, 0, 1)] ++ [min(z², 1)]`.
-    DualF32 { input: Reg, out: Reg },
-    /// `clamp(x, 0, 1)²`.
-    ScreluF32 { input: Reg, out: Reg },
-    /// `clamp(x, 0, 1)`.
-    ClampF32 { input: Reg, out: Reg },
-    /// `x · clamp(x + 3, 0, 6) · (1/6)`, in that order, `1/6` the f32 quotient (hard-swish).
-    HardSwishF32 { input: Reg, out: Reg },
-    /// `hardswish(x[i]) · x[i + n/2]` for `i < n/2` (SwiGLU with a hard-swish gate).
-    SwigluF32 { input: Reg, out: Reg },
-    /// `x + y` per element, f32 (a residual connection).
-    AddF32 { a: Reg, b: Reg, out: Reg },
-    /// `out[o] = bias[o]`, then `fma(x[i], w[o][i], out[o])` for `i` in order.
-    AffineF32 { param: Param, input: Reg, out: Reg },
-    /// One f32 output: 16 lanes (lane `j`: `x[j]·w[j]`, then `fma` of `j + 16`, `j + 32`, ...),
-    /// halved four times (`p[j] + p[j + half]`), plus the bias.
-    DotF32 { param: Param, input: Reg, out: Reg },
-    /// `(x · scale) as int`, truncating.
-    F32ToInt { input: Reg, scale: i32, out: Reg },
-    /// `(s >> shift) + bias`, int32.
-    ShiftBias { param: Param, input: Reg, shift: u32, out: Reg },
-    /// `[clamp(o, 0, Q) · Q] ++ [min(o · o, Q²)]`, Q = 2^q_bits.
-    DualI32 { input: Reg, q_bits: u32, out: Reg },
-    /// `[clamp(o, 0, Q²) · Q >> shift] ++ [min(o · o, Q⁴) >> (q_bits + shift)]`, Q = 2^q_bits,
-    /// the product wrapping, the shifts arithmetic (Stormphrax 8's dual activation: `shift` 0
-    /// gives the values its skip adds, `q_bits` the dense layer's inputs).
-    DualWideI32 { input: Reg, q_bits: u32, shift: u32, out: Reg },
-    /// Stormphrax 8's output layer: `S = Σ w[i] · x[i]` in int32 (wrapping), then `(bias + S)
-    /// · scale / Q⁴` in int64, truncating (its AVX2 build adds the bias to the lane sum
-    /// without wrapping).
-    OutputWideI32 { param: Param, input: Reg, scale: i32, q_bits: u32, out: Reg },
-    /// `clamp(x, 0, Q)²`, Q = 2^q_bits.
-    ClampSquare { input: Reg, q_bits: u32, out: Reg },
-    /// `clamp(x, 0, max)`.
-    Clamp { input: Reg, max: i32, out: Reg },
-    /// `out[o] = bias[o] + Σ w[o][i] · x[i]`: int32 weights, biases and sums.
-    AffineI32 { param: Param, input: Reg, out: Reg },
-    /// Appends the register to the trace's dense outputs (f32 as bits) or its activations.
-    Trace { reg: Reg, activation: bool },
-}
-
 /// The net after its accumulators.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Layers {
@@ -207,9 +132,9 @@ pub struct Layers {
 impl Architecture {
     /// The layers after the accumulators.
     pub fn layers(&self) -> Layers {
+        use step::*;
         use Param::*;
-        use Step::*;
-        let trace = |reg, activation| Trace { reg, activation };
+        let trace = |reg, activation| Step::Trace { reg, activation };
         match *self {
             Architecture::Sfnn(_) | Architecture::Threats(_) => {
                 let hidden = SfnnArch::FC0_OUT - 1;
@@ -220,20 +145,20 @@ impl Architecture {
                     bucket: Bucket::Stockfish,
                     transform: Transform::Pairwise { max, shift: 9 },
                     steps: vec![
-                        AffineI8 { param: Fc0, input: 0, out: 1 },
-                        Slice { input: 1, start: 0, len: hidden, out: 2 },
-                        SqrClippedShift { input: 2, shift: 19, out: 3 },
-                        ClippedShift { input: 2, shift: 6, out: 4 },
-                        Concat { inputs: vec![3, 4], out: 5 },
-                        AffineI8 { param: Fc1, input: 5, out: 6 },
-                        ClippedShift { input: 6, shift: 6, out: 7 },
-                        AffineI8 { param: Fc2, input: 7, out: 8 },
+                        AffineI8 { param: Fc0, input: 0, out: 1 }.into(),
+                        Slice { input: 1, start: 0, len: hidden, out: 2 }.into(),
+                        SqrClippedShift { input: 2, shift: 19, out: 3 }.into(),
+                        ClippedShift { input: 2, shift: 6, out: 4 }.into(),
+                        Concat { inputs: vec![3, 4], out: 5 }.into(),
+                        AffineI8 { param: Fc1, input: 5, out: 6 }.into(),
+                        ClippedShift { input: 6, shift: 6, out: 7 }.into(),
+                        AffineI8 { param: Fc2, input: 7, out: 8 }.into(),
                         // fc_0's last output skips to the end: 1.0 = 127·64 there, 600·16 here.
-                        Slice { input: 1, start: hidden, len: 1, out: 9 },
-                        Mul { input: 9, k: 600 * 16, out: 10 },
-                        Div { input: 10, k: 127 * 64, out: 11 },
-                        Add { a: 8, b: 11, out: 12 },
-                        Div { input: 12, k: 16, out: 13 },
+                        Slice { input: 1, start: hidden, len: 1, out: 9 }.into(),
+                        Mul { input: 9, k: 600 * 16, out: 10 }.into(),
+                        Div { input: 10, k: 127 * 64, out: 11 }.into(),
+                        Add { a: 8, b: 11, out: 12 }.into(),
+                        Div { input: 12, k: 16, out: 13 }.into(),
                         trace(1, false),
                         trace(6, false),
                         trace(8, false),
@@ -248,23 +173,23 @@ impl Architecture {
                 bucket: Bucket::Stockfish,
                 transform: Transform::Pairwise { max: 255, shift: 9 },
                 steps: vec![
-                    AffineI8 { param: Fc0, input: 0, out: 1 },
-                    SqrClippedShift { input: 1, shift: 21, out: 2 },
-                    ClippedShift { input: 1, shift: 7, out: 3 },
-                    Concat { inputs: vec![2, 3], out: 4 },
-                    AffineI8 { param: Fc1, input: 4, out: 5 },
-                    SqrClippedShift { input: 5, shift: 19, out: 6 },
-                    ClippedShift { input: 5, shift: 6, out: 7 },
+                    AffineI8 { param: Fc0, input: 0, out: 1 }.into(),
+                    SqrClippedShift { input: 1, shift: 21, out: 2 }.into(),
+                    ClippedShift { input: 1, shift: 7, out: 3 }.into(),
+                    Concat { inputs: vec![2, 3], out: 4 }.into(),
+                    AffineI8 { param: Fc1, input: 4, out: 5 }.into(),
+                    SqrClippedShift { input: 5, shift: 19, out: 6 }.into(),
+                    ClippedShift { input: 5, shift: 6, out: 7 }.into(),
                     // fc_2 reads both layers' activations.
-                    Concat { inputs: vec![4, 6, 7], out: 8 },
-                    AffineI8 { param: Fc2, input: 8, out: 9 },
-                    Slice { input: 1, start: Sf19Arch::FC0_OUT - 2, len: 1, out: 10 },
-                    Slice { input: 1, start: Sf19Arch::FC0_OUT - 1, len: 1, out: 11 },
-                    Sub { a: 10, b: 11, out: 12 },
-                    Add { a: 9, b: 12, out: 13 },
-                    Mul { input: 13, k: 9600, out: 14 },
-                    Div { input: 14, k: 16384, out: 15 },
-                    Div { input: 15, k: 16, out: 16 },
+                    Concat { inputs: vec![4, 6, 7], out: 8 }.into(),
+                    AffineI8 { param: Fc2, input: 8, out: 9 }.into(),
+                    Slice { input: 1, start: Sf19Arch::FC0_OUT - 2, len: 1, out: 10 }.into(),
+                    Slice { input: 1, start: Sf19Arch::FC0_OUT - 1, len: 1, out: 11 }.into(),
+                    Sub { a: 10, b: 11, out: 12 }.into(),
+                    Add { a: 9, b: 12, out: 13 }.into(),
+                    Mul { input: 13, k: 9600, out: 14 }.into(),
+                    Div { input: 14, k: 16384, out: 15 }.into(),
+                    Div { input: 15, k: 16, out: 16 }.into(),
                     trace(1, false),
                     trace(5, false),
                     trace(9, false),
@@ -279,12 +204,12 @@ impl Architecture {
                 bucket: Bucket::Single,
                 transform: Transform::Clipped { max: 127, bytes: true },
                 steps: vec![
-                    AffineI8 { param: Fc0, input: 0, out: 1 },
-                    ClippedShift { input: 1, shift: 6, out: 2 },
-                    AffineI8 { param: Fc1, input: 2, out: 3 },
-                    ClippedShift { input: 3, shift: 6, out: 4 },
-                    AffineI8 { param: Fc2, input: 4, out: 5 },
-                    Div { input: 5, k: 16, out: 6 },
+                    AffineI8 { param: Fc0, input: 0, out: 1 }.into(),
+                    ClippedShift { input: 1, shift: 6, out: 2 }.into(),
+                    AffineI8 { param: Fc1, input: 2, out: 3 }.into(),
+                    ClippedShift { input: 3, shift: 6, out: 4 }.into(),
+                    AffineI8 { param: Fc2, input: 4, out: 5 }.into(),
+                    Div { input: 5, k: 16, out: 6 }.into(),
                     trace(1, false),
                     trace(3, false),
                     trace(5, false),
@@ -295,21 +220,21 @@ impl Architecture {
                 psqt_div: None,
             },
             Architecture::Chess768(a) => {
-                let mut steps = Vec::new();
+                let mut steps: Vec<Step> = Vec::new();
                 let mut sum = 1;
                 if a.activation == Activation::SCReLU {
-                    steps.push(Square { input: 0, out: 1 });
-                    steps.push(DotI16 { param: Out, input: 1, out: 2 });
-                    steps.push(Div { input: 2, k: a.qa, out: 3 });
+                    steps.push(Square { input: 0, out: 1 }.into());
+                    steps.push(DotI16 { param: Out, input: 1, out: 2 }.into());
+                    steps.push(Div { input: 2, k: a.qa, out: 3 }.into());
                     sum = 3;
                 } else {
-                    steps.push(DotI16 { param: Out, input: 0, out: 1 });
+                    steps.push(DotI16 { param: Out, input: 0, out: 1 }.into());
                 }
                 steps.extend([
                     trace(sum, false),
-                    AddBiasI16 { param: Out, input: sum, out: 4 },
-                    Mul { input: 4, k: a.scale, out: 5 },
-                    Div { input: 5, k: a.qa * a.qb, out: 6 },
+                    AddBiasI16 { param: Out, input: sum, out: 4 }.into(),
+                    Mul { input: 4, k: a.scale, out: 5 }.into(),
+                    Div { input: 5, k: a.qa * a.qb, out: 6 }.into(),
                 ]);
                 Layers {
                     bucket: Bucket::Rule(BucketRule::Material, a.output_buckets),
@@ -321,70 +246,70 @@ impl Architecture {
             }
             Architecture::Layered(a) => {
                 let sparse = if a.i16_pairs {
-                    AffineI8Pairs { param: L1, input: 0, out: 1 }
+                    AffineI8Pairs { param: L1, input: 0, out: 1 }.into()
                 } else {
-                    AffineI8 { param: L1, input: 0, out: 1 }
+                    AffineI8 { param: L1, input: 0, out: 1 }.into()
                 };
                 let mut steps = vec![sparse, trace(1, false)];
                 match a.numbers {
                     Numbers::F32 { num, den } => {
                         steps.extend([
-                            DequantF32 { param: L1, input: 1, num, den, out: 2 },
+                            DequantF32 { param: L1, input: 1, num, den, out: 2 }.into(),
                             f32_act(a.l1_act, 2, 3),
-                            AffineF32 { param: L2, input: 3, out: 4 },
+                            AffineF32 { param: L2, input: 3, out: 4 }.into(),
                             f32_act(a.l2_act, 4, 5),
                         ]);
                         // `residual`: the dense layer's input added to its activation.
                         let act = if a.residual {
-                            steps.push(AddF32 { a: 5, b: 3, out: 9 });
+                            steps.push(AddF32 { a: 5, b: 3, out: 9 }.into());
                             9
                         } else {
                             5
                         };
                         // `skip`: the output layer reads the sparse layer's activation too.
                         let last = if a.skip {
-                            steps.push(Concat { inputs: vec![act, 3], out: 8 });
+                            steps.push(Concat { inputs: vec![act, 3], out: 8 }.into());
                             8
                         } else {
                             act
                         };
                         steps.extend([
-                            DotF32 { param: L3, input: last, out: 6 },
-                            F32ToInt { input: 6, scale: a.scale, out: 7 },
+                            DotF32 { param: L3, input: last, out: 6 }.into(),
+                            F32ToInt { input: 6, scale: a.scale, out: 7 }.into(),
                         ]);
                     }
                     Numbers::I32 { q_bits, l1_shift, wide: true } => {
                         steps.extend([
-                            ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
-                            DualWideI32 { input: 2, q_bits, shift: q_bits, out: 3 },
-                            AffineI32 { param: L2, input: 3, out: 4 },
-                            Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 },
+                            ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 }.into(),
+                            DualWideI32 { input: 2, q_bits, shift: q_bits, out: 3 }.into(),
+                            AffineI32 { param: L2, input: 3, out: 4 }.into(),
+                            Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 }.into(),
                         ]);
                         // Stormphrax 8's skip adds the activation, in Q³ units, to the clamped L3 values.
                         let last = if a.skip {
                             steps.extend([
-                                DualWideI32 { input: 2, q_bits, shift: 0, out: 10 },
-                                Add { a: 5, b: 10, out: 11 },
+                                DualWideI32 { input: 2, q_bits, shift: 0, out: 10 }.into(),
+                                Add { a: 5, b: 10, out: 11 }.into(),
                             ]);
                             11
                         } else {
                             5
                         };
-                        steps.push(OutputWideI32 { param: L3, input: last, scale: a.scale, q_bits, out: 7 });
+                        steps.push(OutputWideI32 { param: L3, input: last, scale: a.scale, q_bits, out: 7 }.into());
                     }
                     Numbers::I32 { q_bits, l1_shift, wide: false } => steps.extend([
-                        ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 },
+                        ShiftBias { param: L1, input: 1, shift: l1_shift, out: 2 }.into(),
                         if a.dual() {
-                            DualI32 { input: 2, q_bits, out: 3 }
+                            DualI32 { input: 2, q_bits, out: 3 }.into()
                         } else {
-                            ClampSquare { input: 2, q_bits, out: 3 }
+                            ClampSquare { input: 2, q_bits, out: 3 }.into()
                         },
-                        AffineI32 { param: L2, input: 3, out: 4 },
-                        Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 },
-                        AffineI32 { param: L3, input: 5, out: 6 },
-                        Div { input: 6, k: 1 << q_bits, out: 8 },
-                        Mul { input: 8, k: a.scale, out: 9 },
-                        Div { input: 9, k: 1 << (3 * q_bits), out: 7 },
+                        AffineI32 { param: L2, input: 3, out: 4 }.into(),
+                        Clamp { input: 4, max: 1 << (3 * q_bits), out: 5 }.into(),
+                        AffineI32 { param: L3, input: 5, out: 6 }.into(),
+                        Div { input: 6, k: 1 << q_bits, out: 8 }.into(),
+                        Mul { input: 8, k: a.scale, out: 9 }.into(),
+                        Div { input: 9, k: 1 << (3 * q_bits), out: 7 }.into(),
                     ]),
                 }
                 // Traced: the sums, the activation's input, the dense layer's output, the output
@@ -403,17 +328,6 @@ impl Architecture {
     }
 }
 
-/// An f32 activation step.
-fn f32_act(act: Act, input: Reg, out: Reg) -> Step {
-    match act {
-        Act::Crelu => Step::ClampF32 { input, out },
-        Act::Screlu => Step::ScreluF32 { input, out },
-        Act::Dual => Step::DualF32 { input, out },
-        Act::HardSwish => Step::HardSwishF32 { input, out },
-        Act::Swiglu => Step::SwigluF32 { input, out },
-    }
-}
-
 impl fmt::Display for Param {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = match self {
@@ -426,72 +340,6 @@ impl fmt::Display for Param {
             Param::Out => "out",
         };
         f.write_str(name)
-    }
-}
-
-/// `2^bits` as the text form writes it: the number (any exponent a step can hold prints, even
-/// one no net has and `check_fits` refuses).
-fn pow2(bits: u32) -> String {
-    1u128.checked_shl(bits).map_or_else(|| format!("2^{bits}"), |v| v.to_string())
-}
-
-impl fmt::Display for Step {
-    /// The step's line of the text form (a trace step, which has none there, as `trace rN`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Step::*;
-        match self {
-            // The multi-layer nets' sparse layer adds its bias after the sums.
-            AffineI8 { param: Param::L1, input, out } => write!(f, "r{out} = l1 · r{input}   (int8)"),
-            AffineI8 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int8)"),
-            AffineI8Pairs { param, input, out } => write!(f, "r{out} = {param} · r{input}   (int8, int16 pairs)"),
-            DotI16 { param, input, out } => write!(f, "r{out} = {param} · r{input}   (int16)"),
-            Square { input, out } => write!(f, "r{out} = r{input}²"),
-            Slice { input, start, len, out } => write!(f, "r{out} = r{input}[{start}..{}]", start + len),
-            Concat { inputs, out } => {
-                let list: Vec<String> = inputs.iter().map(|r| format!("r{r}")).collect();
-                write!(f, "r{out} = {}", list.join(" ++ "))
-            }
-            ClippedShift { input, shift, out } => write!(f, "r{out} = clamp(r{input} >> {shift}, 0, 127)"),
-            SqrClippedShift { input, shift, out } => write!(f, "r{out} = min(127, r{input}² >> {shift})"),
-            Div { input, k, out } => write!(f, "r{out} = r{input} / {k}"),
-            Mul { input, k, out } => write!(f, "r{out} = r{input} · {k}"),
-            Add { a, b, out } => write!(f, "r{out} = r{a} + r{b}"),
-            Sub { a, b, out } => write!(f, "r{out} = r{a} - r{b}"),
-            AddBiasI16 { param, input, out } => write!(f, "r{out} = r{input} + {param}.b"),
-            DequantF32 { param, input, num, den, out } => {
-                write!(f, "r{out} = fma(f32(r{input}), {num}/{den}, {param}.b)")
-            }
-            // f32 bounds as such: `clamp(r, 0, 1)` is the int32 clamp.
-            DualF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0) ++ min(r{input}², 1.0)"),
-            ScreluF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0)²"),
-            ClampF32 { input, out } => write!(f, "r{out} = clamp(r{input}, 0.0, 1.0)"),
-            HardSwishF32 { input, out } => write!(f, "r{out} = r{input} · clamp(r{input} + 3.0, 0.0, 6.0) · (1/6)"),
-            SwigluF32 { input, out } => {
-                write!(f, "r{out} = swiglu(r{input})   (x[i] · clamp(x[i] + 3.0, 0.0, 6.0) · (1/6) · x[i + n/2])")
-            }
-            AddF32 { a, b, out } => write!(f, "r{out} = r{a} + r{b}   (f32)"),
-            AffineF32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (f32, fma in order)"),
-            DotF32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (f32, 16 lanes)"),
-            F32ToInt { input, scale, out } => write!(f, "r{out} = int(r{input} · {scale})"),
-            ShiftBias { param, input, shift, out } => write!(f, "r{out} = (r{input} >> {shift}) + {param}.b"),
-            DualI32 { input, q_bits, out } => {
-                let (q, qq) = (pow2(*q_bits), pow2(2 * q_bits));
-                write!(f, "r{out} = clamp(r{input}, 0, {q}) · {q} ++ min(r{input}², {qq})")
-            }
-            DualWideI32 { input, q_bits, shift, out } => {
-                let (q, qq, q4) = (pow2(*q_bits), pow2(2 * q_bits), pow2(4 * q_bits));
-                let s2 = q_bits + shift;
-                write!(f, "r{out} = clamp(r{input}, 0, {qq}) · {q} >> {shift} ++ min(r{input}², {q4}) >> {s2}")
-            }
-            OutputWideI32 { param, input, scale, q_bits, out } => {
-                let q4 = pow2(4 * q_bits);
-                write!(f, "r{out} = ({param}.b + {param} · r{input}) · {scale} / {q4}   (int32 sum, int64)")
-            }
-            ClampSquare { input, q_bits, out } => write!(f, "r{out} = clamp(r{input}, 0, {})²", pow2(*q_bits)),
-            Clamp { input, max, out } => write!(f, "r{out} = clamp(r{input}, 0, {max})"),
-            AffineI32 { param, input, out } => write!(f, "r{out} = {param} · r{input} + b   (int32)"),
-            Trace { reg, .. } => write!(f, "trace r{reg}"),
-        }
     }
 }
 
@@ -528,44 +376,6 @@ impl fmt::Display for Layers {
     }
 }
 
-impl Step {
-    /// The registers the step reads and the one it writes (`None` for a trace).
-    pub fn registers(&self) -> (Vec<Reg>, Option<Reg>) {
-        use Step::*;
-        match self {
-            AffineI8 { input, out, .. }
-            | AffineI8Pairs { input, out, .. }
-            | DotI16 { input, out, .. }
-            | Square { input, out }
-            | Slice { input, out, .. }
-            | ClippedShift { input, out, .. }
-            | SqrClippedShift { input, out, .. }
-            | Div { input, out, .. }
-            | Mul { input, out, .. }
-            | AddBiasI16 { input, out, .. }
-            | DequantF32 { input, out, .. }
-            | DualF32 { input, out }
-            | ScreluF32 { input, out }
-            | ClampF32 { input, out }
-            | HardSwishF32 { input, out }
-            | SwigluF32 { input, out }
-            | AffineF32 { input, out, .. }
-            | DotF32 { input, out, .. }
-            | F32ToInt { input, out, .. }
-            | ShiftBias { input, out, .. }
-            | DualI32 { input, out, .. }
-            | DualWideI32 { input, out, .. }
-            | OutputWideI32 { input, out, .. }
-            | ClampSquare { input, out, .. }
-            | Clamp { input, out, .. }
-            | AffineI32 { input, out, .. } => (vec![*input], Some(*out)),
-            Add { a, b, out } | Sub { a, b, out } | AddF32 { a, b, out } => (vec![*a, *b], Some(*out)),
-            Concat { inputs, out } => (inputs.clone(), Some(*out)),
-            Trace { reg, .. } => (vec![*reg], None),
-        }
-    }
-}
-
 impl Layers {
     /// Whether every value an int8 layer ([`Step::AffineI8`], [`Step::AffineI8Pairs`]) reads is
     /// proven to be in `0..=127` (7 bits) by the sequence itself: the bounds follow from the
@@ -593,7 +403,6 @@ impl Layers {
     /// proves it (0 without int8 layers); `None` when an int8 layer reads a register without a
     /// bound (or one never written).
     pub fn int8_input_max(&self) -> Option<i32> {
-        use Step::*;
         // Per register: the largest value it holds, where the steps bound it (all are >= 0).
         let mut bound: Vec<Option<i32>> = vec![None; usize::from(Reg::MAX) + 1];
         bound[0] = match self.transform {
@@ -606,18 +415,12 @@ impl Layers {
         };
         let mut largest = 0;
         for step in &self.steps {
-            let at = |r: &Reg| bound[usize::from(*r)];
-            let written = match step {
-                AffineI8 { input, .. } | AffineI8Pairs { input, .. } => {
-                    largest = largest.max(at(input)?);
-                    None
-                }
-                ClippedShift { .. } | SqrClippedShift { .. } => Some(127),
-                Slice { input, .. } => at(input),
-                Concat { inputs, .. } => inputs.iter().map(at).try_fold(0, |m, b| Some(m.max(b?))),
-                _ => None,
-            };
-            if let (_, Some(out)) = step.registers() {
+            let Some(kind) = step.kind() else { continue };
+            if let Some(input) = kind.int8_input() {
+                largest = largest.max(bound[usize::from(input)]?);
+            }
+            let written = kind.bound(&|r| bound[usize::from(r)]);
+            if let Some(out) = step.out() {
                 bound[usize::from(out)] = written;
             }
         }
@@ -729,8 +532,8 @@ mod tests {
         let arch: Architecture = "HalfKP -> 256x2 -> 32 -> 32 -> 1".parse().unwrap();
         let own = arch.layers();
         let with = |transform, steps: Vec<Step>| Layers { transform, steps, ..own.clone() };
-        use Step::*;
-        let fc0 = || AffineI8 { param: Param::Fc0, input: 0, out: 1 };
+        use step::*;
+        let fc0 = || Step::AffineI8(AffineI8 { param: Param::Fc0, input: 0, out: 1 });
         // 254 · 254 >> 8 = 252; 255 · 255 >> 9 = 127 is the edge.
         let pairwise = |max, shift| Transform::Pairwise { max, shift };
         assert_eq!(with(pairwise(254, 8), vec![fc0()]).int8_input_max(), Some(252));
@@ -742,22 +545,25 @@ mod tests {
         assert!(!with(clipped(255), vec![fc0()]).int8_inputs_fit_7_bits());
         assert!(with(clipped(127), vec![fc0()]).int8_inputs_fit_7_bits());
         // The Pairs layer counts as an int8 layer too.
-        let pairs = AffineI8Pairs { param: Param::L1, input: 0, out: 1 };
+        let pairs = Step::AffineI8Pairs(AffineI8Pairs { param: Param::L1, input: 0, out: 1 });
         assert!(!with(pairwise(255, 8), vec![pairs.clone()]).int8_inputs_fit_7_bits());
         assert!(with(pairwise(255, 9), vec![pairs]).int8_inputs_fit_7_bits());
-        let fc1 = |input| AffineI8 { param: Param::Fc1, input, out: 9 };
+        let fc1 = |input| Step::AffineI8(AffineI8 { param: Param::Fc1, input, out: 9 });
         let t = clipped(127);
         // int32 sums, a clamp (int32), a slice of sums: no bound.
         assert_eq!(with(t, vec![fc0(), fc1(1)]).int8_input_max(), None);
-        assert!(!with(t, vec![fc0(), Clamp { input: 1, max: 100, out: 2 }, fc1(2)]).int8_inputs_fit_7_bits());
-        assert!(!with(t, vec![fc0(), Slice { input: 1, start: 0, len: 8, out: 2 }, fc1(2)]).int8_inputs_fit_7_bits());
+        assert!(
+            !with(t, vec![fc0(), Step::Clamp(Clamp { input: 1, max: 100, out: 2 }), fc1(2)]).int8_inputs_fit_7_bits()
+        );
+        assert!(!with(t, vec![fc0(), Step::Slice(Slice { input: 1, start: 0, len: 8, out: 2 }), fc1(2)])
+            .int8_inputs_fit_7_bits());
         // A concatenation is bounded only if every part is.
-        let act = ClippedShift { input: 1, shift: 6, out: 2 };
-        let sqr = SqrClippedShift { input: 1, shift: 19, out: 3 };
-        let cat = |inputs| Concat { inputs, out: 4 };
+        let act = Step::ClippedShift(ClippedShift { input: 1, shift: 6, out: 2 });
+        let sqr = Step::SqrClippedShift(SqrClippedShift { input: 1, shift: 19, out: 3 });
+        let cat = |inputs| Step::Concat(Concat { inputs, out: 4 });
         assert!(with(t, vec![fc0(), act.clone(), sqr.clone(), cat(vec![2, 3]), fc1(4)]).int8_inputs_fit_7_bits());
         assert!(!with(t, vec![fc0(), act.clone(), sqr, cat(vec![2, 1]), fc1(4)]).int8_inputs_fit_7_bits());
-        assert!(with(t, vec![fc0(), act.clone(), Slice { input: 2, start: 0, len: 8, out: 3 }, fc1(3)])
+        assert!(with(t, vec![fc0(), act.clone(), Step::Slice(Slice { input: 2, start: 0, len: 8, out: 3 }), fc1(3)])
             .int8_inputs_fit_7_bits());
         // Never written.
         assert!(!with(t, vec![fc0(), fc1(7)]).int8_inputs_fit_7_bits());

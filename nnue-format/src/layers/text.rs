@@ -1,7 +1,8 @@
 //! The text form of [`Layers`]: what `Display` prints, read back. One line per stage: the
 //! bucket rule, the transform, one step per line, then the output. `·`, `²` and `++` may be
 //! written `*`, `^2` and `++`; runs of spaces count as one. The trace steps (what
-//! `trace_on` records) are not part of the text.
+//! `trace_on` records) are not part of the text. Each step kind reads and prints its own
+//! line ([`super::step`]) with the helpers here.
 
 use std::str::FromStr;
 
@@ -21,7 +22,7 @@ pub struct LayersError {
 
 /// `s` against `pattern`, whose `{}` each capture the shortest text before the literal that
 /// follows (or the rest): the captures, if it matches.
-fn captures<'a>(s: &'a str, pattern: &str) -> Option<Vec<&'a str>> {
+pub(crate) fn captures<'a>(s: &'a str, pattern: &str) -> Option<Vec<&'a str>> {
     let mut parts = pattern.split("{}");
     let first = parts.next().unwrap_or("");
     let mut rest = s.strip_prefix(first)?;
@@ -47,11 +48,25 @@ fn captures<'a>(s: &'a str, pattern: &str) -> Option<Vec<&'a str>> {
     rest.is_empty().then_some(out)
 }
 
-fn reg(s: &str) -> Option<Reg> {
+/// `s` in the form `pattern` (see [`captures`]): `None` if it is not; else what `read` makes
+/// of the captures (`None`: not a step of the form's kind).
+pub(crate) fn form<T>(s: &str, pattern: &str, read: impl FnOnce(&[&str]) -> Option<T>) -> Option<Option<T>> {
+    captures(s, pattern).map(|v| read(&v))
+}
+
+/// `2^bits` as the text form writes it: the number (any exponent a step can hold prints, even
+/// one no net has and `check_fits` refuses).
+pub(crate) fn pow2(bits: u32) -> String {
+    1u128.checked_shl(bits).map_or_else(|| format!("2^{bits}"), |v| v.to_string())
+}
+
+/// A register, `rN`.
+pub(crate) fn reg(s: &str) -> Option<Reg> {
     s.strip_prefix('r')?.parse().ok()
 }
 
-fn param(s: &str) -> Option<Param> {
+/// A layer's weights by name (`fc0`, `l1`, `out`, …).
+pub(crate) fn param(s: &str) -> Option<Param> {
     Some(match s {
         "fc0" => Param::Fc0,
         "fc1" => Param::Fc1,
@@ -64,134 +79,15 @@ fn param(s: &str) -> Option<Param> {
     })
 }
 
-fn num<T: FromStr>(s: &str) -> Option<T> {
+/// A number.
+pub(crate) fn num<T: FromStr>(s: &str) -> Option<T> {
     s.parse().ok()
 }
 
 /// `2^bits` as written (a power of two), its exponent.
-fn log2(s: &str) -> Option<u32> {
+pub(crate) fn log2(s: &str) -> Option<u32> {
     let q: u32 = num(s)?;
     q.is_power_of_two().then(|| q.trailing_zeros())
-}
-
-/// One step line's right-hand side, `out` its register.
-fn step(rhs: &str, out: Reg) -> Option<Step> {
-    use Step::*;
-    let c = |p: &str| captures(rhs, p);
-    // Most specific forms first: several share a prefix.
-    if let Some(v) = c("fma(f32({}), {}/{}, {}.b)") {
-        return Some(DequantF32 { param: param(v[3])?, input: reg(v[0])?, num: num(v[1])?, den: num(v[2])?, out });
-    }
-    // The f32 forms; the first two also as they printed before they said `0.0, 1.0`.
-    for p in ["clamp({}, 0.0, 1.0) ++ min({}², 1.0)", "clamp({}, 0, 1) ++ min({}², 1)"] {
-        if let Some(v) = c(p) {
-            return (v[0] == v[1]).then_some(DualF32 { input: reg(v[0])?, out });
-        }
-    }
-    for p in ["clamp({}, 0.0, 1.0)²", "clamp({}, 0, 1)²"] {
-        if let Some(v) = c(p) {
-            return Some(ScreluF32 { input: reg(v[0])?, out });
-        }
-    }
-    if let Some(v) = c("{} · clamp({} + 3.0, 0.0, 6.0) · (1/6)") {
-        return (v[0] == v[1]).then_some(HardSwishF32 { input: reg(v[0])?, out });
-    }
-    if let Some(v) = c("swiglu({}) (x[i] · clamp(x[i] + 3.0, 0.0, 6.0) · (1/6) · x[i + n/2])") {
-        return Some(SwigluF32 { input: reg(v[0])?, out });
-    }
-    if let Some(v) = c("{} + {} (f32)") {
-        return Some(AddF32 { a: reg(v[0])?, b: reg(v[1])?, out });
-    }
-    if let Some(v) = c("clamp({}, 0.0, 1.0)") {
-        return Some(ClampF32 { input: reg(v[0])?, out });
-    }
-    if let Some(v) = c("clamp({}, 0, {}) · {} >> {} ++ min({}², {}) >> {}") {
-        let (q_bits, shift) = (log2(v[2])?, num::<u32>(v[3])?);
-        let ok = v[0] == v[4]
-            && num::<u64>(v[1])? == 1u64 << (2 * q_bits)
-            && num::<u128>(v[5])? == 1u128 << (4 * q_bits)
-            && num::<u32>(v[6])? == q_bits + shift;
-        return ok.then_some(DualWideI32 { input: reg(v[0])?, q_bits, shift, out });
-    }
-    if let Some(v) = c("clamp({}, 0, {}) · {} ++ min({}², {})") {
-        let q_bits = log2(v[1])?;
-        let ok = v[0] == v[3] && v[1] == v[2] && num::<u64>(v[4])? == 1u64 << (2 * q_bits);
-        return ok.then_some(DualI32 { input: reg(v[0])?, q_bits, out });
-    }
-    if let Some(v) = c("clamp({}, 0, {})²") {
-        return Some(ClampSquare { input: reg(v[0])?, q_bits: log2(v[1])?, out });
-    }
-    if let Some(v) = c("clamp({} >> {}, 0, 127)") {
-        return Some(ClippedShift { input: reg(v[0])?, shift: num(v[1])?, out });
-    }
-    if let Some(v) = c("clamp({}, 0, {})") {
-        return Some(Clamp { input: reg(v[0])?, max: num(v[1])?, out });
-    }
-    if let Some(v) = c("min(127, {}² >> {})") {
-        return Some(SqrClippedShift { input: reg(v[0])?, shift: num(v[1])?, out });
-    }
-    if let Some(v) = c("int({} · {})") {
-        return Some(F32ToInt { input: reg(v[0])?, scale: num(v[1])?, out });
-    }
-    if let Some(v) = c("({}.b + {} · {}) · {} / {} (int32 sum, int64)") {
-        let q_bits = log2(v[4])?;
-        let ok = v[0] == v[1] && q_bits % 4 == 0;
-        let (param, input, scale) = (param(v[0])?, reg(v[2])?, num(v[3])?);
-        return ok.then_some(OutputWideI32 { param, input, scale, q_bits: q_bits / 4, out });
-    }
-    if let Some(v) = c("({} >> {}) + {}.b") {
-        return Some(ShiftBias { param: param(v[2])?, input: reg(v[0])?, shift: num(v[1])?, out });
-    }
-    for (suffix, kind) in [
-        (" + b (int8)", 0),
-        (" (int8)", 1),
-        (" (int16)", 2),
-        (" + b (f32, fma in order)", 3),
-        (" + b (f32, 16 lanes)", 4),
-        (" + b (int32)", 5),
-        (" (int8, int16 pairs)", 6),
-    ] {
-        if let Some(v) = c(&format!("{{}} · {{}}{suffix}")) {
-            let (param, input) = (param(v[0])?, reg(v[1])?);
-            return Some(match kind {
-                0 => AffineI8 { param, input, out },
-                // Only the multi-layer nets' sparse layer adds its bias later.
-                1 if param == Param::L1 => AffineI8 { param, input, out },
-                2 => DotI16 { param, input, out },
-                3 => AffineF32 { param, input, out },
-                4 => DotF32 { param, input, out },
-                5 => AffineI32 { param, input, out },
-                6 if param == Param::L1 => AffineI8Pairs { param, input, out },
-                _ => return None,
-            });
-        }
-    }
-    if let Some(v) = c("{}[{}..{}]") {
-        let (start, end): (usize, usize) = (num(v[1])?, num(v[2])?);
-        return (end > start).then_some(Slice { input: reg(v[0])?, start, len: end - start, out });
-    }
-    if rhs.contains(" ++ ") {
-        let inputs: Option<Vec<Reg>> = rhs.split(" ++ ").map(reg).collect();
-        return Some(Concat { inputs: inputs?, out });
-    }
-    if let Some(v) = c("{}²") {
-        return Some(Square { input: reg(v[0])?, out });
-    }
-    if let Some(v) = c("{} + {}.b") {
-        return Some(AddBiasI16 { param: param(v[1])?, input: reg(v[0])?, out });
-    }
-    for (op, kind) in [(" / ", 0), (" · ", 1), (" + ", 2), (" - ", 3)] {
-        if let Some(v) = c(&format!("{{}}{op}{{}}")) {
-            let a = reg(v[0])?;
-            return Some(match kind {
-                0 => Div { input: a, k: num(v[1])?, out },
-                1 => Mul { input: a, k: num(v[1])?, out },
-                2 => Add { a, b: reg(v[1])?, out },
-                _ => Sub { a, b: reg(v[1])?, out },
-            });
-        }
-    }
-    None
 }
 
 /// ASCII forms to the printed ones, runs of spaces to one.
@@ -283,7 +179,7 @@ impl FromStr for Layers {
                 }
                 return Ok(Layers { bucket, transform, steps, positional, psqt_div });
             }
-            let parsed = captures(line, "{} = {}").and_then(|v| step(v[1], reg(v[0])?));
+            let parsed = captures(line, "{} = {}").and_then(|v| Step::parse(v[1], reg(v[0])?));
             match parsed {
                 Some(s) => steps.push(s),
                 None => {
@@ -318,6 +214,7 @@ impl Layers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layers::step::*;
     use crate::Architecture;
 
     /// A 20 MB line came back whole in the error: it is cut now, with its size.
@@ -359,14 +256,14 @@ mod tests {
     #[test]
     fn f32_clamps_read_in_both_forms() {
         for (rhs, want) in [
-            ("clamp(r2, 0.0, 1.0)²", Step::ScreluF32 { input: 2, out: 3 }),
-            ("clamp(r2, 0, 1)²", Step::ScreluF32 { input: 2, out: 3 }),
-            ("clamp(r2, 0.0, 1.0) ++ min(r2², 1.0)", Step::DualF32 { input: 2, out: 3 }),
-            ("clamp(r2, 0, 1) ++ min(r2², 1)", Step::DualF32 { input: 2, out: 3 }),
-            ("clamp(r2, 0.0, 1.0)", Step::ClampF32 { input: 2, out: 3 }),
-            ("clamp(r2, 0, 1)", Step::Clamp { input: 2, max: 1, out: 3 }),
+            ("clamp(r2, 0.0, 1.0)²", Step::ScreluF32(ScreluF32 { input: 2, out: 3 })),
+            ("clamp(r2, 0, 1)²", Step::ScreluF32(ScreluF32 { input: 2, out: 3 })),
+            ("clamp(r2, 0.0, 1.0) ++ min(r2², 1.0)", Step::DualF32(DualF32 { input: 2, out: 3 })),
+            ("clamp(r2, 0, 1) ++ min(r2², 1)", Step::DualF32(DualF32 { input: 2, out: 3 })),
+            ("clamp(r2, 0.0, 1.0)", Step::ClampF32(ClampF32 { input: 2, out: 3 })),
+            ("clamp(r2, 0, 1)", Step::Clamp(Clamp { input: 2, max: 1, out: 3 })),
         ] {
-            assert_eq!(step(rhs, 3), Some(want), "{rhs}");
+            assert_eq!(Step::parse(rhs, 3), Some(want), "{rhs}");
         }
     }
 

@@ -1,17 +1,19 @@
 //! The reference forward pass of every net: [`crate::Layers`] interpreted step by step
-//! over the canonical (file-order) parameters, in plain Rust.
+//! over the canonical (file-order) parameters, in plain Rust. Each step kind's own file
+//! (`crate::layers::step`) says what it computes on the [`Machine`] here.
 
 use std::borrow::Cow;
 
 use crate::{Dense, Layers, Model, Param, Step, Transform};
 
-use super::layers::{affine, affine_i16_pairs, clipped_relu_shift, sqr_clipped_relu_shift};
 use crate::evaluation::{Evaluation, Trace};
 
 /// A register's value.
 #[derive(Debug, Clone)]
-enum Value {
+pub(crate) enum Value {
+    /// int32 values (bytes too).
     Int(Vec<i32>),
+    /// f32 values.
     Float(Vec<f32>),
 }
 
@@ -27,6 +29,68 @@ impl Value {
             Value::Float(v) => v,
             Value::Int(_) => panic!("an integer register where the description reads floats"),
         }
+    }
+}
+
+/// What a step computes on: the registers written so far and the net's weights of the
+/// position's bucket.
+pub(crate) struct Machine<'a> {
+    model: &'a Model,
+    bucket: usize,
+    regs: Vec<Option<Value>>,
+}
+
+impl Machine<'_> {
+    /// The net's parameters.
+    pub(crate) fn model(&self) -> &Model {
+        self.model
+    }
+
+    /// The position's bucket.
+    pub(crate) fn bucket(&self) -> usize {
+        self.bucket
+    }
+
+    /// Register `r`, which an earlier step wrote.
+    pub(crate) fn get(&self, r: u8) -> &Value {
+        self.regs[usize::from(r)].as_ref().expect("a register written before it is read")
+    }
+
+    /// Register `r`'s integers.
+    pub(crate) fn ints(&self, r: u8) -> &[i32] {
+        self.get(r).ints()
+    }
+
+    /// Register `r`'s integers as the bytes an int8 layer reads.
+    pub(crate) fn bytes(&self, r: u8) -> Vec<u8> {
+        self.ints(r).iter().map(|&v| v as u8).collect()
+    }
+
+    /// Register `r`'s f32 values.
+    pub(crate) fn floats(&self, r: u8) -> &[f32] {
+        self.get(r).floats()
+    }
+
+    /// `f` of each of register `r`'s integers.
+    pub(crate) fn map_ints(&self, r: u8, f: impl Fn(i32) -> i32) -> Value {
+        Value::Int(self.ints(r).iter().map(|&x| f(x)).collect())
+    }
+
+    /// `f` of each of register `r`'s f32 values.
+    pub(crate) fn map_floats(&self, r: u8, f: impl Fn(f32) -> f32) -> Value {
+        Value::Float(self.floats(r).iter().map(|&x| f(x)).collect())
+    }
+
+    /// An int8 layer's weights: Stockfish's `Dense`, or a multi-layer net's sparse layer
+    /// (`[outputs][inputs]`, no bias).
+    pub(crate) fn int8_layer(&self, param: Param) -> Cow<'_, Dense> {
+        int8_layer(self.model, param, self.bucket)
+    }
+
+    /// A multi-layer net's word layer: weights `[outputs][inputs]` and biases (i32, or f32
+    /// bits).
+    pub(crate) fn word_layer(&self, param: Param) -> (&[i32], &[i32]) {
+        word_layer(self.model, param, self.bucket)
     }
 }
 
@@ -79,13 +143,8 @@ fn word_layer(model: &Model, param: Param, bucket: usize) -> (&[i32], &[i32]) {
     }
 }
 
-/// `x · clamp(x + 3, 0, 6) · (1/6)`: two roundings after the clamp, the multiplier the f32
-/// quotient `1/6` (Viridithas's order).
-fn hard_swish(x: f32) -> f32 {
-    x * (x + 3.0).clamp(0.0, 6.0) * (1.0f32 / 6.0)
-}
-
-fn floats(bits: &[i32]) -> Vec<f32> {
+/// f32 values from their bits.
+pub(crate) fn f32s(bits: &[i32]) -> Vec<f32> {
     bits.iter().map(|&b| f32::from_bits(b as u32)).collect()
 }
 
@@ -107,11 +166,6 @@ fn transform(t: Transform, us: &[i16], them: &[i16]) -> Vec<i32> {
     out
 }
 
-/// Register `r`, which an earlier step wrote.
-fn get(regs: &[Option<Value>], r: u8) -> &Value {
-    regs[usize::from(r)].as_ref().expect("a register written before it is read")
-}
-
 /// Runs `layers` over the accumulators `us`, `them` (side to move first) and PSQT sums.
 pub(super) fn forward(
     model: &Model,
@@ -127,170 +181,20 @@ pub(super) fn forward(
     if bytes {
         trace.ft_out = r0.iter().map(|&v| v as u8).collect();
     }
-    let mut regs: Vec<Option<Value>> = vec![None; usize::from(u8::MAX) + 1];
-    regs[0] = Some(Value::Int(r0));
-    let map_int = |v: &Value, f: &dyn Fn(i32) -> i32| Value::Int(v.ints().iter().map(|&x| f(x)).collect());
+    let mut m = Machine { model, bucket, regs: vec![None; usize::from(u8::MAX) + 1] };
+    m.regs[0] = Some(Value::Int(r0));
     for step in &layers.steps {
-        use Step::*;
-        let (out, value) = match step {
-            AffineI8 { param, input, out } => {
-                let x: Vec<u8> = get(&regs, *input).ints().iter().map(|&v| v as u8).collect();
-                (out, Value::Int(affine(&int8_layer(model, *param, bucket), &x)))
+        if let Step::Trace { reg, activation } = *step {
+            match m.get(reg) {
+                Value::Int(v) if activation => trace.activations.push(v.iter().map(|&x| x as u8).collect()),
+                Value::Int(v) => trace.dense.push(v.clone()),
+                Value::Float(v) => trace.dense.push(v.iter().map(|x| x.to_bits() as i32).collect()),
             }
-            AffineI8Pairs { param, input, out } => {
-                let x: Vec<u8> = get(&regs, *input).ints().iter().map(|&v| v as u8).collect();
-                (out, Value::Int(affine_i16_pairs(&int8_layer(model, *param, bucket), &x)))
-            }
-            DotI16 { input, out, .. } => {
-                let Model::Chess768(_, p) = model else { unreachable!("int16 output layers are chess-768's") };
-                let w = p.output_row(bucket);
-                let x = get(&regs, *input);
-                let sum = x.ints().iter().zip(w).fold(0i32, |s, (&x, &w)| s.wrapping_add(x.wrapping_mul(i32::from(w))));
-                (out, Value::Int(vec![sum]))
-            }
-            AddBiasI16 { input, out, .. } => {
-                let Model::Chess768(_, p) = model else { unreachable!("int16 output biases are chess-768's") };
-                let b = i32::from(p.l1b[bucket]);
-                (out, map_int(get(&regs, *input), &|x| x.wrapping_add(b)))
-            }
-            Square { input, out } => (out, map_int(get(&regs, *input), &|x| x.wrapping_mul(x))),
-            Slice { input, start, len, out } => {
-                (out, Value::Int(get(&regs, *input).ints()[*start..start + len].to_vec()))
-            }
-            Concat { inputs, out } => match get(&regs, inputs[0]) {
-                Value::Float(_) => {
-                    (out, Value::Float(inputs.iter().flat_map(|&r| get(&regs, r).floats().to_vec()).collect()))
-                }
-                Value::Int(_) => {
-                    (out, Value::Int(inputs.iter().flat_map(|&r| get(&regs, r).ints().to_vec()).collect()))
-                }
-            },
-            ClippedShift { input, shift, out } => {
-                let v = clipped_relu_shift(get(&regs, *input).ints(), *shift);
-                (out, Value::Int(v.into_iter().map(i32::from).collect()))
-            }
-            SqrClippedShift { input, shift, out } => {
-                let v = sqr_clipped_relu_shift(get(&regs, *input).ints(), *shift);
-                (out, Value::Int(v.into_iter().map(i32::from).collect()))
-            }
-            Div { input, k, out } => (out, map_int(get(&regs, *input), &|x| x / k)),
-            Mul { input, k, out } => (out, map_int(get(&regs, *input), &|x| x.wrapping_mul(*k))),
-            Add { a, b, out } | Sub { a, b, out } => {
-                let sub = matches!(step, Sub { .. });
-                let (a, b) = (get(&regs, *a), get(&regs, *b));
-                let v = a
-                    .ints()
-                    .iter()
-                    .zip(b.ints())
-                    .map(|(&x, &y)| if sub { x.wrapping_sub(y) } else { x.wrapping_add(y) });
-                (out, Value::Int(v.collect()))
-            }
-            DequantF32 { param, input, num, den, out } => {
-                let mul = *num as f32 / *den as f32;
-                let biases = floats(word_layer(model, *param, bucket).1);
-                let z = get(&regs, *input).ints().iter().zip(&biases).map(|(&s, &b)| (s as f32).mul_add(mul, b));
-                (out, Value::Float(z.collect()))
-            }
-            DualF32 { input, out } => {
-                let z = get(&regs, *input);
-                let z = z.floats();
-                let v = z.iter().map(|&z| z.clamp(0.0, 1.0)).chain(z.iter().map(|&z| (z * z).min(1.0)));
-                (out, Value::Float(v.collect()))
-            }
-            ScreluF32 { input, out } => {
-                let v = get(&regs, *input).floats().iter().map(|&x| x.clamp(0.0, 1.0) * x.clamp(0.0, 1.0)).collect();
-                (out, Value::Float(v))
-            }
-            ClampF32 { input, out } => {
-                (out, Value::Float(get(&regs, *input).floats().iter().map(|&x| x.clamp(0.0, 1.0)).collect()))
-            }
-            HardSwishF32 { input, out } => {
-                (out, Value::Float(get(&regs, *input).floats().iter().map(|&x| hard_swish(x)).collect()))
-            }
-            SwigluF32 { input, out } => {
-                let x = get(&regs, *input).floats();
-                let (gate, value) = x.split_at(x.len() / 2);
-                (out, Value::Float(gate.iter().zip(value).map(|(&g, &v)| hard_swish(g) * v).collect()))
-            }
-            AddF32 { a, b, out } => {
-                let (a, b) = (get(&regs, *a).floats(), get(&regs, *b).floats());
-                (out, Value::Float(a.iter().zip(b).map(|(&x, &y)| x + y).collect()))
-            }
-            AffineF32 { param, input, out } => {
-                let (w, b) = word_layer(model, *param, bucket);
-                let (x, w, b) = (get(&regs, *input), floats(w), floats(b));
-                let n = x.floats().len();
-                let y = b
-                    .iter()
-                    .enumerate()
-                    .map(|(o, &b)| w[o * n..(o + 1) * n].iter().zip(x.floats()).fold(b, |y, (&w, &x)| x.mul_add(w, y)));
-                (out, Value::Float(y.collect()))
-            }
-            DotF32 { param, input, out } => {
-                let (w, b) = word_layer(model, *param, bucket);
-                let x = get(&regs, *input);
-                (out, Value::Float(vec![super::layers::f32_dot(x.floats(), &floats(w), f32::from_bits(b[0] as u32))]))
-            }
-            F32ToInt { input, scale, out } => {
-                let v = get(&regs, *input).floats().iter().map(|&x| (x * *scale as f32) as i32).collect();
-                (out, Value::Int(v))
-            }
-            ShiftBias { param, input, shift, out } => {
-                let b = word_layer(model, *param, bucket).1;
-                let v = get(&regs, *input).ints().iter().zip(b).map(|(&s, &b)| (s >> shift).wrapping_add(b)).collect();
-                (out, Value::Int(v))
-            }
-            DualI32 { input, q_bits, out } => {
-                let q = 1i32 << q_bits;
-                let o = get(&regs, *input);
-                let o = o.ints();
-                let v =
-                    o.iter().map(|&o| o.clamp(0, q) << q_bits).chain(o.iter().map(|&o| o.wrapping_mul(o).min(q * q)));
-                (out, Value::Int(v.collect()))
-            }
-            DualWideI32 { input, q_bits, shift, out } => {
-                let (q2, q4) = (1i32 << (2 * q_bits), 1i32 << (4 * q_bits));
-                let o = get(&regs, *input);
-                let o = o.ints();
-                let v = o
-                    .iter()
-                    .map(|&o| (o.clamp(0, q2) << q_bits) >> shift)
-                    .chain(o.iter().map(|&o| o.wrapping_mul(o).min(q4) >> (q_bits + shift)));
-                (out, Value::Int(v.collect()))
-            }
-            OutputWideI32 { param, input, scale, q_bits, out } => {
-                let (w, b) = word_layer(model, *param, bucket);
-                let x = get(&regs, *input);
-                let s = w.iter().zip(x.ints()).fold(0i32, |y, (&w, &x)| y.wrapping_add(x.wrapping_mul(w)));
-                let n = i64::from(b[0]) + i64::from(s);
-                (out, Value::Int(vec![(n * i64::from(*scale) / (1i64 << (4 * q_bits))) as i32]))
-            }
-            ClampSquare { input, q_bits, out } => {
-                let q = 1i32 << q_bits;
-                (out, map_int(get(&regs, *input), &|o| o.clamp(0, q) * o.clamp(0, q)))
-            }
-            Clamp { input, max, out } => (out, map_int(get(&regs, *input), &|x| x.clamp(0, *max))),
-            AffineI32 { param, input, out } => {
-                let (w, b) = word_layer(model, *param, bucket);
-                let x = get(&regs, *input);
-                let n = x.ints().len();
-                let y = b.iter().enumerate().map(|(o, &b)| {
-                    w[o * n..(o + 1) * n].iter().zip(x.ints()).fold(b, |y, (&w, &x)| y.wrapping_add(x.wrapping_mul(w)))
-                });
-                (out, Value::Int(y.collect()))
-            }
-            Trace { reg, activation } => {
-                match get(&regs, *reg) {
-                    Value::Int(v) if *activation => trace.activations.push(v.iter().map(|&x| x as u8).collect()),
-                    Value::Int(v) => trace.dense.push(v.clone()),
-                    Value::Float(v) => trace.dense.push(v.iter().map(|x| x.to_bits() as i32).collect()),
-                }
-                continue;
-            }
-        };
-        regs[usize::from(*out)] = Some(value);
+        } else if let (Some(kind), Some(out)) = (step.kind(), step.out()) {
+            m.regs[usize::from(out)] = Some(kind.eval(&m));
+        }
     }
-    let positional = get(&regs, layers.positional).ints()[0];
+    let positional = m.ints(layers.positional)[0];
     let psqt = layers.psqt_div.map_or(0, |div| psqt.0[bucket].wrapping_sub(psqt.1[bucket]) / 2 / div);
     (Evaluation { bucket, psqt, positional }, trace)
 }

@@ -2,8 +2,7 @@
 //! reference every fast path must equal, integer for integer, layer by layer.
 
 mod expect;
-mod interpret;
-mod layers;
+pub(crate) mod interpret;
 
 pub use expect::ExpectError;
 

@@ -227,7 +227,8 @@ mod tests {
     /// steps left out), and every one it accepts evaluates without a panic.
     #[test]
     fn every_sequence_check_fits_accepts_evaluates() {
-        use nnue_format::layers::{Param, Step};
+        use nnue_format::layers::step::*;
+        use nnue_format::layers::Param;
         use nnue_format::synth::Rng;
         let layered = |text: &str| match text.parse() {
             Ok(nnue_format::Architecture::Layered(a)) => synth::layered(&a, 5),
@@ -267,61 +268,63 @@ mod tests {
                         (0, _) => _ = layers.steps.remove(i),
                         (
                             1,
-                            Step::AffineI8 { param, .. }
-                            | Step::AffineF32 { param, .. }
-                            | Step::AffineI32 { param, .. }
-                            | Step::DotF32 { param, .. }
-                            | Step::ShiftBias { param, .. }
-                            | Step::DequantF32 { param, .. },
+                            Step::AffineI8(AffineI8 { param, .. })
+                            | Step::AffineF32(AffineF32 { param, .. })
+                            | Step::AffineI32(AffineI32 { param, .. })
+                            | Step::DotF32(DotF32 { param, .. })
+                            | Step::ShiftBias(ShiftBias { param, .. })
+                            | Step::DequantF32(DequantF32 { param, .. }),
                         ) => {
                             *param = params[pick(params.len())];
                         }
                         (
                             2,
-                            Step::ClippedShift { shift, .. }
-                            | Step::SqrClippedShift { shift, .. }
-                            | Step::ShiftBias { shift, .. },
+                            Step::ClippedShift(ClippedShift { shift, .. })
+                            | Step::SqrClippedShift(SqrClippedShift { shift, .. })
+                            | Step::ShiftBias(ShiftBias { shift, .. }),
                         ) => {
                             *shift = pick(70) as u32;
                         }
-                        (2, Step::Div { k, .. } | Step::Mul { k, .. }) => *k = pick(3) as i32 - 1,
-                        (2, Step::Slice { start, len, .. }) => (*start, *len) = (pick(40), pick(40)),
-                        (2, Step::DualI32 { q_bits, .. } | Step::ClampSquare { q_bits, .. }) => {
+                        (2, Step::Div(Div { k, .. }) | Step::Mul(Mul { k, .. })) => *k = pick(3) as i32 - 1,
+                        (2, Step::Slice(Slice { start, len, .. })) => (*start, *len) = (pick(40), pick(40)),
+                        (2, Step::DualI32(DualI32 { q_bits, .. }) | Step::ClampSquare(ClampSquare { q_bits, .. })) => {
                             *q_bits = pick(20) as u32
                         }
-                        (2, Step::DualWideI32 { q_bits, shift, .. }) => {
+                        (2, Step::DualWideI32(DualWideI32 { q_bits, shift, .. })) => {
                             (*q_bits, *shift) = (pick(20) as u32, pick(40) as u32)
                         }
                         // The step's first read becomes a read of `reg`.
                         (_, step) => match step {
-                            Step::AffineI8 { input, .. }
-                            | Step::AffineI8Pairs { input, .. }
-                            | Step::DotI16 { input, .. }
-                            | Step::Square { input, .. }
-                            | Step::Slice { input, .. }
-                            | Step::ClippedShift { input, .. }
-                            | Step::SqrClippedShift { input, .. }
-                            | Step::Div { input, .. }
-                            | Step::Mul { input, .. }
-                            | Step::AddBiasI16 { input, .. }
-                            | Step::DequantF32 { input, .. }
-                            | Step::DualF32 { input, .. }
-                            | Step::ScreluF32 { input, .. }
-                            | Step::ClampF32 { input, .. }
-                            | Step::HardSwishF32 { input, .. }
-                            | Step::SwigluF32 { input, .. }
-                            | Step::AffineF32 { input, .. }
-                            | Step::DotF32 { input, .. }
-                            | Step::F32ToInt { input, .. }
-                            | Step::ShiftBias { input, .. }
-                            | Step::DualI32 { input, .. }
-                            | Step::DualWideI32 { input, .. }
-                            | Step::OutputWideI32 { input, .. }
-                            | Step::ClampSquare { input, .. }
-                            | Step::Clamp { input, .. }
-                            | Step::AffineI32 { input, .. } => *input = reg,
-                            Step::Add { a, .. } | Step::Sub { a, .. } | Step::AddF32 { a, .. } => *a = reg,
-                            Step::Concat { inputs, .. } => inputs[0] = reg,
+                            Step::AffineI8(AffineI8 { input, .. })
+                            | Step::AffineI8Pairs(AffineI8Pairs { input, .. })
+                            | Step::DotI16(DotI16 { input, .. })
+                            | Step::Square(Square { input, .. })
+                            | Step::Slice(Slice { input, .. })
+                            | Step::ClippedShift(ClippedShift { input, .. })
+                            | Step::SqrClippedShift(SqrClippedShift { input, .. })
+                            | Step::Div(Div { input, .. })
+                            | Step::Mul(Mul { input, .. })
+                            | Step::AddBiasI16(AddBiasI16 { input, .. })
+                            | Step::DequantF32(DequantF32 { input, .. })
+                            | Step::DualF32(DualF32 { input, .. })
+                            | Step::ScreluF32(ScreluF32 { input, .. })
+                            | Step::ClampF32(ClampF32 { input, .. })
+                            | Step::HardSwishF32(HardSwishF32 { input, .. })
+                            | Step::SwigluF32(SwigluF32 { input, .. })
+                            | Step::AffineF32(AffineF32 { input, .. })
+                            | Step::DotF32(DotF32 { input, .. })
+                            | Step::F32ToInt(F32ToInt { input, .. })
+                            | Step::ShiftBias(ShiftBias { input, .. })
+                            | Step::DualI32(DualI32 { input, .. })
+                            | Step::DualWideI32(DualWideI32 { input, .. })
+                            | Step::OutputWideI32(OutputWideI32 { input, .. })
+                            | Step::ClampSquare(ClampSquare { input, .. })
+                            | Step::Clamp(Clamp { input, .. })
+                            | Step::AffineI32(AffineI32 { input, .. }) => *input = reg,
+                            Step::Add(Add { a, .. }) | Step::Sub(Sub { a, .. }) | Step::AddF32(AddF32 { a, .. }) => {
+                                *a = reg
+                            }
+                            Step::Concat(Concat { inputs, .. }) => inputs[0] = reg,
                             Step::Trace { .. } => {}
                         },
                     }
