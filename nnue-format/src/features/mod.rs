@@ -326,11 +326,7 @@ impl FeatureSet {
         let mut offset = 0;
         for &block in self.blocks {
             match block {
-                BoardBlock::Threats(set) => {
-                    let (a, r) = (added.len(), removed.len());
-                    threats::changes(set, log, perspective, king, added, removed);
-                    added[a..].iter_mut().chain(&mut removed[r..]).for_each(|f| *f += offset);
-                }
+                BoardBlock::Threats(set) => threats::changes(set, log, perspective, king, offset, added, removed),
                 BoardBlock::PawnPairs => pawn_pairs::changes(before, after, perspective, king, offset, added, removed),
             }
             offset += block.inputs();

@@ -489,14 +489,15 @@ pub fn cancel_log(log: &mut Vec<ThreatChange>) {
     }
 }
 
-/// Appends `perspective`'s threat-feature changes from a move's log after [`cancel_log`] (its
-/// king on `king`, in the same board half before and after the move).
+/// Appends (plus `offset`) `perspective`'s threat-feature changes from a move's log after
+/// [`cancel_log`] (its king on `king`, in the same board half before and after the move).
 #[doc(hidden)]
 pub fn changes(
     set: ThreatSet,
     log: &[ThreatChange],
     perspective: Color,
     king: usize,
+    offset: usize,
     added: &mut Vec<usize>,
     removed: &mut Vec<usize>,
 ) {
@@ -506,9 +507,9 @@ pub fn changes(
         let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
         if let Some(i) = index_oriented(l, a, t.from as usize ^ o, at, t.to as usize ^ o) {
             if c.add {
-                added.push(i)
+                added.push(offset + i)
             } else {
-                removed.push(i)
+                removed.push(offset + i)
             }
         }
     }
@@ -534,7 +535,7 @@ mod tests {
         let mut log = Vec::with_capacity(32);
         log_move(set, &mut board, dirty, &mut log);
         cancel_log(&mut log);
-        changes(set, &log, perspective, king, added, removed);
+        changes(set, &log, perspective, king, 0, added, removed);
     }
 
     /// Removes the features present in both lists (once per occurrence); both end up sorted.
