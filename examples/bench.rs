@@ -27,6 +27,9 @@
 //! median per-ply time; the refresh cache carries over from game to game (and repetition),
 //! unless `--clear-cache` empties it as each game starts, as Stockfish's timing loop does. `median_ns` is wall time; `cpu_ns` the same medians of this thread's
 //! CPU time, which a busy machine inflates less. Either takes `--path NAME` (repeatable) to measure only those paths.
+//! `--large-pages` times a copy of the net with its transformer in memory advised for huge
+//! pages (`in_large_pages`), as Stockfish allocates its network; without it, the
+//! compiled-in statics (4 KB pages on Linux).
 //! `--calls N` sets the forward passes per repetition (for counting instructions under an
 //! emulator, where the difference between two counts is what matters). `--games` also takes a
 //! plain file of games, one line of UCI moves each (`data/games.txt`).
@@ -255,6 +258,17 @@ fn main() {
     // `--clear-cache`: each game of `--ply` starts with an empty refresh cache, as Stockfish's
     // timing harness starts its games (by default the cache carries over, as in a match).
     let clear_cache = args.iter().position(|a| *a == "--clear-cache").map(|i| args.remove(i)).is_some();
+    // `--large-pages`: `--forward`, `--ply` and `--tree` time a copy of the net whose
+    // transformer is in memory advised for huge pages (`in_large_pages`), as Stockfish
+    // allocates its network.
+    let large_pages = args.iter().position(|a| *a == "--large-pages").map(|i| args.remove(i)).is_some();
+    let copy;
+    let network: &net::Network = if large_pages {
+        copy = net::NETWORK.in_large_pages();
+        &copy
+    } else {
+        &net::NETWORK
+    };
     let mut depth = tree::DEPTH;
     if let Some(i) = args.iter().position(|a| *a == "--depth") {
         depth = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("--depth takes a number"));
@@ -269,7 +283,7 @@ fn main() {
         eprintln!(
             "usage: EVALFILE=FILE cargo run --release --example bench \
              [-- --fens FILE | --forward --fens FILE | --ply --games FILE [--clear-cache] \
-             | --tree [--fens FILE] [--depth N] [--tree-moves OUT]] [--path NAME] [--calls N]"
+             | --tree [--fens FILE] [--depth N] [--tree-moves OUT]] [--path NAME] [--calls N] [--large-pages]"
         );
         std::process::exit(2);
     };
@@ -284,7 +298,7 @@ fn main() {
                 net::NETWORK.best_path()
             );
             for &path in &paths {
-                let (wall, cpu) = forward_ns(&net::NETWORK, path, &positions, calls);
+                let (wall, cpu) = forward_ns(network, path, &positions, calls);
                 println!("forward {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
             }
             return;
@@ -309,7 +323,7 @@ fn main() {
             let plies: usize = games.iter().map(Vec::len).sum();
             eprintln!("{} ({} games, {plies} plies)", net::ARCHITECTURE, games.len());
             for &path in &paths {
-                let (wall, cpu) = ply_ns(&net::NETWORK, path, &games, clear_cache);
+                let (wall, cpu) = ply_ns(network, path, &games, clear_cache);
                 println!("ply {} median_ns={wall:.1} cpu_ns={cpu:.1}", path.isa().name());
             }
             return;
@@ -326,7 +340,7 @@ fn main() {
             let nodes: usize = trees.iter().map(Tree::nodes).sum();
             eprintln!("{} ({} roots, depth {depth}, {nodes} nodes)", net::ARCHITECTURE, trees.len());
             for &path in &paths {
-                let (wall, cpu) = tree_ns(&net::NETWORK, path, &trees);
+                let (wall, cpu) = tree_ns(network, path, &trees);
                 let nps = 1e9 / wall;
                 println!("tree {} nodes={nodes} median_ns={wall:.1} cpu_ns={cpu:.1} nps={nps:.0}", path.isa().name());
             }

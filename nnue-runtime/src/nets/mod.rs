@@ -10,6 +10,7 @@
 //! [`Program`](crate::loaded::Program) of the same kernels for a loaded one, both read off the
 //! description ([`Architecture::layers`](nnue_format::Architecture::layers)).
 
+mod large_pages;
 mod transformer;
 
 pub use transformer::{Features, Transformer};
