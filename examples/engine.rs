@@ -51,6 +51,12 @@ nnue_runtime::nnue_net! {
     arch = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400",
 }
 
+/// The compiled net with its transformer copied, once, into memory advised for huge pages (as
+/// Stockfish allocates its network): a move's update reads rows scattered over the whole
+/// transformer, and the binary's read-only data comes in 4 KB pages.
+static NETWORK: std::sync::LazyLock<generated::Network> =
+    std::sync::LazyLock::new(|| generated::NETWORK.in_large_pages());
+
 const MATE: i32 = 32_000;
 const INF: i32 = 32_767;
 const MAX_PLY: usize = 64;
@@ -933,11 +939,11 @@ fn search<N: Network>(net: &N, game: &Game, limits: &Limits, ctl: &Control, quie
 
 fn search_with(kind: Kind, game: &Game, limits: &Limits, ctl: &Control, quiet: bool) -> (Vec<Move>, u64) {
     match kind {
-        Kind::Generated => search(&generated::NETWORK, game, limits, ctl, quiet),
+        Kind::Generated => search(&*NETWORK, game, limits, ctl, quiet),
         Kind::Generic => match generic() {
             Ok(g) => search(g, game, limits, ctl, quiet),
             // Only reached from `bench … generic`, which said why already.
-            Err(_) => search(&generated::NETWORK, game, limits, ctl, quiet),
+            Err(_) => search(&*NETWORK, game, limits, ctl, quiet),
         },
         Kind::File(net) => (net.search)(game, limits, ctl, quiet),
     }
