@@ -1,14 +1,16 @@
 //! A net's file, derived from its architecture: the parts in file order (section hashes, and
 //! arrays with their element type, length, storage and axis order), and which of the net's
 //! parameters each array is. The one reader (`read.rs`) and the one writer (`write.rs`) walk
-//! this list; what differs between trainers and engines (array order, transposed axes, int
-//! widths, LEB128 or raw, padding, hashes) is stated here, once per layout, and nowhere else.
-//! (Headers and what follows the arrays, `bullet` padding and `CBNF`'s, are the frame around
-//! the list: `read.rs`, `write.rs`, `headerless.rs` and `layered/header.rs`.)
+//! this list. What differs between files is stated in their records: Stockfish's (which
+//! arrays, in which order, LEB128 or raw, the network's shape: `stockfish_format.rs`) and the
+//! multi-layer engines' (`layered/format.rs`, their arrays in `layered/file.rs`); here the
+//! records become parts, and the parts the parameters. (Headers and what follows the arrays,
+//! `bullet` padding and `CBNF`'s, are the frame around the list: `read.rs`, `write.rs`,
+//! `headerless.rs` and `layered/header.rs`.)
 
 use std::collections::HashMap;
 
-use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
+use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch};
 pub(crate) use crate::elem::Elem;
 use crate::layered::file::FileArray;
 use crate::layered::Numbers;
@@ -16,6 +18,7 @@ use crate::net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams,
 };
+use crate::stockfish_format::{self, Network, StockfishFormat};
 
 /// How an array is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,57 +83,26 @@ pub(crate) type Stored<V> = (V, Encoding);
 /// The parts of `arch`'s file after its header, in order.
 pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
     let mut p = Plan::default();
+    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(arch), stockfish_format::hashes(arch)) {
+        // A Stockfish file, as its record says: the transformer behind its hash, then the network.
+        let l1 = arch.l1();
+        p.hash("feature transformer", ft_hash);
+        for a in f.ft {
+            let storage = if a.leb128 { Storage::RawOrLeb128 } else { Storage::Raw };
+            p.array("feature transformer", a.what, a.elem, a.rows * a.width.of(l1), storage, None);
+        }
+        match f.network {
+            Network::Stacks(shape) => p.stacks(l1, network_hash, shape),
+            Network::Chain([l2, l3]) => {
+                p.hash("network", network_hash);
+                p.dense("network", "fc_0", 2 * l1, l2);
+                p.dense("network", "fc_1", l2, l3);
+                p.dense("network", "fc_2", l3, 1);
+            }
+        }
+        return p.0;
+    }
     match *arch {
-        Architecture::Sfnn(a) => {
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            p.ft_leb("feature-transformer weights", Elem::I16, SfnnArch::INPUTS * a.l1);
-            p.ft_leb("PSQT weights", Elem::I32, SfnnArch::INPUTS * SfnnArch::PSQT_BUCKETS);
-            p.stacks(a.l1, a.stack_hash(), SFNN_STACK);
-        }
-        Architecture::Threats(a) => {
-            // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one
-            // PSQT block for both tables (threat rows first).
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            p.ft_raw("threat weights", Elem::I8, ThreatsArch::THREAT_INPUTS * a.l1);
-            p.ft_leb("HalfKAv2_hm weights", Elem::I16, ThreatsArch::PIECE_INPUTS * a.l1);
-            p.ft_leb(
-                "PSQT weights (threat rows, then HalfKAv2_hm rows)",
-                Elem::I32,
-                ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS,
-            );
-            p.stacks(a.l1, a.stack_hash(), SFNN_STACK);
-        }
-        Architecture::Sf19(a) => {
-            // Stockfish 19: biases, then per feature set its weights and its PSQT block:
-            // threats (int8, raw), pawn pairs (int8, raw), then the int16 set. SFNNv17: the
-            // same without the PSQT blocks.
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            if a.inputs == Sf19Inputs::Full {
-                for (rows, what) in [(Sf19Arch::THREAT_INPUTS, "threat"), (Sf19Arch::PAIR_INPUTS, "pawn-pair")] {
-                    p.ft_raw(&format!("{what} weights"), Elem::I8, rows * a.l1);
-                    if a.psqt {
-                        p.ft_leb(&format!("{what} PSQT weights"), Elem::I32, rows * Sf19Arch::PSQT_BUCKETS);
-                    }
-                }
-            }
-            p.ft_leb("piece-square weights", Elem::I16, a.int16_inputs() * a.l1);
-            if a.psqt {
-                p.ft_leb("piece-square PSQT weights", Elem::I32, a.int16_inputs() * Sf19Arch::PSQT_BUCKETS);
-            }
-            p.stacks(a.l1, a.stack_hash(), SF19_STACK);
-        }
-        Architecture::HalfKp(a) => {
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            p.ft_leb("feature-transformer weights", Elem::I16, HalfKpArch::INPUTS * a.l1);
-            p.hash("network", a.network_hash());
-            p.dense("network", "fc_0", 2 * a.l1, HalfKpArch::L2);
-            p.dense("network", "fc_1", HalfKpArch::L2, HalfKpArch::L3);
-            p.dense("network", "fc_2", HalfKpArch::L3, 1);
-        }
         Architecture::Chess768(a) => {
             let (n, b) = (a.hidden, a.output_buckets);
             p.named("l0 weights", Elem::I16, a.inputs() * n, None);
@@ -162,14 +134,12 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                 }));
             }
         }
+        Architecture::Sfnn(_) | Architecture::Threats(_) | Architecture::Sf19(_) | Architecture::HalfKp(_) => {
+            unreachable!("every Stockfish architecture has its record")
+        }
     }
     p.0
 }
-
-/// The layer stacks of Stockfish 15.1 to 18: fc_0 `L1 -> 15+1`, fc_1 `30 -> 32`, fc_2 `32 -> 1`.
-const SFNN_STACK: [usize; 4] = [SfnnArch::FC0_OUT, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, SfnnArch::FC1_OUT];
-/// Stockfish 19's: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
-const SF19_STACK: [usize; 4] = [Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, Sf19Arch::FC2_IN];
 
 /// Builds a part list.
 #[derive(Default)]
@@ -183,16 +153,6 @@ impl Plan {
     fn array(&mut self, section: &str, what: &str, elem: Elem, len: usize, storage: Storage, order: Option<FileArray>) {
         let (section, what) = (section.into(), what.into());
         self.0.push(Part::Array(ArrayPart { section, what, elem, len, storage, order, finite: false, align: 1 }));
-    }
-
-    /// A feature-transformer array, raw or LEB128.
-    fn ft_leb(&mut self, what: &str, elem: Elem, len: usize) {
-        self.array("feature transformer", what, elem, len, Storage::RawOrLeb128, None);
-    }
-
-    /// A feature-transformer array that is always raw (the int8 rows).
-    fn ft_raw(&mut self, what: &str, elem: Elem, len: usize) {
-        self.array("feature transformer", what, elem, len, Storage::Raw, None);
     }
 
     /// A headerless net's array, its own section.
@@ -316,7 +276,7 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
     let model = match *arch {
         Architecture::Sfnn(a) => {
             let ft = next.ft(true);
-            Model::Sfnn(a, SfnnParams { ft, stacks: next.stacks(a.l1, SFNN_STACK) })
+            Model::Sfnn(a, SfnnParams { ft, stacks: next.stacks(a.l1, stack_shape(arch)) })
         }
         Architecture::Threats(a) => {
             let (biases, e0) = next.i16();
@@ -324,7 +284,7 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
             let (weights, e1) = next.i16();
             let (psqt, e2) = next.i32();
             let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            Model::Threats(a, ThreatsParams { ft, threat_weights, stacks: next.stacks(a.l1, SFNN_STACK) })
+            Model::Threats(a, ThreatsParams { ft, threat_weights, stacks: next.stacks(a.l1, stack_shape(arch)) })
         }
         Architecture::Sf19(a) => {
             let (biases, e0) = next.i16();
@@ -350,7 +310,7 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
             let (block, e2) = psqt_block(&mut next, a.int16_inputs());
             psqt.extend(block);
             let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            let stacks = next.stacks(a.l1, SF19_STACK);
+            let stacks = next.stacks(a.l1, stack_shape(arch));
             Model::Sf19(a, Sf19Params { ft, int8_weights, int8_psqt_encoding, stacks })
         }
         Architecture::HalfKp(a) => {
@@ -404,6 +364,14 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
     };
     debug_assert!(next.0.next().is_none(), "every array of the plan is used");
     model
+}
+
+/// The layer stacks' shape of a Stockfish architecture with stacks (its record's).
+fn stack_shape(arch: &Architecture) -> [usize; 4] {
+    match StockfishFormat::of(arch).map(|f| f.network) {
+        Some(Network::Stacks(shape)) => shape,
+        _ => unreachable!("{arch} has no layer stacks"),
+    }
 }
 
 /// The arrays read, taken in order (their types are the plan's, so a mismatch is a bug here).

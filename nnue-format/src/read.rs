@@ -1,12 +1,12 @@
 //! The reader: every size is checked against the bytes present before anything is allocated.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
+use crate::arch::{Architecture, Chess768Arch};
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Net, Padding};
 use crate::plan::{self, ArrayPart, Elem, Part, Storage, Stored, Values};
-use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
+use crate::stockfish_format::StockfishFormat;
 
 struct Reader<'a> {
     data: &'a [u8],
@@ -222,101 +222,67 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             )
         })?
         .to_string();
-    let headered = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
-    let arch = headered.arch();
-    // Stockfish 19 and SFNNv17 share the version word and the hashes: a given description says
-    // which; without one, the layout whose arrays end exactly at the end of the file.
+    let named = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
+    // Formats may share a header (Stockfish 19's and SFNNv17's: the version word and the
+    // hashes): a given description says which; without one, the format whose arrays end
+    // exactly at the end of the file.
     let candidates = match given {
-        Some(given) => {
-            if psqt_unknown(*given) != arch {
+        Some(given) => match named.iter().find(|(_, a)| a == given) {
+            Some(&one) => vec![one],
+            None => {
                 return Err(FormatError::new(
                     hash_at,
                     "header",
-                    ErrorKind::DescriptionMismatch { described: given.to_string(), actual: arch.to_string() },
-                ));
+                    ErrorKind::DescriptionMismatch { described: given.to_string(), actual: named[0].1.to_string() },
+                ))
             }
-            vec![*given]
-        }
-        None => match arch {
-            Architecture::Sf19(a) => vec![arch, Architecture::Sf19(Sf19Arch { psqt: false, ..a })],
-            _ => vec![arch],
         },
+        None => named,
     };
     let body = r.pos;
     let mut failed = Vec::new();
-    for arch in candidates {
+    for (format, arch) in candidates {
         let mut r = Reader { data, pos: body, section: String::new() };
         match r.parts(&plan::parts(&arch)).and_then(|arrays| r.end().map(|()| arrays)) {
             Ok(arrays) => return Ok(Net { description, model: plan::assemble(&arch, arrays, Padding::None) }),
-            Err(e) => failed.push(e),
+            Err(e) => failed.push((format, e)),
         }
     }
-    match <[FormatError; 2]>::try_from(failed) {
-        Ok([sf19, v17]) => Err(neither_sf19_nor_v17(data.len(), sf19, v17)),
-        Err(mut one) => Err(one.pop().expect("one candidate at least")),
+    match <[_; 2]>::try_from(failed) {
+        Ok([first, second]) => Err(neither(version, data.len(), first, second)),
+        Err(mut one) => Err(one.pop().expect("one candidate at least").1),
     }
 }
 
-/// Stockfish 19's architecture as the header names it (the PSQT blocks assumed, which the
-/// header can't tell).
-fn psqt_unknown(arch: Architecture) -> Architecture {
-    match arch {
-        Architecture::Sf19(a) => Architecture::Sf19(Sf19Arch { psqt: true, ..a }),
-        other => other,
-    }
-}
-
-/// A Stockfish 19 header over a body that fits neither layout: both reasons, at the offset of
-/// the layout that read further.
-fn neither_sf19_nor_v17(size: usize, sf19: FormatError, v17: FormatError) -> FormatError {
-    let further = if v17.offset >= sf19.offset { &v17 } else { &sf19 };
+/// A header two formats share over a body that fits neither: both reasons, at the offset of
+/// the format that read further.
+fn neither(version: u32, size: usize, first: Failed, second: Failed) -> FormatError {
+    let ((f, e), (g, d)) = (first, second);
+    let further = if d.offset >= e.offset { &d } else { &e };
     let what = format!(
-        "a Stockfish {VERSION_SF19:#010x} file of {size} bytes that is neither Stockfish 19's layout \
-         (at offset {}, {}: {}) nor SFNNv17's, without PSQT blocks (at offset {}, {}: {})",
-        sf19.offset, sf19.section, sf19.kind, v17.offset, v17.section, v17.kind
+        "a Stockfish {version:#010x} file of {size} bytes that is neither {} (at offset {}, {}: {}) nor {} \
+         (at offset {}, {}: {})",
+        f.name, e.offset, e.section, e.kind, g.name, d.offset, d.section, d.kind
     );
     FormatError::new(further.offset, further.section.clone(), ErrorKind::Invalid(what))
 }
 
-/// The families a Stockfish header names (headerless nets have none).
-#[derive(Clone, Copy)]
-enum Headered {
-    Sfnn(SfnnArch),
-    Threats(ThreatsArch),
-    Sf19(Sf19Arch),
-    HalfKp(HalfKpArch),
-}
+/// A format tried, and why it did not read.
+type Failed = (&'static StockfishFormat, FormatError);
 
-impl Headered {
-    fn arch(self) -> Architecture {
-        match self {
-            Headered::Sfnn(a) => Architecture::Sfnn(a),
-            Headered::Threats(a) => Architecture::Threats(a),
-            Headered::Sf19(a) => Architecture::Sf19(a),
-            Headered::HalfKp(a) => Architecture::HalfKp(a),
-        }
+/// The formats (with their architectures) the version and hash name, in the records' order;
+/// checks the description agrees.
+fn identify(
+    version: u32,
+    hash: u32,
+    description: &str,
+) -> Result<Vec<(&'static StockfishFormat, Architecture)>, ErrorKind> {
+    if !crate::is_known_version(version) {
+        // Checked before: no file reaches this (no size to tell).
+        return Err(ErrorKind::UnknownVersion { found: version, size: 0 });
     }
-}
-
-/// Works out the architecture from the version and hash, and checks the description agrees.
-fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, ErrorKind> {
-    let widths = (1..=256).map(|k| k * 64);
-    let arch = match version {
-        VERSION_SFNN => widths
-            .clone()
-            .map(|l1| SfnnArch { l1 })
-            .find(|a| a.file_hash() == hash)
-            .map(Headered::Sfnn)
-            .or_else(|| widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::Threats)),
-        VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::HalfKp),
-        VERSION_SF19 => widths
-            .flat_map(|l1| [Sf19Inputs::Full, Sf19Inputs::Lite].map(|inputs| Sf19Arch { l1, inputs, psqt: true }))
-            .find(|a| a.file_hash() == hash)
-            .map(Headered::Sf19),
-        // Checked before: no file reaches this arm (no size to tell).
-        found => return Err(ErrorKind::UnknownVersion { found, size: 0 }),
-    };
-    let Some(arch) = arch else {
+    let named = StockfishFormat::named_by(version, hash);
+    let Some(&(format, arch)) = named.first() else {
         let sf14 = (1..=256)
             .map(|k| k * 64)
             .find(|&l1| hash::feature_transformer(hash::HALFKA_V2, l1) ^ hash::network(l1, 16, 32) == hash);
@@ -334,18 +300,14 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, Erro
     // Released nets mostly carry a trainer's note; when the description does name an
     // architecture ("...[22528->3072x2]..."), it must be the one the hash says.
     if let Some(l1) = described_l1(description) {
-        let family_ok = match arch {
-            Headered::Sfnn(_) | Headered::Threats(_) | Headered::Sf19(_) => !description.contains("HalfKP"),
-            Headered::HalfKp(_) => !description.contains("HalfKAv2"),
-        };
-        if l1 != arch.arch().l1() || !family_ok {
+        if l1 != arch.l1() || description.contains(format.other_family) {
             return Err(ErrorKind::DescriptionMismatch {
                 described: description.to_string(),
-                actual: arch.arch().to_string(),
+                actual: arch.to_string(),
             });
         }
     }
-    Ok(arch)
+    Ok(named)
 }
 
 /// The L1 in a description such as `Features=HalfKP(Friend)[41024->256x2]`.

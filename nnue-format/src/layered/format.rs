@@ -2,10 +2,13 @@
 //! are aligned, how the file ends, how it may be compressed, which board inputs it stores and
 //! in which axis order each array is. The reader, the writer, the size checks, the synthetic
 //! nets and the CLI read these records; a new engine's file is a new [`FileLayout`] and its
-//! record in [`FORMATS`].
+//! record in [`FORMATS`]. Stockfish's files are records too, of their own type
+//! ([`StockfishFormat`], [`STOCKFISH_FORMATS`]): a header of version words and section hashes
+//! that these records don't have.
 
 use super::ThreatInputs;
 use crate::net::Padding;
+pub use crate::stockfish_format::{FtArray, Network, StockfishFormat, Width, STOCKFISH_FORMATS};
 
 /// How a multi-layer net's file is laid out: each engine its own (its record: [`Self::format`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
