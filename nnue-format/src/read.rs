@@ -1,8 +1,9 @@
 //! The reader: every size is checked against the bytes present before anything is allocated.
 
-use crate::arch::{Architecture, Chess768Arch};
+use crate::arch::Architecture;
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
+use crate::headerless::Framed;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Net, Padding};
 use crate::plan::{self, ArrayPart, Elem, Part, Storage, Stored, Values};
@@ -191,11 +192,8 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     if data.is_empty() {
         return Err(FormatError::new(0, "header", ErrorKind::Empty));
     }
-    if let Some(Architecture::Chess768(arch)) = given {
-        return read_chess768(data, arch, given.unwrap());
-    }
-    if let Some(Architecture::Layered(arch)) = given {
-        return read_layered(data, arch);
+    if let Some(framed) = given.and_then(crate::headerless::frame) {
+        return read_framed(data, given.unwrap(), framed);
     }
     if data.starts_with(b"CBNF") {
         return Err(crate::error::cbnf_without_description());
@@ -319,56 +317,43 @@ fn described_l1(description: &str) -> Option<usize> {
     rest[arrow + digits.len()..].starts_with("x2").then(|| digits.parse().ok())?
 }
 
-fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Result<Net, FormatError> {
-    let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-    if data.len() != exact && data.len() != padded {
-        return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
-    }
-    let padding = crate::headerless::read_padding(data, exact)?;
-    let mut r = Reader { data: &data[..exact], pos: 0, section: String::new() };
-    let arrays = r.parts(&plan::parts(full))?;
-    let model = plan::assemble(full, arrays, padding);
-    Ok(Net { description: String::new(), model })
-}
-
-/// A multi-layer net: the engine's header, if its layout has one, then its arrays in the
-/// engine's order (see `layered::file`).
-fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
-    use crate::layered::file;
+/// A net read with its description (a headerless net, or a `CBNF` one): as its frame says,
+/// the header if it has one, then its arrays (see `layered::file` for the multi-layer
+/// engines' orders), then what may follow them.
+fn read_framed(data: &[u8], full: &Architecture, framed: Framed) -> Result<Net, FormatError> {
     use crate::layered::format::{End, Storage, Zstd};
     use crate::layered::header;
-    use crate::net::Padding;
-    let format = arch.file.format();
-    let align = format.align;
-    // A CBNF header says how the arrays are stored; the other layouts have none.
-    let head = header::read(data, arch)?;
+    let Framed { frame, sizes: [short, padded], params } = framed;
+    // A CBNF header says how the arrays are stored; the other frames have none.
+    let head = match full {
+        Architecture::Layered(arch) => header::read(data, arch)?,
+        _ => header::Header { name: String::new(), start: 0, zstd: false },
+    };
     let decompressed;
-    let (body, start, padding, aligned) = if format.storage == Storage::Varints {
+    let (body, start, padding, aligned) = if frame.storage == Storage::Varints {
         // One varint per value: the size follows from the values; nothing may trail them.
         (data, 0, Padding::None, false)
     } else if head.zstd {
-        decompressed = header::decompress(&data[head.start..], head.start, file::param_bytes(arch))?;
+        decompressed = header::decompress(&data[head.start..], head.start, params)?;
         (&decompressed[..], 0, Padding::None, false)
-    } else if format.zstd == Zstd::WholeFile && !arch.raw_sizes().contains(&data.len()) {
+    } else if frame.zstd == Zstd::WholeFile && ![short, padded].contains(&data.len()) {
         // As Viridithas ships (and embeds) its nets: the struct's bytes, zstd-compressed.
-        decompressed = header::decompress(data, 0, file::param_bytes(arch))?;
+        decompressed = header::decompress(data, 0, params)?;
         (&decompressed[..], 0, Padding::None, false)
     } else {
-        // The size first, as for the other headerless nets: a truncated file is one error.
-        let [short, padded] = arch.raw_sizes();
+        // The size first: a truncated file is one error.
         if data.len() != short && data.len() != padded {
-            return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
+            return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
         }
-        let padding = match format.end {
-            End::Bullet => crate::headerless::read_padding(data, file::param_bytes(arch))?,
+        let padding = match frame.end {
+            End::Bullet => crate::headerless::read_padding(data, params)?,
             // An aligned layout's file with its last array padded too.
             End::Aligned if data.len() == padded && padded != short => Padding::Zeros,
             _ => Padding::None,
         };
-        (data, head.start, padding, align > 1)
+        (data, head.start, padding, frame.align > 1)
     };
-    let full = Architecture::Layered(*arch);
-    let mut parts = plan::parts(&full);
+    let mut parts = plan::parts(full);
     if !aligned {
         for part in &mut parts {
             if let Part::Array(a) = part {
@@ -378,10 +363,10 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     }
     let mut r = Reader { data: body, pos: start, section: String::new() };
     let arrays = r.parts(&parts)?;
-    if format.storage == Storage::Varints {
+    if frame.storage == Storage::Varints {
         r.end()?;
     }
-    Ok(Net { description: head.name, model: plan::assemble(&full, arrays, padding) })
+    Ok(Net { description: head.name, model: plan::assemble(full, arrays, padding) })
 }
 
 impl Net {

@@ -1,5 +1,6 @@
 //! The writer: the exact inverse of the reader.
 
+use crate::headerless::Framed;
 use crate::layered::format::End;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Model, Net, Padding};
@@ -33,24 +34,23 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
             }
         }
     }
-    // The frame's tail: what follows a headerless net's arrays.
+    // The frame's tail: what follows a headerless net's arrays, as its frame says.
     let padding = match &net.model {
         Model::Chess768(_, p) => p.padding,
         Model::Layered(_, p) => p.padding,
         _ => Padding::None,
     };
-    match &arch {
-        Architecture::Layered(a) if a.file.format().end == End::Aligned && padding == Padding::None => {
-            // Written without the last array's padding.
-            let [short, _] = a.raw_sizes();
-            out.truncate(short);
-        }
-        Architecture::Layered(a) if a.file.format().end == End::Aligned => {}
-        _ if padding != Padding::None => {
+    // An aligned frame ends with the last array's padding or without it, another with bullet's.
+    let aligned = crate::headerless::frame(&arch).filter(|f| f.frame.end == End::Aligned);
+    match aligned {
+        // Written without the last array's padding.
+        Some(Framed { sizes: [short, _], .. }) if padding == Padding::None => out.truncate(short),
+        Some(_) => {}
+        None if padding != Padding::None => {
             let len = out.len();
             out.extend((0..len.next_multiple_of(64) - len).map(|i| padding.byte(i)));
         }
-        _ => {}
+        None => {}
     }
     out
 }
