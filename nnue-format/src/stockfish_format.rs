@@ -27,30 +27,61 @@ pub struct StockfishFormat {
     /// A description that names the architecture (`Features=...[22528->3072x2]`) must not
     /// contain this: it names another family.
     pub other_family: &'static str,
+    /// The parameters hold PSQT weights the file doesn't store: zeros, for every row
+    /// (SFNNv17's: they evaluate to the positional value alone, as Stockfish master does).
+    pub psqt_zeros: bool,
 }
 
-/// One of the transformer's arrays: `rows` rows of `width` values.
+/// One of the transformer's arrays: `rows` rows of the parameter's width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FtArray {
     /// What it is, in error messages.
     pub what: &'static str,
-    /// Its values' type.
-    pub elem: Elem,
+    /// Which parameter it is (its values' type, its width and its storage follow).
+    pub param: FtParam,
     /// Its rows (inputs).
     pub rows: usize,
-    /// Each row's values.
-    pub width: Width,
-    /// Whether it may be LEB128-compressed (else always raw: the int8 rows).
-    pub leb128: bool,
 }
 
-/// A transformer row's length.
+/// Which of the transformer's parameters an array is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Width {
-    /// The transformer's width, L1.
-    L1,
-    /// The PSQT buckets: 8.
+pub enum FtParam {
+    /// The biases: one row of L1 int16 (their encoding is the transformer's first).
+    Biases,
+    /// The int16 weights, L1 a row (the second encoding).
+    Weights,
+    /// An int8 set's weights, L1 a row, always raw; the sets back to back in the parameters
+    /// (Stockfish 18's threat rows; Stockfish 19's threat and pawn-pair rows).
+    Int8,
+    /// An int8 set's PSQT block, 8 int32 a row, with its own encoding (Stockfish 19).
+    Int8Psqt,
+    /// The int16 rows' PSQT weights (Stockfish 18: all rows'), 8 int32 a row (the third
+    /// encoding). The PSQT blocks are back to back in the parameters, in file order.
     Psqt,
+}
+
+impl FtParam {
+    /// Its values' type.
+    pub fn elem(self) -> Elem {
+        match self {
+            FtParam::Biases | FtParam::Weights => Elem::I16,
+            FtParam::Int8 => Elem::I8,
+            FtParam::Int8Psqt | FtParam::Psqt => Elem::I32,
+        }
+    }
+
+    /// A row's values for transformer width `l1`.
+    pub fn width(self, l1: usize) -> usize {
+        match self {
+            FtParam::Biases | FtParam::Weights | FtParam::Int8 => l1,
+            FtParam::Int8Psqt | FtParam::Psqt => P,
+        }
+    }
+
+    /// Whether it may be LEB128-compressed (else always raw: the int8 rows).
+    pub fn leb128(self) -> bool {
+        self != FtParam::Int8
+    }
 }
 
 /// What follows the transformer.
@@ -63,16 +94,11 @@ pub enum Network {
 }
 
 /// Every transformer starts with its biases.
-const BIASES: FtArray = leb("feature-transformer biases", Elem::I16, 1, Width::L1);
+const BIASES: FtArray = ft("feature-transformer biases", FtParam::Biases, 1);
 
-/// A raw-or-LEB128 array.
-const fn leb(what: &'static str, elem: Elem, rows: usize, width: Width) -> FtArray {
-    FtArray { what, elem, rows, width, leb128: true }
-}
-
-/// An int8 array, always raw.
-const fn int8(what: &'static str, rows: usize) -> FtArray {
-    FtArray { what, elem: Elem::I8, rows, width: Width::L1, leb128: false }
+/// An array of `rows` rows of `param`.
+const fn ft(what: &'static str, param: FtParam, rows: usize) -> FtArray {
+    FtArray { what, param, rows }
 }
 
 /// Stockfish 15.1 to 18's layer stacks: fc_0 `L1 -> 15+1`, fc_1 `30 -> 32`, fc_2 `32 -> 1`.
@@ -83,7 +109,15 @@ const SF19_STACK: Network = Network::Stacks([Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN
 
 /// A Stockfish 15.1-18 style file: what each record below changes.
 const fn sfnn_like(name: &'static str, arch: fn(usize) -> Architecture, ft: &'static [FtArray]) -> StockfishFormat {
-    StockfishFormat { name, version: VERSION_SFNN, arch, ft, network: SFNN_STACK, other_family: "HalfKP" }
+    StockfishFormat {
+        name,
+        version: VERSION_SFNN,
+        arch,
+        ft,
+        network: SFNN_STACK,
+        other_family: "HalfKP",
+        psqt_zeros: false,
+    }
 }
 
 /// Stockfish 19's file and SFNNv17's (the same without the PSQT blocks), full and lite.
@@ -105,8 +139,8 @@ pub const STOCKFISH_FORMATS: [StockfishFormat; 7] = [
         |l1| Architecture::Sfnn(SfnnArch { l1 }),
         &[
             BIASES,
-            leb("feature-transformer weights", Elem::I16, SfnnArch::INPUTS, Width::L1),
-            leb("PSQT weights", Elem::I32, SfnnArch::INPUTS, Width::Psqt),
+            ft("feature-transformer weights", FtParam::Weights, SfnnArch::INPUTS),
+            ft("PSQT weights", FtParam::Psqt, SfnnArch::INPUTS),
         ],
     ),
     // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one PSQT
@@ -116,9 +150,9 @@ pub const STOCKFISH_FORMATS: [StockfishFormat; 7] = [
         |l1| Architecture::Threats(ThreatsArch { l1 }),
         &[
             BIASES,
-            int8("threat weights", ThreatsArch::THREAT_INPUTS),
-            leb("HalfKAv2_hm weights", Elem::I16, ThreatsArch::PIECE_INPUTS, Width::L1),
-            leb("PSQT weights (threat rows, then HalfKAv2_hm rows)", Elem::I32, ThreatsArch::INPUTS, Width::Psqt),
+            ft("threat weights", FtParam::Int8, ThreatsArch::THREAT_INPUTS),
+            ft("HalfKAv2_hm weights", FtParam::Weights, ThreatsArch::PIECE_INPUTS),
+            ft("PSQT weights (threat rows, then HalfKAv2_hm rows)", FtParam::Psqt, ThreatsArch::INPUTS),
         ],
     ),
     // Stockfish 19: biases, then per feature set its weights and its PSQT block: threats
@@ -128,12 +162,12 @@ pub const STOCKFISH_FORMATS: [StockfishFormat; 7] = [
         |l1| Architecture::Sf19(Sf19Arch { l1, inputs: Sf19Inputs::Full, psqt: true }),
         &[
             BIASES,
-            int8("threat weights", T19),
-            leb("threat PSQT weights", Elem::I32, T19, Width::Psqt),
-            int8("pawn-pair weights", PP),
-            leb("pawn-pair PSQT weights", Elem::I32, PP, Width::Psqt),
-            leb("piece-square weights", Elem::I16, SfnnArch::INPUTS, Width::L1),
-            leb("piece-square PSQT weights", Elem::I32, SfnnArch::INPUTS, Width::Psqt),
+            ft("threat weights", FtParam::Int8, T19),
+            ft("threat PSQT weights", FtParam::Int8Psqt, T19),
+            ft("pawn-pair weights", FtParam::Int8, PP),
+            ft("pawn-pair PSQT weights", FtParam::Int8Psqt, PP),
+            ft("piece-square weights", FtParam::Weights, SfnnArch::INPUTS),
+            ft("piece-square PSQT weights", FtParam::Psqt, SfnnArch::INPUTS),
         ],
     ),
     // Its lite net: the 768 piece-square rows alone.
@@ -142,26 +176,32 @@ pub const STOCKFISH_FORMATS: [StockfishFormat; 7] = [
         |l1| Architecture::Sf19(Sf19Arch { l1, inputs: Sf19Inputs::Lite, psqt: true }),
         &[
             BIASES,
-            leb("piece-square weights", Elem::I16, Sf19Arch::LITE_INPUTS, Width::L1),
-            leb("piece-square PSQT weights", Elem::I32, Sf19Arch::LITE_INPUTS, Width::Psqt),
+            ft("piece-square weights", FtParam::Weights, Sf19Arch::LITE_INPUTS),
+            ft("piece-square PSQT weights", FtParam::Psqt, Sf19Arch::LITE_INPUTS),
         ],
     ),
     // SFNNv17 (Stockfish master): Stockfish 19's header and arrays without the PSQT blocks.
-    sf19_like(
-        "SFNNv17's, without PSQT blocks",
-        |l1| Architecture::Sf19(Sf19Arch { l1, inputs: Sf19Inputs::Full, psqt: false }),
-        &[
-            BIASES,
-            int8("threat weights", T19),
-            int8("pawn-pair weights", PP),
-            leb("piece-square weights", Elem::I16, SfnnArch::INPUTS, Width::L1),
-        ],
-    ),
-    sf19_like(
-        "SFNNv17's, without PSQT blocks",
-        |l1| Architecture::Sf19(Sf19Arch { l1, inputs: Sf19Inputs::Lite, psqt: false }),
-        &[BIASES, leb("piece-square weights", Elem::I16, Sf19Arch::LITE_INPUTS, Width::L1)],
-    ),
+    StockfishFormat {
+        psqt_zeros: true,
+        ..sf19_like(
+            "SFNNv17's, without PSQT blocks",
+            |l1| Architecture::Sf19(Sf19Arch { l1, inputs: Sf19Inputs::Full, psqt: false }),
+            &[
+                BIASES,
+                ft("threat weights", FtParam::Int8, T19),
+                ft("pawn-pair weights", FtParam::Int8, PP),
+                ft("piece-square weights", FtParam::Weights, SfnnArch::INPUTS),
+            ],
+        )
+    },
+    StockfishFormat {
+        psqt_zeros: true,
+        ..sf19_like(
+            "SFNNv17's, without PSQT blocks",
+            |l1| Architecture::Sf19(Sf19Arch { l1, inputs: Sf19Inputs::Lite, psqt: false }),
+            &[BIASES, ft("piece-square weights", FtParam::Weights, Sf19Arch::LITE_INPUTS)],
+        )
+    },
     // Stockfish 12 and 13: biases, HalfKP weights, then one network section.
     StockfishFormat {
         version: VERSION_HALFKP,
@@ -170,23 +210,13 @@ pub const STOCKFISH_FORMATS: [StockfishFormat; 7] = [
         ..sfnn_like(
             "HalfKP",
             |l1| Architecture::HalfKp(HalfKpArch { l1 }),
-            &[BIASES, leb("feature-transformer weights", Elem::I16, HalfKpArch::INPUTS, Width::L1)],
+            &[BIASES, ft("feature-transformer weights", FtParam::Weights, HalfKpArch::INPUTS)],
         )
     },
 ];
 
 /// `P` is the PSQT buckets of every format (Stockfish 15.1 to 19 alike).
 const _: () = assert!(P == Sf19Arch::PSQT_BUCKETS);
-
-impl Width {
-    /// The row length for transformer width `l1`.
-    pub fn of(self, l1: usize) -> usize {
-        match self {
-            Width::L1 => l1,
-            Width::Psqt => P,
-        }
-    }
-}
 
 impl StockfishFormat {
     /// The record of `arch`'s file, if it is a Stockfish net.
@@ -229,9 +259,10 @@ pub(crate) fn hashes(arch: &Architecture) -> Option<[u32; 2]> {
 mod tests {
     use super::*;
 
-    /// What the reader relies on: each record's architecture is its own; the file hash is the
-    /// transformer's xor the network's; no two formats of different versions or hashes
-    /// collide, and only SFNNv17's share Stockfish 19's headers; the versions are the known ones.
+    /// What the reader and the plan rely on: each record's architecture is its own; the file
+    /// hash is the transformer's xor the network's; no two formats of different versions or
+    /// hashes collide, and only SFNNv17's share Stockfish 19's headers; the versions are the
+    /// known ones; the PSQT blocks are where the parameters expect them.
     #[test]
     fn the_records_are_consistent() {
         for f in &STOCKFISH_FORMATS {
@@ -258,6 +289,14 @@ mod tests {
             }
             assert!(crate::is_known_version(f.version), "{}", f.name);
             assert_eq!(f.ft[0], BIASES, "{}", f.name);
+            // Zero PSQT weights only where the file stores none; an int8 set's PSQT block
+            // follows the set; at most two int8 sets (`Sf19Params::int8_psqt_encoding`).
+            let psqt = f.ft.iter().any(|a| matches!(a.param, FtParam::Psqt | FtParam::Int8Psqt));
+            assert!(!(f.psqt_zeros && psqt), "{}", f.name);
+            for (i, a) in f.ft.iter().enumerate().filter(|(_, a)| a.param == FtParam::Int8Psqt) {
+                assert_eq!((f.ft[i - 1].param, f.ft[i - 1].rows), (FtParam::Int8, a.rows), "{}", f.name);
+            }
+            assert!(f.ft.iter().filter(|a| a.param == FtParam::Int8Psqt).count() <= 2, "{}", f.name);
         }
         for (version, name) in crate::error::KNOWN_VERSIONS {
             assert!(STOCKFISH_FORMATS.iter().any(|f| f.version == *version), "{name}");

@@ -8,7 +8,7 @@
 
 use super::ThreatInputs;
 use crate::net::Padding;
-pub use crate::stockfish_format::{FtArray, Network, StockfishFormat, Width, STOCKFISH_FORMATS};
+pub use crate::stockfish_format::{FtArray, FtParam, Network, StockfishFormat, STOCKFISH_FORMATS};
 
 /// How a multi-layer net's file is laid out: each engine its own (its record: [`Self::format`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
