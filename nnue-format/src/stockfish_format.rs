@@ -221,13 +221,7 @@ const _: () = assert!(P == Sf19Arch::PSQT_BUCKETS);
 impl StockfishFormat {
     /// The record of `arch`'s file, if it is a Stockfish net.
     pub fn of(arch: &Architecture) -> Option<&'static StockfishFormat> {
-        let l1 = match arch {
-            Architecture::Sfnn(_) | Architecture::Threats(_) | Architecture::Sf19(_) | Architecture::HalfKp(_) => {
-                arch.l1()
-            }
-            Architecture::Chess768(_) | Architecture::Layered(_) => return None,
-        };
-        STOCKFISH_FORMATS.iter().find(|f| (f.arch)(l1) == *arch)
+        STOCKFISH_FORMATS.iter().find(|f| (f.arch)(arch.l1()) == *arch)
     }
 
     /// The formats whose header is `version` and `hash`, with their architectures, in the
