@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 use crate::arch::Architecture;
 use crate::error::{ErrorKind, FormatError};
+use crate::headerless::Framed;
+use crate::layered::format::{Storage, Zstd};
 use crate::net::Net;
 
 /// The largest net file read: the largest real nets are a few hundred MB.
@@ -188,24 +190,13 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     if len == 0 {
         return Ok(());
     }
-    if let Some(Architecture::Chess768(arch)) = given {
-        let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-        if len != exact && len != padded {
-            return Err(crate::error::headerless_size_error(head, len, given.unwrap().to_string(), padded));
-        }
-        return Ok(());
-    }
-    if let Some(Architecture::Layered(arch)) = given {
+    if let Some(Framed { frame, sizes: [short, padded], .. }) = given.and_then(crate::headerless::frame) {
         // A CBNF file's size depends on its padding and compression, a varint file's on its
         // values, a compressed one's on its compression: the reader checks them.
-        if head.starts_with(b"CBNF")
-            || arch.file.varints()
-            || arch.file.format().zstd != crate::layered::format::Zstd::No
-        {
+        if head.starts_with(b"CBNF") || frame.storage == Storage::Varints || frame.zstd != Zstd::No {
             return Ok(());
         }
-        let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-        if len != exact && len != padded {
+        if len != short && len != padded {
             return Err(crate::error::headerless_size_error(head, len, given.unwrap().to_string(), padded));
         }
         return Ok(());

@@ -1,9 +1,36 @@
-//! What follows a headerless (chess-768, bullet) file's parameters: bullet's versions pad
-//! them differently. (The other difference between its versions, the order of the output
-//! weights, is the file plan's: `plan.rs`.)
+//! The frame of a net read with its description (the record of its file's frame: bullet's
+//! single-layer files' or a multi-layer engine's), and what follows a headerless file's
+//! parameters: bullet's versions pad them differently. (The other difference between its
+//! versions, the order of the output weights, is the file plan's: `plan.rs`.)
 
+use crate::arch::Architecture;
 use crate::error::{ErrorKind, FormatError};
+use crate::layered::format::{Frame, CHESS768};
 use crate::net::Padding;
+
+/// A net read with its description (no Stockfish header): its frame, the sizes its
+/// uncompressed file of raw values may have (without and with what may follow the last
+/// array), and its arrays' bytes (unpadded, without a header).
+pub(crate) struct Framed {
+    pub frame: Frame,
+    pub sizes: [usize; 2],
+    pub params: usize,
+}
+
+/// `arch`'s frame, if it is described (a Stockfish net's is its header's: `stockfish_format`).
+pub(crate) fn frame(arch: &Architecture) -> Option<Framed> {
+    match arch {
+        Architecture::Chess768(a) => {
+            Some(Framed { frame: CHESS768, sizes: [a.param_bytes(), a.file_bytes()], params: a.param_bytes() })
+        }
+        Architecture::Layered(a) => Some(Framed {
+            frame: a.file.format().frame(),
+            sizes: a.raw_sizes(),
+            params: crate::layered::file::param_bytes(a),
+        }),
+        Architecture::Sfnn(_) | Architecture::Threats(_) | Architecture::Sf19(_) | Architecture::HalfKp(_) => None,
+    }
+}
 
 /// The padding of a file of `len` bytes whose parameters take `exact`: zeros or bullet's
 /// `bulletbullet…` (told apart by the first byte); any other byte is an error at its offset.
@@ -38,7 +65,7 @@ pub(crate) fn read_padding(data: &[u8], exact: usize) -> Result<Padding, FormatE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::{Architecture, Chess768Arch};
+    use crate::arch::Chess768Arch;
     use crate::net::Model;
     use crate::{synth, Net};
 

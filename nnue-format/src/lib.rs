@@ -56,6 +56,7 @@ pub mod preset;
 mod read;
 pub mod reference;
 mod shape_error;
+mod stockfish_format;
 #[cfg(any(test, feature = "synth"))]
 pub mod synth;
 mod write;

@@ -1,14 +1,16 @@
 //! A net's file, derived from its architecture: the parts in file order (section hashes, and
 //! arrays with their element type, length, storage and axis order), and which of the net's
 //! parameters each array is. The one reader (`read.rs`) and the one writer (`write.rs`) walk
-//! this list; what differs between trainers and engines (array order, transposed axes, int
-//! widths, LEB128 or raw, padding, hashes) is stated here, once per layout, and nowhere else.
-//! (Headers and what follows the arrays, `bullet` padding and `CBNF`'s, are the frame around
-//! the list: `read.rs`, `write.rs`, `headerless.rs` and `layered/header.rs`.)
+//! this list. What differs between files is stated in their records: Stockfish's (which
+//! arrays, in which order, LEB128 or raw, the network's shape: `stockfish_format.rs`) and the
+//! multi-layer engines' (`layered/format.rs`, their arrays in `layered/file.rs`); here the
+//! records become parts, and the parts the parameters. (Headers and what follows the arrays,
+//! `bullet` padding and `CBNF`'s, are the frame around the list: `read.rs`, `write.rs`,
+//! `headerless.rs` and `layered/header.rs`.)
 
 use std::collections::HashMap;
 
-use crate::arch::{Architecture, HalfKpArch, OutputOrder, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
+use crate::arch::{Architecture, OutputOrder, Sf19Arch, SfnnArch};
 pub(crate) use crate::elem::Elem;
 use crate::layered::file::FileArray;
 use crate::layered::Numbers;
@@ -16,6 +18,7 @@ use crate::net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams,
 };
+use crate::stockfish_format::{self, FtParam, Network, StockfishFormat};
 
 /// How an array is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,57 +83,26 @@ pub(crate) type Stored<V> = (V, Encoding);
 /// The parts of `arch`'s file after its header, in order.
 pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
     let mut p = Plan::default();
+    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(arch), stockfish_format::hashes(arch)) {
+        // A Stockfish file, as its record says: the transformer behind its hash, then the network.
+        let l1 = arch.l1();
+        p.hash("feature transformer", ft_hash);
+        for a in f.ft {
+            let storage = if a.param.leb128() { Storage::RawOrLeb128 } else { Storage::Raw };
+            p.array("feature transformer", a.what, a.param.elem(), a.rows * a.param.width(l1), storage, None);
+        }
+        match f.network {
+            Network::Stacks(shape) => p.stacks(l1, network_hash, shape),
+            Network::Chain([l2, l3]) => {
+                p.hash("network", network_hash);
+                p.dense("network", "fc_0", 2 * l1, l2);
+                p.dense("network", "fc_1", l2, l3);
+                p.dense("network", "fc_2", l3, 1);
+            }
+        }
+        return p.0;
+    }
     match *arch {
-        Architecture::Sfnn(a) => {
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            p.ft_leb("feature-transformer weights", Elem::I16, SfnnArch::INPUTS * a.l1);
-            p.ft_leb("PSQT weights", Elem::I32, SfnnArch::INPUTS * SfnnArch::PSQT_BUCKETS);
-            p.stacks(a.l1, a.stack_hash(), SFNN_STACK);
-        }
-        Architecture::Threats(a) => {
-            // Stockfish 18: biases, threat weights (raw int8), HalfKAv2_hm weights, then one
-            // PSQT block for both tables (threat rows first).
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            p.ft_raw("threat weights", Elem::I8, ThreatsArch::THREAT_INPUTS * a.l1);
-            p.ft_leb("HalfKAv2_hm weights", Elem::I16, ThreatsArch::PIECE_INPUTS * a.l1);
-            p.ft_leb(
-                "PSQT weights (threat rows, then HalfKAv2_hm rows)",
-                Elem::I32,
-                ThreatsArch::INPUTS * SfnnArch::PSQT_BUCKETS,
-            );
-            p.stacks(a.l1, a.stack_hash(), SFNN_STACK);
-        }
-        Architecture::Sf19(a) => {
-            // Stockfish 19: biases, then per feature set its weights and its PSQT block:
-            // threats (int8, raw), pawn pairs (int8, raw), then the int16 set. SFNNv17: the
-            // same without the PSQT blocks.
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            if a.inputs == Sf19Inputs::Full {
-                for (rows, what) in [(Sf19Arch::THREAT_INPUTS, "threat"), (Sf19Arch::PAIR_INPUTS, "pawn-pair")] {
-                    p.ft_raw(&format!("{what} weights"), Elem::I8, rows * a.l1);
-                    if a.psqt {
-                        p.ft_leb(&format!("{what} PSQT weights"), Elem::I32, rows * Sf19Arch::PSQT_BUCKETS);
-                    }
-                }
-            }
-            p.ft_leb("piece-square weights", Elem::I16, a.int16_inputs() * a.l1);
-            if a.psqt {
-                p.ft_leb("piece-square PSQT weights", Elem::I32, a.int16_inputs() * Sf19Arch::PSQT_BUCKETS);
-            }
-            p.stacks(a.l1, a.stack_hash(), SF19_STACK);
-        }
-        Architecture::HalfKp(a) => {
-            p.hash("feature transformer", a.ft_hash());
-            p.ft_leb("feature-transformer biases", Elem::I16, a.l1);
-            p.ft_leb("feature-transformer weights", Elem::I16, HalfKpArch::INPUTS * a.l1);
-            p.hash("network", a.network_hash());
-            p.dense("network", "fc_0", 2 * a.l1, HalfKpArch::L2);
-            p.dense("network", "fc_1", HalfKpArch::L2, HalfKpArch::L3);
-            p.dense("network", "fc_2", HalfKpArch::L3, 1);
-        }
         Architecture::Chess768(a) => {
             let (n, b) = (a.hidden, a.output_buckets);
             p.named("l0 weights", Elem::I16, a.inputs() * n, None);
@@ -162,14 +134,12 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                 }));
             }
         }
+        Architecture::Sfnn(_) | Architecture::Threats(_) | Architecture::Sf19(_) | Architecture::HalfKp(_) => {
+            unreachable!("every Stockfish architecture has its record")
+        }
     }
     p.0
 }
-
-/// The layer stacks of Stockfish 15.1 to 18: fc_0 `L1 -> 15+1`, fc_1 `30 -> 32`, fc_2 `32 -> 1`.
-const SFNN_STACK: [usize; 4] = [SfnnArch::FC0_OUT, SfnnArch::FC1_IN, SfnnArch::FC1_OUT, SfnnArch::FC1_OUT];
-/// Stockfish 19's: fc_0 `L1 -> 32`, fc_1 `64 -> 32`, fc_2 `128 -> 1`.
-const SF19_STACK: [usize; 4] = [Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, Sf19Arch::FC2_IN];
 
 /// Builds a part list.
 #[derive(Default)]
@@ -183,16 +153,6 @@ impl Plan {
     fn array(&mut self, section: &str, what: &str, elem: Elem, len: usize, storage: Storage, order: Option<FileArray>) {
         let (section, what) = (section.into(), what.into());
         self.0.push(Part::Array(ArrayPart { section, what, elem, len, storage, order, finite: false, align: 1 }));
-    }
-
-    /// A feature-transformer array, raw or LEB128.
-    fn ft_leb(&mut self, what: &str, elem: Elem, len: usize) {
-        self.array("feature transformer", what, elem, len, Storage::RawOrLeb128, None);
-    }
-
-    /// A feature-transformer array that is always raw (the int8 rows).
-    fn ft_raw(&mut self, what: &str, elem: Elem, len: usize) {
-        self.array("feature transformer", what, elem, len, Storage::Raw, None);
     }
 
     /// A headerless net's array, its own section.
@@ -222,47 +182,49 @@ impl Plan {
 }
 
 /// The net's arrays in file order (as [`parts`] lists them), canonical order.
-pub(crate) fn arrays(model: &Model) -> Vec<Stored<ValuesRef<'_>>> {
+pub(crate) fn arrays<'a>(model: &'a Model) -> Vec<Stored<ValuesRef<'a>>> {
     use ValuesRef::{I16, I32, I8};
     let raw = Encoding::Raw;
     let mut out = Vec::new();
     match model {
-        Model::Sfnn(_, p) => {
-            ft_arrays(&mut out, &p.ft);
-            stack_arrays(&mut out, &p.stacks);
-        }
-        Model::Threats(_, p) => {
-            let e = p.ft.encoding;
-            out.extend([(I16(&p.ft.biases), e[0]), (I8(&p.threat_weights), raw)]);
-            out.extend([(I16(&p.ft.weights), e[1]), (I32(&p.ft.psqt), e[2])]);
-            stack_arrays(&mut out, &p.stacks);
-        }
-        Model::Sf19(a, p) => {
-            let e = p.ft.encoding;
-            out.push((I16(&p.ft.biases), e[0]));
-            let (mut int8, mut psqt) = (&p.int8_weights[..], &p.ft.psqt[..]);
-            if a.inputs == Sf19Inputs::Full {
-                for (rows, encoding) in
-                    [Sf19Arch::THREAT_INPUTS, Sf19Arch::PAIR_INPUTS].into_iter().zip(p.int8_psqt_encoding)
-                {
-                    let (weights, rest) = int8.split_at(rows * a.l1);
-                    let (block, rest_psqt) = psqt.split_at(rows * Sf19Arch::PSQT_BUCKETS);
-                    out.push((I8(weights), raw));
-                    if a.psqt {
-                        out.push((I32(block), encoding));
-                    }
-                    (int8, psqt) = (rest, rest_psqt);
+        Model::Sfnn(..) | Model::Threats(..) | Model::Sf19(..) | Model::HalfKp(..) => {
+            // The parameters as the record names them, and the network's layers in order.
+            let stacked = |stacks: &'a [Stack]| stacks.iter().flat_map(|s| [&s.fc0, &s.fc1, &s.fc2]).collect();
+            let (arch, ft, int8, int8_psqt_encoding, layers): (_, _, &[i8], _, Vec<&Dense>) = match model {
+                Model::Sfnn(a, p) => (Architecture::Sfnn(*a), &p.ft, &[], [raw; 2], stacked(&p.stacks)),
+                Model::Threats(a, p) => {
+                    (Architecture::Threats(*a), &p.ft, &p.threat_weights, [raw; 2], stacked(&p.stacks))
                 }
+                Model::Sf19(a, p) => {
+                    (Architecture::Sf19(*a), &p.ft, &p.int8_weights, p.int8_psqt_encoding, stacked(&p.stacks))
+                }
+                Model::HalfKp(a, p) => (Architecture::HalfKp(*a), &p.ft, &[], [raw; 2], vec![&p.fc0, &p.fc1, &p.fc2]),
+                _ => unreachable!("a Stockfish net"),
+            };
+            let f = StockfishFormat::of(&arch).expect("every Stockfish architecture has its record");
+            // The record's arrays in file order; the int8 sets and the PSQT blocks are each
+            // back to back in the parameters.
+            let (mut int8, mut psqt, mut int8_psqt_encoding) = (int8, &ft.psqt[..], int8_psqt_encoding.iter());
+            for a in f.ft {
+                let len = a.rows * a.param.width(arch.l1());
+                let mut take_psqt = || {
+                    let (block, rest) = psqt.split_at(len);
+                    psqt = rest;
+                    block
+                };
+                out.push(match a.param {
+                    FtParam::Biases => (I16(&ft.biases), ft.encoding[0]),
+                    FtParam::Weights => (I16(&ft.weights), ft.encoding[1]),
+                    FtParam::Psqt => (I32(take_psqt()), ft.encoding[2]),
+                    FtParam::Int8Psqt => (I32(take_psqt()), *int8_psqt_encoding.next().expect("two int8 sets at most")),
+                    FtParam::Int8 => {
+                        let (block, rest) = int8.split_at(len);
+                        int8 = rest;
+                        (I8(block), raw)
+                    }
+                });
             }
-            out.push((I16(&p.ft.weights), e[1]));
-            if a.psqt {
-                out.push((I32(psqt), e[2]));
-            }
-            stack_arrays(&mut out, &p.stacks);
-        }
-        Model::HalfKp(_, p) => {
-            ft_arrays(&mut out, &p.ft);
-            for layer in [&p.fc0, &p.fc1, &p.fc2] {
+            for layer in layers {
                 out.extend([(I32(&layer.biases), raw), (I8(&layer.weights), raw)]);
             }
         }
@@ -290,76 +252,16 @@ pub(crate) fn arrays(model: &Model) -> Vec<Stored<ValuesRef<'_>>> {
     out
 }
 
-fn ft_arrays<'a>(out: &mut Vec<Stored<ValuesRef<'a>>>, ft: &'a FeatureTransformer) {
-    let e = ft.encoding;
-    out.extend([(ValuesRef::I16(&ft.biases), e[0]), (ValuesRef::I16(&ft.weights), e[1])]);
-    if !ft.psqt.is_empty() {
-        out.push((ValuesRef::I32(&ft.psqt), e[2]));
-    }
-}
-
-fn stack_arrays<'a>(out: &mut Vec<Stored<ValuesRef<'a>>>, stacks: &'a [Stack]) {
-    for stack in stacks {
-        for layer in [&stack.fc0, &stack.fc1, &stack.fc2] {
-            out.extend([
-                (ValuesRef::I32(&layer.biases), Encoding::Raw),
-                (ValuesRef::I8(&layer.weights), Encoding::Raw),
-            ]);
-        }
-    }
-}
-
 /// The arrays [`parts`] lists, read in file order, made into `arch`'s parameters (`padding`:
 /// what the frame found after a headerless net's arrays).
 pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding: Padding) -> Model {
     let mut next = Arrays(arrays.into_iter());
+    if let Some(f) = StockfishFormat::of(arch) {
+        let model = stockfish_model(arch, f, &mut next);
+        debug_assert!(next.0.next().is_none(), "every array of the plan is used");
+        return model;
+    }
     let model = match *arch {
-        Architecture::Sfnn(a) => {
-            let ft = next.ft(true);
-            Model::Sfnn(a, SfnnParams { ft, stacks: next.stacks(a.l1, SFNN_STACK) })
-        }
-        Architecture::Threats(a) => {
-            let (biases, e0) = next.i16();
-            let (threat_weights, _) = next.i8();
-            let (weights, e1) = next.i16();
-            let (psqt, e2) = next.i32();
-            let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            Model::Threats(a, ThreatsParams { ft, threat_weights, stacks: next.stacks(a.l1, SFNN_STACK) })
-        }
-        Architecture::Sf19(a) => {
-            let (biases, e0) = next.i16();
-            let (mut int8_weights, mut psqt) = (Vec::new(), Vec::new());
-            let mut int8_psqt_encoding = [Encoding::Leb128; 2];
-            // SFNNv17's file has no PSQT blocks: its parameters hold zeros, which evaluate to
-            // the positional value alone, as Stockfish master does.
-            let psqt_block = |next: &mut Arrays, rows: usize| match a.psqt {
-                true => next.i32(),
-                false => (vec![0; rows * Sf19Arch::PSQT_BUCKETS], Encoding::Leb128),
-            };
-            if a.inputs == Sf19Inputs::Full {
-                for (encoding, rows) in
-                    int8_psqt_encoding.iter_mut().zip([Sf19Arch::THREAT_INPUTS, Sf19Arch::PAIR_INPUTS])
-                {
-                    int8_weights.extend(next.i8().0);
-                    let (block, e) = psqt_block(&mut next, rows);
-                    psqt.extend(block);
-                    *encoding = e;
-                }
-            }
-            let (weights, e1) = next.i16();
-            let (block, e2) = psqt_block(&mut next, a.int16_inputs());
-            psqt.extend(block);
-            let ft = FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] };
-            let stacks = next.stacks(a.l1, SF19_STACK);
-            Model::Sf19(a, Sf19Params { ft, int8_weights, int8_psqt_encoding, stacks })
-        }
-        Architecture::HalfKp(a) => {
-            let ft = next.ft(false);
-            let fc0 = next.dense(2 * a.l1, HalfKpArch::L2);
-            let fc1 = next.dense(HalfKpArch::L2, HalfKpArch::L3);
-            let fc2 = next.dense(HalfKpArch::L3, 1);
-            Model::HalfKp(a, HalfKpParams { ft, fc0, fc1, fc2 })
-        }
         Architecture::Chess768(a) => {
             let [l0w, l0b, l1w, l1b] = [(); 4].map(|()| next.i16().0);
             Model::Chess768(a, Chess768Params { l0w, l0b, l1w, l1b, padding })
@@ -401,9 +303,64 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
             };
             Model::Layered(a, params)
         }
+        Architecture::Sfnn(_) | Architecture::Threats(_) | Architecture::Sf19(_) | Architecture::HalfKp(_) => {
+            unreachable!("every Stockfish architecture has its record")
+        }
     };
     debug_assert!(next.0.next().is_none(), "every array of the plan is used");
     model
+}
+
+/// A Stockfish net's parameters from the arrays its record `f` lists.
+fn stockfish_model(arch: &Architecture, f: &StockfishFormat, next: &mut Arrays) -> Model {
+    // The transformer: the int8 sets and the PSQT blocks each back to back, in file order.
+    let mut ft =
+        FeatureTransformer { biases: Vec::new(), weights: Vec::new(), psqt: Vec::new(), encoding: [Encoding::Raw; 3] };
+    let (mut int8, mut int8_psqt_encoding, mut sets) = (Vec::new(), [Encoding::Leb128; 2], 0);
+    for a in f.ft {
+        match a.param {
+            FtParam::Biases => (ft.biases, ft.encoding[0]) = next.i16(),
+            FtParam::Weights => (ft.weights, ft.encoding[1]) = next.i16(),
+            FtParam::Int8 => int8.extend(next.i8().0),
+            FtParam::Int8Psqt => {
+                let (block, encoding) = next.i32();
+                ft.psqt.extend(block);
+                int8_psqt_encoding[sets] = encoding;
+                sets += 1;
+            }
+            FtParam::Psqt => {
+                let (block, encoding) = next.i32();
+                ft.psqt.extend(block);
+                ft.encoding[2] = encoding;
+            }
+        }
+    }
+    if f.psqt_zeros {
+        // SFNNv17's file has no PSQT blocks: its parameters hold zeros, which evaluate to the
+        // positional value alone, as Stockfish master does.
+        ft.psqt = vec![0; arch.inputs() * Sf19Arch::PSQT_BUCKETS];
+        ft.encoding[2] = Encoding::Leb128;
+    }
+    let l1 = arch.l1();
+    match (*arch, f.network) {
+        (Architecture::Sfnn(a), Network::Stacks(shape)) => {
+            Model::Sfnn(a, SfnnParams { ft, stacks: next.stacks(l1, shape) })
+        }
+        (Architecture::Threats(a), Network::Stacks(shape)) => {
+            Model::Threats(a, ThreatsParams { ft, threat_weights: int8, stacks: next.stacks(l1, shape) })
+        }
+        (Architecture::Sf19(a), Network::Stacks(shape)) => {
+            let stacks = next.stacks(l1, shape);
+            Model::Sf19(a, Sf19Params { ft, int8_weights: int8, int8_psqt_encoding, stacks })
+        }
+        (Architecture::HalfKp(a), Network::Chain([l2, l3])) => {
+            let fc0 = next.dense(2 * l1, l2);
+            let fc1 = next.dense(l2, l3);
+            let fc2 = next.dense(l3, 1);
+            Model::HalfKp(a, HalfKpParams { ft, fc0, fc1, fc2 })
+        }
+        _ => unreachable!("{arch}: its record's network is its family's"),
+    }
 }
 
 /// The arrays read, taken in order (their types are the plan's, so a mismatch is a bug here).
@@ -429,13 +386,6 @@ impl Arrays {
         }
     }
 
-    fn ft(&mut self, psqt: bool) -> FeatureTransformer {
-        let (biases, e0) = self.i16();
-        let (weights, e1) = self.i16();
-        let (psqt, e2) = if psqt { self.i32() } else { (Vec::new(), Encoding::Raw) };
-        FeatureTransformer { biases, weights, psqt, encoding: [e0, e1, e2] }
-    }
-
     fn dense(&mut self, inputs: usize, outputs: usize) -> Dense {
         let mut layer = Dense::zeroed(inputs, outputs);
         layer.biases = self.i32().0;
@@ -457,6 +407,7 @@ impl Arrays {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arch::Sf19Inputs;
     use crate::{synth, Net};
 
     /// Every family's plan lists exactly the arrays its parameters hold, in types and sizes.

@@ -1,12 +1,13 @@
 //! The reader: every size is checked against the bytes present before anything is allocated.
 
-use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, Sf19Inputs, SfnnArch, ThreatsArch};
+use crate::arch::Architecture;
 use crate::error::{ErrorKind, FormatError};
 use crate::hash;
+use crate::headerless::Framed;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Net, Padding};
 use crate::plan::{self, ArrayPart, Elem, Part, Storage, Stored, Values};
-use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
+use crate::stockfish_format::StockfishFormat;
 
 struct Reader<'a> {
     data: &'a [u8],
@@ -191,11 +192,8 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     if data.is_empty() {
         return Err(FormatError::new(0, "header", ErrorKind::Empty));
     }
-    if let Some(Architecture::Chess768(arch)) = given {
-        return read_chess768(data, arch, given.unwrap());
-    }
-    if let Some(Architecture::Layered(arch)) = given {
-        return read_layered(data, arch);
+    if let Some(framed) = given.and_then(crate::headerless::frame) {
+        return read_framed(data, given.unwrap(), framed);
     }
     if data.starts_with(b"CBNF") {
         return Err(crate::error::cbnf_without_description());
@@ -222,101 +220,67 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
             )
         })?
         .to_string();
-    let headered = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
-    let arch = headered.arch();
-    // Stockfish 19 and SFNNv17 share the version word and the hashes: a given description says
-    // which; without one, the layout whose arrays end exactly at the end of the file.
+    let named = identify(version, hash, &description).map_err(|kind| FormatError::new(hash_at, "header", kind))?;
+    // Formats may share a header (Stockfish 19's and SFNNv17's: the version word and the
+    // hashes): a given description says which; without one, the format whose arrays end
+    // exactly at the end of the file.
     let candidates = match given {
-        Some(given) => {
-            if psqt_unknown(*given) != arch {
+        Some(given) => match named.iter().find(|(_, a)| a == given) {
+            Some(&one) => vec![one],
+            None => {
                 return Err(FormatError::new(
                     hash_at,
                     "header",
-                    ErrorKind::DescriptionMismatch { described: given.to_string(), actual: arch.to_string() },
-                ));
+                    ErrorKind::DescriptionMismatch { described: given.to_string(), actual: named[0].1.to_string() },
+                ))
             }
-            vec![*given]
-        }
-        None => match arch {
-            Architecture::Sf19(a) => vec![arch, Architecture::Sf19(Sf19Arch { psqt: false, ..a })],
-            _ => vec![arch],
         },
+        None => named,
     };
     let body = r.pos;
     let mut failed = Vec::new();
-    for arch in candidates {
+    for (format, arch) in candidates {
         let mut r = Reader { data, pos: body, section: String::new() };
         match r.parts(&plan::parts(&arch)).and_then(|arrays| r.end().map(|()| arrays)) {
             Ok(arrays) => return Ok(Net { description, model: plan::assemble(&arch, arrays, Padding::None) }),
-            Err(e) => failed.push(e),
+            Err(e) => failed.push((format, e)),
         }
     }
-    match <[FormatError; 2]>::try_from(failed) {
-        Ok([sf19, v17]) => Err(neither_sf19_nor_v17(data.len(), sf19, v17)),
-        Err(mut one) => Err(one.pop().expect("one candidate at least")),
+    match <[_; 2]>::try_from(failed) {
+        Ok([first, second]) => Err(neither(version, data.len(), first, second)),
+        Err(mut one) => Err(one.pop().expect("one candidate at least").1),
     }
 }
 
-/// Stockfish 19's architecture as the header names it (the PSQT blocks assumed, which the
-/// header can't tell).
-fn psqt_unknown(arch: Architecture) -> Architecture {
-    match arch {
-        Architecture::Sf19(a) => Architecture::Sf19(Sf19Arch { psqt: true, ..a }),
-        other => other,
-    }
-}
-
-/// A Stockfish 19 header over a body that fits neither layout: both reasons, at the offset of
-/// the layout that read further.
-fn neither_sf19_nor_v17(size: usize, sf19: FormatError, v17: FormatError) -> FormatError {
-    let further = if v17.offset >= sf19.offset { &v17 } else { &sf19 };
+/// A header two formats share over a body that fits neither: both reasons, at the offset of
+/// the format that read further.
+fn neither(version: u32, size: usize, first: Failed, second: Failed) -> FormatError {
+    let ((f, e), (g, d)) = (first, second);
+    let further = if d.offset >= e.offset { &d } else { &e };
     let what = format!(
-        "a Stockfish {VERSION_SF19:#010x} file of {size} bytes that is neither Stockfish 19's layout \
-         (at offset {}, {}: {}) nor SFNNv17's, without PSQT blocks (at offset {}, {}: {})",
-        sf19.offset, sf19.section, sf19.kind, v17.offset, v17.section, v17.kind
+        "a Stockfish {version:#010x} file of {size} bytes that is neither {} (at offset {}, {}: {}) nor {} \
+         (at offset {}, {}: {})",
+        f.name, e.offset, e.section, e.kind, g.name, d.offset, d.section, d.kind
     );
     FormatError::new(further.offset, further.section.clone(), ErrorKind::Invalid(what))
 }
 
-/// The families a Stockfish header names (headerless nets have none).
-#[derive(Clone, Copy)]
-enum Headered {
-    Sfnn(SfnnArch),
-    Threats(ThreatsArch),
-    Sf19(Sf19Arch),
-    HalfKp(HalfKpArch),
-}
+/// A format tried, and why it did not read.
+type Failed = (&'static StockfishFormat, FormatError);
 
-impl Headered {
-    fn arch(self) -> Architecture {
-        match self {
-            Headered::Sfnn(a) => Architecture::Sfnn(a),
-            Headered::Threats(a) => Architecture::Threats(a),
-            Headered::Sf19(a) => Architecture::Sf19(a),
-            Headered::HalfKp(a) => Architecture::HalfKp(a),
-        }
+/// The formats (with their architectures) the version and hash name, in the records' order;
+/// checks the description agrees.
+fn identify(
+    version: u32,
+    hash: u32,
+    description: &str,
+) -> Result<Vec<(&'static StockfishFormat, Architecture)>, ErrorKind> {
+    if !crate::is_known_version(version) {
+        // Checked before: no file reaches this (no size to tell).
+        return Err(ErrorKind::UnknownVersion { found: version, size: 0 });
     }
-}
-
-/// Works out the architecture from the version and hash, and checks the description agrees.
-fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, ErrorKind> {
-    let widths = (1..=256).map(|k| k * 64);
-    let arch = match version {
-        VERSION_SFNN => widths
-            .clone()
-            .map(|l1| SfnnArch { l1 })
-            .find(|a| a.file_hash() == hash)
-            .map(Headered::Sfnn)
-            .or_else(|| widths.map(|l1| ThreatsArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::Threats)),
-        VERSION_HALFKP => widths.map(|l1| HalfKpArch { l1 }).find(|a| a.file_hash() == hash).map(Headered::HalfKp),
-        VERSION_SF19 => widths
-            .flat_map(|l1| [Sf19Inputs::Full, Sf19Inputs::Lite].map(|inputs| Sf19Arch { l1, inputs, psqt: true }))
-            .find(|a| a.file_hash() == hash)
-            .map(Headered::Sf19),
-        // Checked before: no file reaches this arm (no size to tell).
-        found => return Err(ErrorKind::UnknownVersion { found, size: 0 }),
-    };
-    let Some(arch) = arch else {
+    let named = StockfishFormat::named_by(version, hash);
+    let Some(&(format, arch)) = named.first() else {
         let sf14 = (1..=256)
             .map(|k| k * 64)
             .find(|&l1| hash::feature_transformer(hash::HALFKA_V2, l1) ^ hash::network(l1, 16, 32) == hash);
@@ -334,18 +298,14 @@ fn identify(version: u32, hash: u32, description: &str) -> Result<Headered, Erro
     // Released nets mostly carry a trainer's note; when the description does name an
     // architecture ("...[22528->3072x2]..."), it must be the one the hash says.
     if let Some(l1) = described_l1(description) {
-        let family_ok = match arch {
-            Headered::Sfnn(_) | Headered::Threats(_) | Headered::Sf19(_) => !description.contains("HalfKP"),
-            Headered::HalfKp(_) => !description.contains("HalfKAv2"),
-        };
-        if l1 != arch.arch().l1() || !family_ok {
+        if l1 != arch.l1() || description.contains(format.other_family) {
             return Err(ErrorKind::DescriptionMismatch {
                 described: description.to_string(),
-                actual: arch.arch().to_string(),
+                actual: arch.to_string(),
             });
         }
     }
-    Ok(arch)
+    Ok(named)
 }
 
 /// The L1 in a description such as `Features=HalfKP(Friend)[41024->256x2]`.
@@ -357,56 +317,43 @@ fn described_l1(description: &str) -> Option<usize> {
     rest[arrow + digits.len()..].starts_with("x2").then(|| digits.parse().ok())?
 }
 
-fn read_chess768(data: &[u8], arch: &Chess768Arch, full: &Architecture) -> Result<Net, FormatError> {
-    let (exact, padded) = (arch.param_bytes(), arch.file_bytes());
-    if data.len() != exact && data.len() != padded {
-        return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
-    }
-    let padding = crate::headerless::read_padding(data, exact)?;
-    let mut r = Reader { data: &data[..exact], pos: 0, section: String::new() };
-    let arrays = r.parts(&plan::parts(full))?;
-    let model = plan::assemble(full, arrays, padding);
-    Ok(Net { description: String::new(), model })
-}
-
-/// A multi-layer net: the engine's header, if its layout has one, then its arrays in the
-/// engine's order (see `layered::file`).
-fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatError> {
-    use crate::layered::file;
+/// A net read with its description (a headerless net, or a `CBNF` one): as its frame says,
+/// the header if it has one, then its arrays (see `layered::file` for the multi-layer
+/// engines' orders), then what may follow them.
+fn read_framed(data: &[u8], full: &Architecture, framed: Framed) -> Result<Net, FormatError> {
     use crate::layered::format::{End, Storage, Zstd};
     use crate::layered::header;
-    use crate::net::Padding;
-    let format = arch.file.format();
-    let align = format.align;
-    // A CBNF header says how the arrays are stored; the other layouts have none.
-    let head = header::read(data, arch)?;
+    let Framed { frame, sizes: [short, padded], params } = framed;
+    // A CBNF header says how the arrays are stored; the other frames have none.
+    let head = match full {
+        Architecture::Layered(arch) => header::read(data, arch)?,
+        _ => header::Header { name: String::new(), start: 0, zstd: false },
+    };
     let decompressed;
-    let (body, start, padding, aligned) = if format.storage == Storage::Varints {
+    let (body, start, padding, aligned) = if frame.storage == Storage::Varints {
         // One varint per value: the size follows from the values; nothing may trail them.
         (data, 0, Padding::None, false)
     } else if head.zstd {
-        decompressed = header::decompress(&data[head.start..], head.start, file::param_bytes(arch))?;
+        decompressed = header::decompress(&data[head.start..], head.start, params)?;
         (&decompressed[..], 0, Padding::None, false)
-    } else if format.zstd == Zstd::WholeFile && !arch.raw_sizes().contains(&data.len()) {
+    } else if frame.zstd == Zstd::WholeFile && ![short, padded].contains(&data.len()) {
         // As Viridithas ships (and embeds) its nets: the struct's bytes, zstd-compressed.
-        decompressed = header::decompress(data, 0, file::param_bytes(arch))?;
+        decompressed = header::decompress(data, 0, params)?;
         (&decompressed[..], 0, Padding::None, false)
     } else {
-        // The size first, as for the other headerless nets: a truncated file is one error.
-        let [short, padded] = arch.raw_sizes();
+        // The size first: a truncated file is one error.
         if data.len() != short && data.len() != padded {
-            return Err(crate::error::headerless_size_error(data, data.len(), arch.to_string(), padded));
+            return Err(crate::error::headerless_size_error(data, data.len(), full.to_string(), padded));
         }
-        let padding = match format.end {
-            End::Bullet => crate::headerless::read_padding(data, file::param_bytes(arch))?,
+        let padding = match frame.end {
+            End::Bullet => crate::headerless::read_padding(data, params)?,
             // An aligned layout's file with its last array padded too.
             End::Aligned if data.len() == padded && padded != short => Padding::Zeros,
             _ => Padding::None,
         };
-        (data, head.start, padding, align > 1)
+        (data, head.start, padding, frame.align > 1)
     };
-    let full = Architecture::Layered(*arch);
-    let mut parts = plan::parts(&full);
+    let mut parts = plan::parts(full);
     if !aligned {
         for part in &mut parts {
             if let Part::Array(a) = part {
@@ -416,10 +363,10 @@ fn read_layered(data: &[u8], arch: &crate::LayeredArch) -> Result<Net, FormatErr
     }
     let mut r = Reader { data: body, pos: start, section: String::new() };
     let arrays = r.parts(&parts)?;
-    if format.storage == Storage::Varints {
+    if frame.storage == Storage::Varints {
         r.end()?;
     }
-    Ok(Net { description: head.name, model: plan::assemble(&full, arrays, padding) })
+    Ok(Net { description: head.name, model: plan::assemble(full, arrays, padding) })
 }
 
 impl Net {

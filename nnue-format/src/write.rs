@@ -1,23 +1,22 @@
 //! The writer: the exact inverse of the reader.
 
+use crate::headerless::Framed;
 use crate::layered::format::End;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Model, Net, Padding};
 use crate::plan::{self, ArrayPart, Part, ValuesRef};
+use crate::stockfish_format::{hashes, StockfishFormat};
 use crate::Architecture;
-use crate::{VERSION_HALFKP, VERSION_SF19, VERSION_SFNN};
 
 pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     let mut out = Vec::new();
     let arch = net.arch();
-    // The frame's head: Stockfish's header, a `CBNF` header, or nothing.
-    match &arch {
-        Architecture::Sfnn(a) => header(&mut out, VERSION_SFNN, a.file_hash(), &net.description),
-        Architecture::Threats(a) => header(&mut out, VERSION_SFNN, a.file_hash(), &net.description),
-        Architecture::Sf19(a) => header(&mut out, VERSION_SF19, a.file_hash(), &net.description),
-        Architecture::HalfKp(a) => header(&mut out, VERSION_HALFKP, a.file_hash(), &net.description),
-        Architecture::Layered(a) => crate::layered::header::write(&mut out, a, &net.description),
-        Architecture::Chess768(_) => {}
+    // The frame's head: Stockfish's header (its record's version word), a `CBNF` header, or
+    // nothing.
+    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(&arch), hashes(&arch)) {
+        header(&mut out, f.version, ft_hash ^ network_hash, &net.description);
+    } else if let Architecture::Layered(a) = &arch {
+        crate::layered::header::write(&mut out, a, &net.description);
     }
     // The parts, in the plan's order.
     let mut arrays = plan::arrays(&net.model).into_iter();
@@ -35,24 +34,23 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
             }
         }
     }
-    // The frame's tail: what follows a headerless net's arrays.
+    // The frame's tail: what follows a headerless net's arrays, as its frame says.
     let padding = match &net.model {
         Model::Chess768(_, p) => p.padding,
         Model::Layered(_, p) => p.padding,
         _ => Padding::None,
     };
-    match &arch {
-        Architecture::Layered(a) if a.file.format().end == End::Aligned && padding == Padding::None => {
-            // Written without the last array's padding.
-            let [short, _] = a.raw_sizes();
-            out.truncate(short);
-        }
-        Architecture::Layered(a) if a.file.format().end == End::Aligned => {}
-        _ if padding != Padding::None => {
+    // An aligned frame ends with the last array's padding or without it, another with bullet's.
+    let aligned = crate::headerless::frame(&arch).filter(|f| f.frame.end == End::Aligned);
+    match aligned {
+        // Written without the last array's padding.
+        Some(Framed { sizes: [short, _], .. }) if padding == Padding::None => out.truncate(short),
+        Some(_) => {}
+        None if padding != Padding::None => {
             let len = out.len();
             out.extend((0..len.next_multiple_of(64) - len).map(|i| padding.byte(i)));
         }
-        _ => {}
+        None => {}
     }
     out
 }

@@ -2,10 +2,13 @@
 //! are aligned, how the file ends, how it may be compressed, which board inputs it stores and
 //! in which axis order each array is. The reader, the writer, the size checks, the synthetic
 //! nets and the CLI read these records; a new engine's file is a new [`FileLayout`] and its
-//! record in [`FORMATS`].
+//! record in [`FORMATS`]. Stockfish's files are records too, of their own type
+//! ([`StockfishFormat`], [`STOCKFISH_FORMATS`]): a header of version words and section hashes
+//! that these records don't have.
 
 use super::ThreatInputs;
 use crate::net::Padding;
+pub use crate::stockfish_format::{FtArray, FtParam, Network, StockfishFormat, STOCKFISH_FORMATS};
 
 /// How a multi-layer net's file is laid out: each engine its own (its record: [`Self::format`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,6 +83,30 @@ pub enum Zstd {
     /// The whole file is a zstd stream when it is not the raw size.
     WholeFile,
 }
+
+/// How a file is framed: what precedes its arrays, how values are stored and aligned, what
+/// may follow the last one, how it may be compressed. A multi-layer file's is its record's
+/// ([`Format::frame`]); bullet's single-layer (chess-768) files' is [`CHESS768`]; Stockfish's
+/// files are [`StockfishFormat`]s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    /// What precedes the arrays.
+    pub header: Header,
+    /// How each value is stored.
+    pub storage: Storage,
+    /// Each array starts at a multiple of this, counted from the first array (1: packed).
+    pub align: usize,
+    /// What may follow the last array.
+    pub end: End,
+    /// How the engine ships it compressed.
+    pub zstd: Zstd,
+}
+
+/// bullet's single-layer (chess-768) files: no header, raw int16 arrays back to back (`l0`
+/// weights and biases, `l1` weights and biases), then padding to 64 bytes, zeros or (bullet
+/// since March 2024) `bulletbullet…`, or none.
+pub const CHESS768: Frame =
+    Frame { header: Header::None, storage: Storage::Raw, align: 1, end: End::Bullet, zstd: Zstd::No };
 
 /// The axis order of a layer's weights (canonical: `[B][out][in]`, as
 /// [`crate::LayeredParams`] documents them).
@@ -263,6 +290,11 @@ impl FileLayout {
 }
 
 impl Format {
+    /// Its frame: header, storage, alignment, end and compression.
+    pub fn frame(&self) -> Frame {
+        Frame { header: self.header, storage: self.storage, align: self.align, end: self.end, zstd: self.zstd }
+    }
+
     /// The paddings a file of this layout may end with.
     pub fn paddings(&self) -> &'static [Padding] {
         match self.end {
