@@ -298,11 +298,7 @@ impl FeatureSet {
         let mut offset = 0;
         for &block in self.blocks {
             match block {
-                BoardBlock::Threats(set) => {
-                    let from = out.len();
-                    threats::active(set, board, perspective, king, out);
-                    out[from..].iter_mut().for_each(|f| *f += offset);
-                }
+                BoardBlock::Threats(set) => threats::active(set, board, perspective, king, offset, out),
                 BoardBlock::PawnPairs => pawn_pairs::active(board, perspective, king, offset, out),
             }
             offset += block.inputs();

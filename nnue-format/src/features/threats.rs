@@ -346,8 +346,9 @@ impl Board {
     }
 }
 
-/// Appends the active threat features of `set` for `perspective` (king on `king`).
-pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
+/// Appends (plus `offset`) the active threat features of `set` for `perspective` (king on
+/// `king`).
+pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, offset: usize, out: &mut Vec<usize>) {
     let l = layout(set);
     let o = orientation(perspective, king);
     let occ = board.occupied;
@@ -359,7 +360,8 @@ pub fn active(set: ThreatSet, board: &Board, perspective: Color, king: usize, ou
                 for to in squares(attacks_of(attacker, from, occ) & occ) {
                     // `occupied` marks exactly the squares that hold a piece.
                     if let Some(attacked) = board.squares[to] {
-                        out.extend(index_oriented(l, a, from ^ o, relative(attacked, perspective), to ^ o));
+                        let f = index_oriented(l, a, from ^ o, relative(attacked, perspective), to ^ o);
+                        out.extend(f.map(|f| offset + f));
                     }
                 }
             }
@@ -572,7 +574,7 @@ mod tests {
 
     fn active_of(set: ThreatSet, pos: &Position, perspective: Color) -> Vec<usize> {
         let mut v = Vec::new();
-        active(set, &Board::new(pos), perspective, pos.king(perspective).index(), &mut v);
+        active(set, &Board::new(pos), perspective, pos.king(perspective).index(), 0, &mut v);
         v.sort_unstable();
         v
     }

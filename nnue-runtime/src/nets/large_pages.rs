@@ -37,7 +37,8 @@ fn copy_into<T: bytemuck::Pod>(buf: &'static mut [u8], from: &T) -> (&'static T,
     (bytemuck::from_bytes(&head[..size]), rest)
 }
 
-/// As [`copy_into`], for a slice.
+/// As [`copy_into`], for a slice. (Not the other way round: a slice of one zero-sized array,
+/// a net's `[[i8; L1]; 0]` int8 rows, casts back to an empty slice.)
 fn copy_slice_into<T: bytemuck::Pod>(buf: &'static mut [u8], from: &[T]) -> (&'static [T], &'static mut [u8]) {
     let size = std::mem::size_of_val(from);
     let (head, rest) = buf.split_at_mut(size.next_multiple_of(64));
