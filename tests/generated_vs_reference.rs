@@ -46,6 +46,11 @@ nnue_runtime::nnue_net!(name = chess768_128_wrap, env = "NNUE_SYNTH_CHESS768_128
 nnue_runtime::nnue_net!(name = layered_f32_64, env = "NNUE_SYNTH_LAYERED_F32_64");
 nnue_runtime::nnue_net!(name = layered_i32_128_wrap, env = "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THREATS_64");
+nnue_runtime::nnue_net!(
+    name = layered_custom_64,
+    env = "NNUE_SYNTH_LAYERED_CUSTOM_64",
+    block = nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS,
+);
 nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
 nnue_runtime::nnue_net!(name = layered_pairs_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_128_WRAP");
@@ -139,6 +144,36 @@ synthetic_test!(chess768_crelu_64, chess768_64, "NNUE_SYNTH_CHESS768_64");
 synthetic_test!(layered_f32_64, layered_f32_64, "NNUE_SYNTH_LAYERED_F32_64");
 synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 synthetic_test!(layered_threats_64, layered_threats_64, "NNUE_SYNTH_LAYERED_THREATS_64");
+
+/// An engine-defined input block (`threats=custom:18`, `block = PATH`): the generated net reads
+/// the block the engine gave, as the reference does once the block is bound.
+#[test]
+fn layered_custom_block_64() {
+    let var = "NNUE_SYNTH_LAYERED_CUSTOM_64";
+    let mut net =
+        nnue_testkit::read_net(env!("NNUE_SYNTH_LAYERED_CUSTOM_64"), option_env!("NNUE_SYNTH_LAYERED_CUSTOM_64_ARCH"));
+    assert_eq!(net.arch().to_string(), layered_custom_64::ARCHITECTURE, "{var}");
+    net.bind_block(&nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS).unwrap();
+    let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
+    assert_eq!(nnue_runtime::Network::feature_set(&layered_custom_64::NETWORK), features);
+    assert!(assert_matches_reference(&net, &layered_custom_64::NETWORK, &positions(7)) > 0);
+    // The block's rows count: the net with a block that lists nothing evaluates otherwise.
+    #[derive(Debug)]
+    struct Silent;
+    use nnue_runtime::features::threats::Board;
+    impl nnue_runtime::features::InputBlock for Silent {
+        fn inputs(&self) -> usize {
+            18
+        }
+        fn active(&self, _: &Board, _: nnue_runtime::Color, _: nnue_runtime::Square, _: &mut Vec<usize>) {}
+    }
+    static SILENT: Silent = Silent;
+    let mut silent = net.clone();
+    silent.bind_block(&SILENT).unwrap();
+    let (a, b) = (nnue_runtime::Evaluator::new(&net), nnue_runtime::Evaluator::new(&silent));
+    let differ = positions(7).iter().filter(|p| a.evaluate(p) != b.evaluate(p)).count();
+    assert!(differ > 100, "{differ} positions differ");
+}
 synthetic_test!(layered_threats_128_wrap, layered_threats_128_wrap, "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 synthetic_test!(layered_pairs_threats_64, layered_pairs_threats_64, "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
 synthetic_test!(

@@ -21,6 +21,11 @@ nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THR
 nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
 nnue_runtime::nnue_net!(name = layered_merged_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_MERGED_PAIRS_THREATS_64");
+nnue_runtime::nnue_net!(
+    name = layered_custom_64,
+    env = "NNUE_SYNTH_LAYERED_CUSTOM_64",
+    block = nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS,
+);
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -143,6 +148,29 @@ incremental_test!(
     "NNUE_SYNTH_LAYERED_THREATS_128_WRAP",
     10
 );
+
+/// An engine-defined input block (testkit's pawn files and bishop pairs, its changes the
+/// trait's default difference of two lists): compiled in, loaded at run time with the block
+/// bound, and through the generic evaluator's own stack, on every path.
+#[test]
+fn chess768_king_buckets_with_an_engine_defined_block_64() {
+    use nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS;
+    let var = env!("NNUE_SYNTH_LAYERED_CUSTOM_64");
+    let mut net = nnue_testkit::read_net(var, Some(env!("NNUE_SYNTH_LAYERED_CUSTOM_64_ARCH")));
+    let unbound = nnue_runtime::loaded::FastWeights::new(&net).err().map(|e| e.to_string());
+    assert!(unbound.is_some_and(|e| e.contains("no implementation")), "an unbound block is refused");
+    net.bind_block(&PAWN_FILES_BISHOP_PAIRS).unwrap();
+    let generic = Evaluator::new(&net);
+    assert_eq!(Network::feature_set(&layered_custom_64::NETWORK), generic.features());
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<64, 32, 16, 18, 2304, 16, 16, 32, 4>().unwrap();
+    for path in KernelPath::all() {
+        let n = random_games(&layered_custom_64::NETWORK, &generic, path, 14, 8, 160);
+        assert!(n > 1000, "{n} plies checked");
+        assert!(random_games(&loaded, &generic, path, 15, 4, 160) > 500);
+    }
+    assert!(random_games(&generic, &generic, KernelPath::SCALAR, 16, 4, 160) > 500);
+}
 
 /// Threat nets through the generic evaluator: the stack keeps a board per ply and updates by
 /// piece and threat deltas; after every make and unmake it equals a refresh.

@@ -335,6 +335,9 @@ impl Chess768Config {
 /// A net in the fast paths' layout: per file layout, its architecture and its named arrays; the
 /// runtime's accumulators read the same [`FastLayout::transformer`] arrays of every one, its
 /// layers find theirs by name ([`param_arrays`]).
+// One per net, made once: the multi-layer variant's description (king and bucket tables, an
+// engine-defined block's pointer) is not worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FastLayout<A = Array> {
     /// Stockfish 15.1-17.1.

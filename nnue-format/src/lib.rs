@@ -73,8 +73,8 @@ pub use layered::format as formats;
 pub use layered::{Act, BucketRule, FileLayout, LayeredArch, Numbers, ThreatInputs};
 pub use layers::{Bucket, Layers, Param, Step, Transform};
 pub use net::{
-    Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding, Sf19Params,
-    SfnnParams, Stack, ThreatsParams, TransformerView,
+    BindError, Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding,
+    Sf19Params, SfnnParams, Stack, ThreatsParams, TransformerView,
 };
 pub use position::{Color, Piece, PieceType, Position, PositionError, Square};
 pub use reference::{Evaluator, ExpectError, GenericAccumulator};

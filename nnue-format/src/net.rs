@@ -2,7 +2,8 @@
 //! this form is what the reader returns, the writer takes and the reference evaluator reads.
 
 use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, SfnnArch, ThreatsArch};
-use crate::layered::LayeredArch;
+use crate::features::{CustomBlock, InputBlock};
+use crate::layered::{LayeredArch, ThreatInputs};
 
 /// How an array is stored in a Stockfish file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +53,45 @@ impl Net {
             Model::Layered(a, _) => Architecture::Layered(*a),
         }
     }
+
+    /// Gives the net's engine-defined input block (`threats=custom:N` in its description)
+    /// its implementation, which every evaluation of it needs (see
+    /// [`features::custom`](crate::features::custom)); for a net read at run time, as
+    /// `nnue_net!(…, block = PATH)` does for a compiled-in one.
+    pub fn bind_block(&mut self, block: &'static dyn InputBlock) -> Result<(), BindError> {
+        let Model::Layered(LayeredArch { threats: Some(ThreatInputs::Custom(custom)), .. }, _) = &mut self.model else {
+            return Err(BindError::NoCustomBlock);
+        };
+        if block.inputs() != custom.inputs() {
+            return Err(BindError::Size { described: custom.inputs(), block: block.inputs() });
+        }
+        *custom = CustomBlock::new(block);
+        Ok(())
+    }
+
+    /// Whether the net has an engine-defined input block without its implementation.
+    pub fn has_unbound_block(&self) -> bool {
+        let Model::Layered(LayeredArch { threats: Some(ThreatInputs::Custom(custom)), .. }, _) = &self.model else {
+            return false;
+        };
+        custom.block().is_none()
+    }
+}
+
+/// Why [`Net::bind_block`] refused a block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BindError {
+    /// The net's description has no `threats=custom:N`.
+    #[error("the net has no engine-defined input block (threats=custom:N) to bind")]
+    NoCustomBlock,
+    /// The block's size is not the description's.
+    #[error("the description's engine-defined input block has {described} features, the block bound to it {block}")]
+    Size {
+        /// N of `threats=custom:N`.
+        described: usize,
+        /// What the block's `inputs()` says.
+        block: usize,
+    },
 }
 
 /// Any family's feature transformer, seen one way: rows `0..int8_rows` are int8 (Stockfish

@@ -88,7 +88,7 @@ pub enum ShapeError {
     #[error("threats= take inputs mirrored by the king (768xKhm or 704xKhm)")]
     ThreatsNeedMirroredKings,
     /// Threat inputs in a file layout other than the one that stores them.
-    #[error("threats={} are stored by {} only", .threats.name(), .threats.file_names())]
+    #[error("threats={} are stored by {} only", .threats, .threats.file_names())]
     ThreatsFile {
         /// The threat inputs.
         threats: ThreatInputs,

@@ -165,8 +165,9 @@ fn network(layout: &FastLayout<BlobFile>, width: usize) -> (TokenStream, TokenSt
 }
 
 /// `rt::features::FeatureSet::new(..)`: the value [`FeatureSet::for_arch`] gives for `arch`
-/// (the function the run-time paths use), as a constant expression.
-fn feature_set(arch: &Architecture) -> TokenStream {
+/// (the function the run-time paths use), as a constant expression; an engine-defined block
+/// is `block`'s (`block = PATH`, checked to be given).
+fn feature_set(arch: &Architecture, engine_block: Option<&syn::Path>) -> TokenStream {
     let set = FeatureSet::for_arch(arch);
     let blocks = set.blocks().iter().map(|block| match block {
         BoardBlock::Threats(threats) => {
@@ -178,6 +179,10 @@ fn feature_set(arch: &Architecture) -> TokenStream {
             quote!(rt::features::BoardBlock::Threats(rt::features::threats::ThreatSet::#threats))
         }
         BoardBlock::PawnPairs => quote!(rt::features::BoardBlock::PawnPairs),
+        BoardBlock::Custom(custom) => {
+            let inputs = Literal::usize_unsuffixed(custom.inputs());
+            quote!(rt::features::BoardBlock::Custom(rt::features::CustomBlock::described(#inputs, &#engine_block)))
+        }
     });
     let pieces = match set.piece_set() {
         PieceSet::HalfKav2Hm => quote!(HalfKav2Hm),
@@ -212,7 +217,7 @@ pub fn emit(input: &NetInput, loaded: &Loaded) -> TokenStream {
     let layout = &loaded.entry.layout;
     let width = accumulator_width(layout);
     let (network_ty, accumulator_ty, value) = network(layout, width);
-    let features = feature_set(&layout.arch());
+    let features = feature_set(&layout.arch(), input.block.as_ref());
     // `compute = "…"`: a sequence of one's own, checked to fit the arrays while loading.
     let own = loaded.compute.is_some();
     let layers = loaded.compute.clone().unwrap_or_else(|| layout.arch().layers());

@@ -31,6 +31,9 @@ pub struct NetInput {
     pub neuron_order: Option<LitStr>,
     /// `expect = [("FEN", value), …]`: evaluations the net as described must give.
     pub expect: Option<Expect>,
+    /// `block = PATH`: the engine's implementation of the description's engine-defined input
+    /// block (`threats=custom:N`), a static seen from inside the generated module.
+    pub block: Option<syn::Path>,
 }
 
 /// `expect = [("FEN", value), …]`.
@@ -100,11 +103,13 @@ impl Parse for NetInput {
                 compute: None,
                 neuron_order: None,
                 expect: None,
+                block: None,
             });
         }
         let (mut name, mut path, mut env, mut default, mut arch, mut layers, mut compute, mut neuron_order) =
             (None, None, None, None, None, None, None, None);
         let mut expect: Option<Expect> = None;
+        let mut block: Option<syn::Path> = None;
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -120,6 +125,13 @@ impl Parse for NetInput {
                 "layers" => Some(&mut layers),
                 "compute" => Some(&mut compute),
                 "neuron_order" => Some(&mut neuron_order),
+                "block" => {
+                    if block.is_some() {
+                        return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
+                    }
+                    block = Some(input.parse::<syn::Path>()?);
+                    None
+                }
                 "expect" => {
                     if expect.is_some() {
                         return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
@@ -131,7 +143,7 @@ impl Parse for NetInput {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                        "unknown key `{key}`: expected name, path, env, default, arch, layers, compute, neuron_order or expect"
+                        "unknown key `{key}`: expected name, path, env, default, arch, layers, compute, neuron_order, expect or block"
                     ),
                     ))
                 }
@@ -158,6 +170,6 @@ impl Parse for NetInput {
                 "`layers` checks the layers the net's description gives, `compute` replaces them: give one",
             ));
         }
-        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute, neuron_order, expect })
+        Ok(NetInput { name: name.unwrap_or(default_name), source, arch, layers, compute, neuron_order, expect, block })
     }
 }

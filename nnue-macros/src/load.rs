@@ -170,6 +170,7 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
             }
         }
     };
+    check_block(input, &entry.layout.arch(), &shown)?;
     if let Some(layers) = &input.layers {
         check_layers(layers, &entry.layout.arch())?;
     }
@@ -177,10 +178,39 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     Ok(Loaded { file, shown, env_var, key, file_hash, entry, compute, neuron_order })
 }
 
+/// `block = PATH` is given exactly when the description names an engine-defined input block.
+fn check_block(input: &NetInput, arch: &Architecture, shown: &str) -> syn::Result<()> {
+    let custom = match arch {
+        Architecture::Layered(a) => match a.threats {
+            Some(nnue_format::ThreatInputs::Custom(block)) => Some(block.inputs()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match (custom, &input.block) {
+        (Some(n), None) => Err(syn::Error::new(
+            input.span(),
+            format!(
+                "nnue_net!: {shown}: the description names an engine-defined input block of {n} features (threats=custom:{n}): \
+                 give its implementation, `block = PATH` (a static implementing nnue_runtime::features::InputBlock)"
+            ),
+        )),
+        (None, Some(path)) => Err(err(path, "`block` is for a description with an engine-defined input block (threats=custom:N)")),
+        _ => Ok(()),
+    }
+}
+
 /// `expect = [("FEN", value), …]`: the reference evaluator on the net as described (with the
 /// `compute` layers, if given) must give each value; else the error points at the first FEN
 /// that differs and names the value the description gives.
 fn check_expected(net: &Net, expect: &Expect, compute: Option<&LitStr>, shown: &str) -> syn::Result<()> {
+    if net.has_unbound_block() {
+        return Err(err(
+            &expect.key,
+            "`expect` can't be checked with an engine-defined input block (threats=custom:N): its code runs in the \
+             engine, not while the crate compiles (check the values in the engine's tests)",
+        ));
+    }
     let layers = compute.map(|text| own_layers(text, &net.arch())).transpose()?;
     let evaluator = match layers {
         Some(layers) => Evaluator::with_layers(net, layers).map_err(|e| err(&expect.key, e))?,

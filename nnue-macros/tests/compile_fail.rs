@@ -78,6 +78,16 @@ fn compile_errors() {
             std::fs::write(dir.join(name), bytes).unwrap();
         }
     }
+    // For `custom_block.rs`: a net with an engine-defined input block of 18 features.
+    let custom = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, \
+                  l1mul=512/4161600, scale=380, threats=custom:18, file=reckless, kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+    let Ok(nnue_runtime::format::Architecture::Layered(custom)) = custom.parse() else {
+        panic!("a multi-layer description")
+    };
+    let custom = synth::layered(&custom, 6).to_bytes();
+    if std::fs::read(dir.join("custom_block.nnue")).ok() != Some(custom.clone()) {
+        std::fs::write(dir.join("custom_block.nnue"), custom).unwrap();
+    }
     let ui = root().join("nnue-macros/tests/ui/corpus.rs");
     let source = corpus::ui_source(&corpus::cases());
     if std::env::var_os("NNUE_UI_REGENERATE").is_some() {

@@ -5,6 +5,7 @@
 
 pub mod chess;
 pub mod corpus;
+pub mod custom_block;
 pub mod default_net;
 pub mod engine_nets;
 pub mod tree;

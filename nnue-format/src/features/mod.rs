@@ -4,6 +4,7 @@
 pub(crate) mod attacks;
 pub mod chess704;
 pub mod chess768;
+pub mod custom;
 pub mod halfka_v2_hm;
 pub mod halfkp;
 pub mod pawn_pairs;
@@ -14,6 +15,7 @@ use crate::Architecture;
 
 use crate::position::{Color, Piece, PieceType, Position, Square};
 pub use crate::KingBuckets;
+pub use custom::{CustomBlock, InputBlock};
 
 /// The piece-square part of a net's inputs: which row a piece on a square activates, seen
 /// from one perspective (its king's square choosing the bucket and the mirroring).
@@ -73,6 +75,8 @@ pub enum BoardBlock {
     Threats(threats::ThreatSet),
     /// Stockfish 19's pawn pairs ([`pawn_pairs`]).
     PawnPairs,
+    /// The engine's own ([`custom`]).
+    Custom(CustomBlock),
 }
 
 impl BoardBlock {
@@ -81,22 +85,27 @@ impl BoardBlock {
         match self {
             BoardBlock::Threats(set) => set.inputs(),
             BoardBlock::PawnPairs => pawn_pairs::INPUTS,
+            BoardBlock::Custom(block) => block.inputs(),
         }
     }
 }
+
+/// The most board blocks a feature set has.
+pub const MAX_BLOCKS: usize = 3;
 
 /// The inputs of a net, as parts: the board blocks (threats, pawn pairs) in the rows' order,
 /// then the piece-square set. `Copy` and const-constructible, so generated code holds it as a
 /// constant and every `match` on it folds away; `nnue_net!` emits the value
 /// [`FeatureSet::for_arch`] gives, which the run-time paths use too.
 ///
-/// A set with board blocks has one [`BoardBlock::Threats`] among them (the accumulator stack
-/// follows the board through the threat log); the piece-square set's king decides every
-/// part's orientation (mirrored with the king on files e–h).
+/// A set has at most one [`BoardBlock::Threats`] (the accumulator stack follows the board
+/// through one threat log); the piece-square set's king decides every part's orientation
+/// (mirrored with the king on files e–h).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeatureSet {
-    /// The board blocks, first in the rows, in order.
-    blocks: &'static [BoardBlock],
+    /// The board blocks, first in the rows, in order: the first `count`, then fillers.
+    blocks: [BoardBlock; MAX_BLOCKS],
+    count: u8,
     /// The piece-square features, after the blocks.
     pieces: PieceSet,
     /// Where they start: the blocks' sizes added once here, not on each
@@ -133,35 +142,35 @@ impl FeatureSet {
 
     /// Piece-square features alone.
     pub const fn pieces(pieces: PieceSet) -> FeatureSet {
-        FeatureSet { blocks: &[], pieces, pieces_offset: 0 }
+        FeatureSet { blocks: [BoardBlock::PawnPairs; MAX_BLOCKS], count: 0, pieces, pieces_offset: 0 }
     }
 
     /// The board blocks `blocks`, in row order, then `pieces`.
     ///
     /// # Panics
-    /// When `blocks` is not empty and holds no [`BoardBlock::Threats`], or two of them: the
-    /// accumulator stack follows the board through one threat log. In a constant that is a
-    /// compile error.
-    pub const fn new(blocks: &'static [BoardBlock], pieces: PieceSet) -> FeatureSet {
+    /// When `blocks` holds two [`BoardBlock::Threats`] (the accumulator stack follows the
+    /// board through one threat log), or more than [`MAX_BLOCKS`] blocks. In a constant that
+    /// is a compile error.
+    pub const fn new(blocks: &[BoardBlock], pieces: PieceSet) -> FeatureSet {
+        assert!(blocks.len() <= MAX_BLOCKS, "a feature set has at most MAX_BLOCKS board blocks");
+        let mut set = FeatureSet::pieces(pieces);
         let (mut threats, mut i) = (0, 0);
         while i < blocks.len() {
             if let BoardBlock::Threats(_) = blocks[i] {
                 threats += 1;
             }
+            set.blocks[i] = blocks[i];
+            set.pieces_offset += blocks[i].inputs();
             i += 1;
         }
-        assert!(blocks.is_empty() || threats == 1, "a feature set's board blocks hold exactly one threats block");
-        let (mut pieces_offset, mut i) = (0, 0);
-        while i < blocks.len() {
-            pieces_offset += blocks[i].inputs();
-            i += 1;
-        }
-        FeatureSet { blocks, pieces, pieces_offset }
+        assert!(threats <= 1, "a feature set's board blocks hold at most one threats block");
+        set.count = blocks.len() as u8;
+        set
     }
 
     /// The board blocks, in row order.
-    pub const fn blocks(&self) -> &'static [BoardBlock] {
-        self.blocks
+    pub const fn blocks(&self) -> &[BoardBlock] {
+        self.blocks.split_at(self.count as usize).0
     }
 
     /// The piece-square set, after the blocks.
@@ -169,7 +178,9 @@ impl FeatureSet {
         &self.pieces
     }
 
-    /// The feature set a net of `arch` reads.
+    /// The feature set a net of `arch` reads. An engine-defined block is as `arch` has it:
+    /// unbound in a description read from text, which the evaluators refuse (see
+    /// [`custom`]).
     pub fn for_arch(arch: &Architecture) -> FeatureSet {
         match arch {
             Architecture::Sfnn(_) => FeatureSet::HALFKAV2_HM,
@@ -177,14 +188,16 @@ impl FeatureSet {
             Architecture::Chess768(s) => FeatureSet::pieces(PieceSet::Chess768(s.kings)),
             Architecture::Layered(a) => {
                 let pieces = if a.merged_kings { PieceSet::Chess704(a.kings) } else { PieceSet::Chess768(a.kings) };
-                let blocks: &'static [BoardBlock] = match a.threats {
-                    Some(crate::ThreatInputs::Reckless) => &[BoardBlock::Threats(threats::ThreatSet::Reckless)],
-                    Some(crate::ThreatInputs::PawnPairsSf19) => {
-                        &[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)]
+                match a.threats {
+                    Some(crate::ThreatInputs::Reckless) => {
+                        FeatureSet::new(&[BoardBlock::Threats(threats::ThreatSet::Reckless)], pieces)
                     }
-                    None => &[],
-                };
-                FeatureSet::new(blocks, pieces)
+                    Some(crate::ThreatInputs::PawnPairsSf19) => {
+                        FeatureSet::new(&[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)], pieces)
+                    }
+                    Some(crate::ThreatInputs::Custom(block)) => FeatureSet::new(&[BoardBlock::Custom(block)], pieces),
+                    None => FeatureSet::pieces(pieces),
+                }
             }
             Architecture::Threats(_) => FeatureSet::SF18_THREATS,
             Architecture::Sf19(a) => match a.inputs {
@@ -264,8 +277,14 @@ impl FeatureSet {
         psq768_hm::changes_orientation(from, to)
     }
 
-    /// Whether features depend on more than each piece's own square (threat nets): the
-    /// accumulator stack then keeps the board of every ply.
+    /// Whether features depend on more than each piece's own square (board blocks: threats,
+    /// pawn pairs, the engine's own): the accumulator stack then keeps the board of every ply.
+    pub const fn has_board_blocks(&self) -> bool {
+        self.count > 0
+    }
+
+    /// Whether the set has threat features: the accumulator stack then logs each move's
+    /// threat changes.
     pub const fn has_threats(&self) -> bool {
         self.threat_set().is_some()
     }
@@ -274,7 +293,7 @@ impl FeatureSet {
     #[doc(hidden)]
     pub const fn threat_set(&self) -> Option<threats::ThreatSet> {
         let mut i = 0;
-        while i < self.blocks.len() {
+        while i < self.count as usize {
             if let BoardBlock::Threats(set) = self.blocks[i] {
                 return Some(set);
             }
@@ -287,19 +306,20 @@ impl FeatureSet {
     pub fn active(&self, pos: &Position, perspective: Color, out: &mut Vec<usize>) {
         let king = pos.king(perspective);
         out.extend(pos.pieces().filter_map(|(sq, piece)| self.index(perspective, king, sq, piece)));
-        if self.has_threats() {
+        if self.has_board_blocks() {
             self.board_features(&threats::Board::new(pos), perspective, king.index(), out);
         }
     }
 
-    /// Appends the features that depend on the whole board (threats, pawn pairs) of
-    /// `perspective`, whose king is on square `king`; none for the other sets.
+    /// Appends the features that depend on the whole board (threats, pawn pairs, the engine's
+    /// own) of `perspective`, whose king is on square `king`; none for the other sets.
     pub fn board_features(&self, board: &threats::Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
         let mut offset = 0;
-        for &block in self.blocks {
+        for &block in self.blocks() {
             match block {
                 BoardBlock::Threats(set) => threats::active(set, board, perspective, king, offset, out),
                 BoardBlock::PawnPairs => pawn_pairs::active(board, perspective, king, offset, out),
+                BoardBlock::Custom(custom) => custom.active(board, perspective, square(king), offset, out),
             }
             offset += block.inputs();
         }
@@ -320,14 +340,23 @@ impl FeatureSet {
         removed: &mut Vec<usize>,
     ) {
         let mut offset = 0;
-        for &block in self.blocks {
+        for &block in self.blocks() {
             match block {
                 BoardBlock::Threats(set) => threats::changes(set, log, perspective, king, offset, added, removed),
                 BoardBlock::PawnPairs => pawn_pairs::changes(before, after, perspective, king, offset, added, removed),
+                BoardBlock::Custom(custom) => {
+                    custom.changes([before, after], perspective, square(king), offset, added, removed)
+                }
             }
             offset += block.inputs();
         }
     }
+}
+
+/// The square of index `i` (below 64: a king's).
+#[inline(always)]
+fn square(i: usize) -> Square {
+    Square::from_file_rank((i % 8) as u8, (i / 8) as u8)
 }
 
 /// 0 for the perspective's own pieces, 1 for the opponent's.
@@ -407,8 +436,9 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "exactly one threats block")]
-    fn board_blocks_without_threats_are_refused() {
-        let _ = FeatureSet::new(&[BoardBlock::PawnPairs], PieceSet::HalfKav2Hm);
+    #[should_panic(expected = "at most one threats block")]
+    fn two_threats_blocks_are_refused() {
+        let sf19 = BoardBlock::Threats(threats::ThreatSet::Sf19);
+        let _ = FeatureSet::new(&[sf19, BoardBlock::PawnPairs, sf19], PieceSet::HalfKav2Hm);
     }
 }

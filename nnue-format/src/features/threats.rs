@@ -279,7 +279,6 @@ impl Board {
     }
 
     /// The square of `color`'s king, if it has one.
-    #[doc(hidden)]
     pub fn king(&self, color: Color) -> Option<crate::position::Square> {
         let bb = self.bb(color, PieceType::King);
         (bb != 0).then(|| crate::position::Square::new(bb.trailing_zeros() as u8)).flatten()
@@ -295,7 +294,12 @@ impl Board {
         Position::from_board(Color::White, self.squares, self.occupied, kings)
     }
 
-    #[doc(hidden)]
+    /// The piece on `sq`, if any.
+    pub fn piece_on(&self, sq: crate::position::Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+
+    /// The squares of `color`'s pieces of `kind` (bit `i`: square `i`, a1 = 0).
     pub fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
         self.pieces[color.index() * 6 + kind.index()]
     }

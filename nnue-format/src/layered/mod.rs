@@ -120,6 +120,10 @@ pub enum ThreatInputs {
     /// PlentyChess's (`threats=pawnpairs+sf19`, Viridithas's too): Stockfish 19's pawn pairs
     /// (4560), then Stockfish 19's threats (59808).
     PawnPairsSf19,
+    /// The engine's own board features (`threats=custom:N`, N of them), computed by its
+    /// [`InputBlock`](crate::features::InputBlock): unbound as a description gives it,
+    /// bound by [`Net::bind_block`](crate::Net::bind_block) or `nnue_net!(…, block = PATH)`.
+    Custom(crate::features::CustomBlock),
 }
 
 impl ThreatInputs {
@@ -128,29 +132,37 @@ impl ThreatInputs {
         match self {
             ThreatInputs::Reckless => 66864,
             ThreatInputs::PawnPairsSf19 => 4560 + 59808,
-        }
-    }
-
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            ThreatInputs::Reckless => "reckless",
-            ThreatInputs::PawnPairsSf19 => "pawnpairs+sf19",
+            ThreatInputs::Custom(block) => block.inputs(),
         }
     }
 
     /// The file layouts that store these rows.
     pub(crate) fn files(self) -> impl Iterator<Item = FileLayout> {
-        format::FORMATS.iter().filter(move |f| f.threats.contains(&self)).map(|f| f.layout)
+        format::FORMATS.iter().map(|f| f.layout).filter(move |&f| self.stored_by(f))
     }
 
-    /// Whether `file` stores these rows.
+    /// Whether `file` stores these rows: the engine's own wherever a file stores board inputs.
     pub(crate) fn stored_by(self, file: FileLayout) -> bool {
-        file.format().threats.contains(&self)
+        let stored = file.format().threats;
+        match self {
+            ThreatInputs::Custom(_) => !stored.is_empty(),
+            _ => stored.contains(&self),
+        }
     }
 
     /// The layouts that store them, for messages.
     pub(crate) fn file_names(self) -> String {
         self.files().map(|f| format!("file={}", f.name())).collect::<Vec<_>>().join(" or ")
+    }
+}
+
+impl fmt::Display for ThreatInputs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ThreatInputs::Reckless => f.write_str("reckless"),
+            ThreatInputs::PawnPairsSf19 => f.write_str("pawnpairs+sf19"),
+            ThreatInputs::Custom(block) => write!(f, "custom:{}", block.inputs()),
+        }
     }
 }
 
@@ -500,7 +512,7 @@ impl fmt::Display for LayeredArch {
             }
         }
         if let Some(t) = self.threats {
-            write!(f, ", threats={}", t.name())?;
+            write!(f, ", threats={t}")?;
         }
         write!(f, ", file={}", self.file.name())?;
         if let Some(map) = self.kings.map() {
@@ -576,8 +588,18 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("buckets", v)) if v.starts_with('[') => bucket_rule = BucketRule::Table(parse_bucket_table(v)?),
             Some(("threats", "reckless")) => threats = Some(ThreatInputs::Reckless),
             Some(("threats", "pawnpairs+sf19")) => threats = Some(ThreatInputs::PawnPairsSf19),
+            Some(("threats", v)) if v.starts_with("custom:") => {
+                let n = parse_u32("N", &v["custom:".len()..]).map_err(|e| format!("threats={v}: {e}"))? as usize;
+                if n == 0 {
+                    return Err("threats=custom:N takes N > 0 features".into());
+                }
+                threats = Some(ThreatInputs::Custom(crate::features::CustomBlock::unbound(n)))
+            }
             Some(("threats", v)) => {
-                return Err(format!("threats={v}: expected threats=reckless or threats=pawnpairs+sf19"))
+                return Err(format!(
+                    "threats={v}: expected threats=reckless, threats=pawnpairs+sf19 or threats=custom:N \
+                     (N features of the engine's own)"
+                ))
             }
             Some(("file", v)) => {
                 file = Some(FileLayout::named(v).ok_or_else(|| {
@@ -691,7 +713,7 @@ mod tests {
         let base = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200";
         let two = "kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
         for (options, why) in [
-            ("threats=stockfish, file=reckless", "expected threats=reckless or"),
+            ("threats=stockfish, file=reckless", "expected threats=reckless, threats=pawnpairs+sf19 or threats=custom:N"),
             ("threats=reckless, buckets=[0,1,2], file=reckless", "expected 33 buckets"),
             (
                 "threats=reckless, buckets=[0,0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,4,4,4,5,5,5,6,6,6,7,7,7,7], file=reckless",
@@ -710,6 +732,56 @@ mod tests {
             1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
         let e = unmirrored.parse::<Architecture>().unwrap_err().to_string();
         assert!(e.contains("mirrored by the king"), "{e}");
+    }
+
+    /// `threats=custom:N`: an engine-defined block of N int8 rows, unbound as read; prints and
+    /// reads back; stored wherever a file stores board inputs; bad sizes are named. Binding
+    /// checks the size.
+    #[test]
+    fn an_engine_defined_block_reads_prints_and_binds() {
+        use crate::features::{threats::Board, CustomBlock, InputBlock};
+        use crate::position::{Color, Square};
+        let base = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200";
+        let two = "kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let a = layered(&format!("{base}, threats=custom:18, file=reckless, {two}"));
+        assert_eq!(a.threats, Some(ThreatInputs::Custom(CustomBlock::unbound(18))));
+        assert_eq!((a.int8_inputs(), a.int16_inputs()), (18, 1536));
+        assert!(a.to_string().contains("threats=custom:18"), "{a}");
+        assert_eq!(layered(&a.to_string()), a);
+        for (options, why) in [
+            ("threats=custom:0, file=reckless", "N > 0"),
+            ("threats=custom:x, file=reckless", "threats=custom:x: `x` is not a number"),
+            ("threats=custom:99999999999, file=reckless", "out of range"),
+            (
+                "threats=custom:18, file=bullet",
+                "threats=custom:18 are stored by file=cbnf or file=reckless or file=plentychess or file=viridithas only",
+            ),
+        ] {
+            let text = format!("{base}, {options}, {two}");
+            let e = text.parse::<Architecture>().unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+
+        #[derive(Debug)]
+        struct Sized(usize);
+        impl InputBlock for Sized {
+            fn inputs(&self) -> usize {
+                self.0
+            }
+            fn active(&self, _: &Board, _: Color, _: Square, _: &mut Vec<usize>) {}
+        }
+        static EIGHTEEN: Sized = Sized(18);
+        static SEVENTEEN: Sized = Sized(17);
+        let mut net = crate::synth::layered(&a, 3);
+        assert!(net.has_unbound_block());
+        assert_eq!(net.bind_block(&SEVENTEEN), Err(crate::BindError::Size { described: 18, block: 17 }));
+        net.bind_block(&EIGHTEEN).unwrap();
+        assert!(!net.has_unbound_block());
+        let crate::Architecture::Layered(bound) = net.arch() else { unreachable!() };
+        assert_eq!(bound.threats, Some(ThreatInputs::Custom(CustomBlock::new(&EIGHTEEN))));
+        assert_ne!(bound, a, "bound is not unbound");
+        let mut other = crate::synth::sfnn(32, 1, crate::Encoding::Raw);
+        assert_eq!(other.bind_block(&EIGHTEEN), Err(crate::BindError::NoCustomBlock));
     }
 
     /// `dual` reads as it always did; the activations print only where they differ from the

@@ -32,7 +32,15 @@ pub struct Evaluator<'a> {
 
 impl<'a> Evaluator<'a> {
     /// The evaluator of `net`.
+    ///
+    /// # Panics
+    /// When the net has an engine-defined input block without its implementation
+    /// ([`Net::bind_block`]): it could not list that block's features.
     pub fn new(net: &'a Net) -> Self {
+        assert!(
+            !net.has_unbound_block(),
+            "the net's engine-defined input block (threats=custom:N) has no implementation: Net::bind_block"
+        );
         Self { net, features: FeatureSet::for_arch(&net.arch()), layers: net.arch().layers() }
     }
 

@@ -136,7 +136,7 @@ impl<A: Clone> RefreshCache<A> {
     ) {
         self.check(net, "RefreshCache");
         let path = self.path;
-        if net.feature_set().has_threats() {
+        if net.feature_set().has_board_blocks() {
             return self.refresh_threats(net, pos, perspective, target);
         }
         let king = pos.king(perspective);

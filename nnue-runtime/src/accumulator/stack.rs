@@ -71,8 +71,11 @@ pub struct AccumulatorStack<N: Network> {
     entries: Vec<Entry<N::Accumulator>>,
     top: usize,
     cache: RefreshCache<N::Accumulator>,
-    /// The net's threat features, if any: boards are kept per ply.
+    /// The net's threat features, if any: each move's threat changes are logged.
     threats: Option<ThreatSet>,
+    /// Whether the net has board blocks (threats, pawn pairs, the engine's own): boards are
+    /// kept per ply, and updates list the blocks' changes.
+    board_blocks: bool,
     /// Scratch feature lists for threat-net updates.
     added: Vec<usize>,
     removed: Vec<usize>,
@@ -101,6 +104,7 @@ impl<N: Network> AccumulatorStack<N> {
             top: 0,
             cache: RefreshCache::with_path(net, path),
             threats: net.feature_set().threat_set(),
+            board_blocks: net.feature_set().has_board_blocks(),
             added: Vec::new(),
             removed: Vec::new(),
             steps: Vec::new(),
@@ -217,10 +221,10 @@ impl<N: Network> AccumulatorStack<N> {
         net.forward_on(path, acc, pos.side_to_move(), pos.piece_count())
     }
 
-    /// Whether each ply's board is kept: for threat nets, and in debug builds for the check in
-    /// [`AccumulatorStack::current`].
+    /// Whether each ply's board is kept: for nets with board blocks, and in debug builds for
+    /// the check in [`AccumulatorStack::current`].
     fn keeps_boards(&self) -> bool {
-        self.threats.is_some() || cfg!(debug_assertions)
+        self.board_blocks || cfg!(debug_assertions)
     }
 
     /// The path every computation of this stack runs on.
@@ -246,7 +250,7 @@ impl<N: Network> AccumulatorStack<N> {
                     rows += d.added().len() + d.removed().len();
                     self.steps.push(d);
                 }
-                None if self.threats.is_some() && !features.board_needs_refresh(below.kings[p], e.kings[p]) => {
+                None if self.board_blocks && !features.board_needs_refresh(below.kings[p], e.kings[p]) => {
                     self.steps.push(Deltas::KING_MOVE);
                 }
                 None => break None,
@@ -258,8 +262,8 @@ impl<N: Network> AccumulatorStack<N> {
         };
         let path = self.path();
         match start {
-            // Threat nets always update (their piece rows alone don't tell the cost).
-            Some(s) if self.threats.is_some() => self.update_threats(net, pos, perspective, s),
+            // Nets with board blocks always update (their piece rows alone don't tell the cost).
+            Some(s) if self.board_blocks => self.update_threats(net, pos, perspective, s),
             // A refresh from the cache costs about one row per changed piece, and a plain
             // one a row per piece: past that, updating is the dearer way.
             Some(s) if rows <= pos.piece_count() => {

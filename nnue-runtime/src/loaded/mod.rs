@@ -81,6 +81,10 @@ pub enum LoadError {
     /// No exact evaluation exists (see [`layout::check`]).
     #[error(transparent)]
     NotExact(#[from] layout::NotExact),
+    /// The net's engine-defined input block (`threats=custom:N`) has no implementation: bind
+    /// one with [`Net::bind_block`] before loading.
+    #[error("the net's engine-defined input block (threats=custom:N) has no implementation: Net::bind_block")]
+    UnboundBlock,
 }
 
 /// One array of the fast layout in an 8-byte aligned buffer.
@@ -137,6 +141,9 @@ pub struct FastWeights {
 impl FastWeights {
     /// Checks the net against the fast layout's limits and transforms it as `nnue_net!` does.
     pub fn new(net: &Net) -> Result<FastWeights, LoadError> {
+        if net.has_unbound_block() {
+            return Err(LoadError::UnboundBlock);
+        }
         layout::check(net)?;
         let layout = layout::fast_layout(net).map(|name, array| {
             let mut words = vec![0u64; array.bytes.len().div_ceil(8)];

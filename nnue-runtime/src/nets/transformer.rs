@@ -93,7 +93,7 @@ impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize, 
     #[inline(always)]
     unsafe fn refresh_k<K: Kernels>(&self, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
         let features = self.features.set();
-        if features.has_threats() {
+        if features.has_board_blocks() {
             let list = ActiveList::of(features, pos, perspective);
             // SAFETY: this function's caller holds `K`'s path.
             unsafe { self.sum(K::ROWS, (self.biases, &[0; PSQT]), acc, perspective.index(), &list, &[]) }
