@@ -12,6 +12,10 @@
 //! - `--tree`: from the first 16 positions, every legal move to `--depth` (3), depth first:
 //!   push, evaluate, recurse, pop (the bench example's `--tree`, [`nnue_testkit::tree`]); the
 //!   median over `--reps` repetitions of the time per evaluated node, and nodes per second.
+//!
+//! `--large-pages`: the fast network timed is a copy whose transformer is in memory advised for
+//! huge pages (`in_large_pages`, as Stockfish allocates its net), made once; the first line
+//! says so, and how much of it the OS put in huge pages (see [`pages`](crate::pages)).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -58,6 +62,8 @@ pub struct Options {
     pub seconds: f64,
     /// Show a progress bar.
     pub progress: bool,
+    /// Time the fast network's copy in large pages.
+    pub large_pages: bool,
 }
 
 /// A progress bar on stderr (hidden when not wanted or not a terminal); each measurement adds
@@ -294,12 +300,34 @@ pub fn replay(games: &[Vec<String>]) -> Result<Vec<Vec<(Dirty, Position)>>, Fail
         .collect()
 }
 
-/// Measures with `m` the reference, then the fast network if the shape is one of
-/// [`fast`](crate::fast)'s.
-fn each_network(net: &nnue_runtime::Net, m: &mut impl Visit) -> Outcome {
-    m.visit("generic", &Evaluator::new(net), &[KernelPath::SCALAR])?;
-    if !crate::fast::visit(net, m)? {
+/// A measurement of the reference, then of the network visited: one visit, so that the fast
+/// network is found (and, with `--large-pages`, copied and said so) before the first row.
+struct ReferenceFirst<'a, M> {
+    reference: Evaluator<'a>,
+    m: &'a mut M,
+}
+
+impl<M: Visit> Visit for ReferenceFirst<'_, M> {
+    fn visit<N: Network>(&mut self, name: &str, net: &N, paths: &[KernelPath]) -> Outcome {
+        self.m.visit("generic", &self.reference, &[KernelPath::SCALAR])?;
+        self.m.visit(name, net, paths)
+    }
+
+    fn in_large_pages(&mut self, transformer: std::ops::Range<usize>) {
+        say!("{}", crate::pages::header(transformer));
+    }
+}
+
+/// Measures with `m` the reference, then the fast network (with `large_pages`, its copy in
+/// large pages) if the shape is one of [`fast`](crate::fast)'s.
+fn each_network(net: &nnue_runtime::Net, large_pages: bool, m: &mut impl Visit) -> Outcome {
+    let mut both = ReferenceFirst { reference: Evaluator::new(net), m };
+    if !crate::fast::visit(net, large_pages, &mut both)? {
+        if large_pages {
+            say!("large pages: asked for, but there is no fast network to copy");
+        }
         eprintln!("no fast network for this shape in this build: the reference only");
+        both.m.visit("generic", &both.reference, &[KernelPath::SCALAR])?;
     }
     Ok(())
 }
@@ -312,7 +340,8 @@ pub fn run(o: &Options) -> Outcome {
         Mode::Rates => {
             let positions = load::positions(o.fens.as_deref())?;
             let bar = bar(0, o.progress);
-            let result = each_network(&net, &mut Rates { positions: &positions, seconds: o.seconds, bar: &bar });
+            let result =
+                each_network(&net, o.large_pages, &mut Rates { positions: &positions, seconds: o.seconds, bar: &bar });
             bar.finish_and_clear();
             result
         }
@@ -323,7 +352,8 @@ pub fn run(o: &Options) -> Outcome {
                 positions = positions.into_iter().step_by(16).collect();
             }
             let bar = bar(0, o.progress);
-            let result = each_network(&net, &mut Forward { positions: &positions, reps: o.reps, bar: &bar });
+            let result =
+                each_network(&net, o.large_pages, &mut Forward { positions: &positions, reps: o.reps, bar: &bar });
             bar.finish_and_clear();
             result
         }
@@ -338,7 +368,8 @@ pub fn run(o: &Options) -> Outcome {
             let games = replay(&games)?;
             let start = nnue_runtime::shakmaty::position(&shakmaty::Chess::default());
             let bar = bar(0, o.progress);
-            let result = each_network(&net, &mut Ply { games: &games, start: &start, reps: o.reps, bar: &bar });
+            let result =
+                each_network(&net, o.large_pages, &mut Ply { games: &games, start: &start, reps: o.reps, bar: &bar });
             bar.finish_and_clear();
             result
         }
@@ -353,7 +384,7 @@ pub fn run(o: &Options) -> Outcome {
                 return Err(Failure(format!("{name}: no positions")));
             }
             let bar = bar(0, o.progress);
-            let result = each_network(&net, &mut TreeWalk { trees: &trees, reps: o.reps, bar: &bar });
+            let result = each_network(&net, o.large_pages, &mut TreeWalk { trees: &trees, reps: o.reps, bar: &bar });
             bar.finish_and_clear();
             result
         }

@@ -94,7 +94,7 @@ pub fn run(
     check.visit("generic", &Evaluator::new(&net), &[KernelPath::SCALAR])?;
     if all_paths {
         check.prefix = true;
-        if !crate::fast::visit(&net, &mut check)? {
+        if !crate::fast::visit(&net, false, &mut check)? {
             say!("(no fast network for this shape in this build: the reference only)");
         }
     }

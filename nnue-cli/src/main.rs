@@ -27,6 +27,7 @@ mod fast;
 mod identify;
 mod inspect;
 mod load;
+mod pages;
 
 /// Writes a line to stdout; a closed pipe ends the program (exit 0: the reader has what it
 /// wanted), any other write error is exit 1.
@@ -176,6 +177,12 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Time a copy of the fast network whose transformer is in memory advised for huge
+        /// pages (MADV_HUGEPAGE on Linux, an ordinary allocation elsewhere), as Stockfish
+        /// allocates its net; the first line says how much the OS put in huge pages. The
+        /// reference (`generic`) row is the same either way.
+        #[arg(long)]
+        large_pages: bool,
     },
 }
 
@@ -208,14 +215,15 @@ fn run(cli: Cli) -> Outcome {
             check::run(&file, arch.as_deref(), oracle.as_deref(), &expect, column.as_deref(), all_paths)
         }
         Command::Convert { file, arch, to, out, force } => convert::run(&file, arch.as_deref(), &to, &out, force),
-        Command::Bench { file, arch, forward, ply, tree, depth, fens, games, reps, seconds, quiet } => {
+        Command::Bench { file, arch, forward, ply, tree, depth, fens, games, reps, seconds, quiet, large_pages } => {
             let mode = match (forward, ply, tree) {
                 (true, _, _) => bench::Mode::Forward,
                 (_, true, _) => bench::Mode::Ply,
                 (_, _, true) => bench::Mode::Tree { depth },
                 _ => bench::Mode::Rates,
             };
-            bench::run(&bench::Options { file, arch, mode, fens, games, reps: reps.max(1), seconds, progress: !quiet })
+            let reps = reps.max(1);
+            bench::run(&bench::Options { file, arch, mode, fens, games, reps, seconds, progress: !quiet, large_pages })
         }
     }
 }

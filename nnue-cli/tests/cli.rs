@@ -441,6 +441,30 @@ fn bench_runs_in_each_mode() {
     fails(&["bench", &file, "--arch", text, "--tree", "--fens", &bad], 1, "not a legal position");
 }
 
+/// `bench --forward --large-pages` times the fast network's copy: the first line says so, then
+/// the reference's row and each path's, as without it. (The copy evaluates as the original:
+/// `fast`'s unit test and the runtime's.)
+#[test]
+fn bench_times_a_copy_in_large_pages() {
+    let file = write("bench-lp.nnue", &synth::sfnn(128, 5, Encoding::Leb128).to_bytes());
+    let fens = write("bench-lp.fens", b"8/p2k4/8/3n4/8/N5K1/8/8 w - - 4 43\n");
+    let out = ok(&["bench", &file, "--forward", "--fens", &fens, "--reps", "2", "--large-pages", "--quiet"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("large pages: the fast network's transformer (6337 kB) copied"), "{out}");
+    if cfg!(target_os = "linux") {
+        assert!(lines[0].contains("advised MADV_HUGEPAGE"), "{out}");
+    }
+    assert!(lines[1].starts_with("forward generic median_ns="), "{out}");
+    assert_eq!(lines.len(), 2 + nnue_runtime::KernelPath::all().len(), "{out}");
+    assert!(lines[2..].iter().all(|l| l.starts_with("forward loaded ")), "{out}");
+    // A shape without a fast network: nothing to copy, the reference alone.
+    let text = "(768 -> 32)x2 -> 1, crelu, qa=255, qb=64, scale=400";
+    let Ok(Architecture::Chess768(a)) = text.parse() else { panic!() };
+    let other = write("bench-lp-other.nnue", &synth::chess768(&a, 2).to_bytes());
+    let out = ok(&["bench", &other, "--arch", text, "--forward", "--fens", &fens, "--reps", "1", "--large-pages"]);
+    assert!(out.starts_with("large pages: asked for, but there is no fast network to copy\nforward generic"), "{out}");
+}
+
 /// Bad input: exit code 1 and the reader's message (file, offset, section), or 2 for usage;
 /// never a panic.
 #[test]
