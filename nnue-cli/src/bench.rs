@@ -334,7 +334,7 @@ fn each_network(net: &nnue_runtime::Net, large_pages: bool, m: &mut impl Visit) 
 
 /// Runs the bench.
 pub fn run(o: &Options) -> Outcome {
-    let net = load::net(&o.file, o.arch.as_deref())?;
+    let net = load::evaluable_net(&o.file, o.arch.as_deref())?;
     eprintln!("{}: {}", o.file, net.arch());
     match o.mode {
         Mode::Rates => {

@@ -80,7 +80,7 @@ pub fn run(
     column: Option<&str>,
     all_paths: bool,
 ) -> Outcome {
-    let net = load::net(file, arch)?;
+    let net = load::evaluable_net(file, arch)?;
     if !expect.is_empty() {
         let pairs = expect.iter().map(|e| parse_expect(e)).collect::<Result<Vec<_>, _>>()?;
         let checked = Evaluator::new(&net)

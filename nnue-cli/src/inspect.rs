@@ -41,7 +41,9 @@ pub fn run(file: &str, arch: Option<&str>, fens: Option<&str>, stats: bool) -> O
         },
     };
     describe(&bytes, &net, how);
-    if stats {
+    if stats && net.has_unbound_block() {
+        say!("(no sparsity: the net's engine-defined input block is computed by the engine's code)");
+    } else if stats {
         let positions = load::positions(fens)?;
         sparsity(&net, &positions);
     }

@@ -32,6 +32,20 @@ pub fn net(file: &str, arch: Option<&str>) -> Result<Net, Failure> {
     })
 }
 
+/// The net in `file`, as [`net`] reads it, for a command that evaluates it: refused when its
+/// description has an engine-defined input block (`threats=custom:N`), whose code is the
+/// engine's.
+pub fn evaluable_net(file: &str, arch: Option<&str>) -> Result<Net, Failure> {
+    let net = net(file, arch)?;
+    if net.has_unbound_block() {
+        return Err(Failure(format!(
+            "{file}: its inputs include an engine-defined block (threats=custom:N), computed by the engine's own code: \
+             nnue can inspect and convert such a net, not evaluate it"
+        )));
+    }
+    Ok(net)
+}
+
 /// A file error, with what to do about a headerless file read without a description.
 fn explain(e: FileError, no_arch: bool) -> Failure {
     let hint = match (&e.kind, no_arch) {

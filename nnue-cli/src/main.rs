@@ -192,7 +192,7 @@ fn run(cli: Cli) -> Outcome {
             inspect::run(&file, arch.as_deref(), fens.as_deref(), !no_stats)
         }
         Command::Eval { file, arch, fens, fen } => {
-            let net = load::net(&file, arch.as_deref())?;
+            let net = load::evaluable_net(&file, arch.as_deref())?;
             let mut positions = Vec::new();
             if let Some(list) = fens {
                 positions = load::fens_from_file(&list)?;

@@ -185,6 +185,26 @@ fn inspect_engine_net(engine: &EngineNet, file: &str) {
     }
 }
 
+/// A net with an engine-defined input block (`threats=custom:N`): inspected and converted, but
+/// not evaluated (its block is the engine's code), with a message rather than a panic.
+#[test]
+fn a_net_with_an_engine_defined_block_is_inspected_not_evaluated() {
+    let text = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200, threats=custom:18, \
+                file=reckless, kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+    let Ok(Architecture::Layered(arch)) = text.parse() else { panic!("{text}") };
+    let file = write("custom-block.nnue", &synth::layered(&arch, 2).to_bytes());
+    let out = ok(&["inspect", &file, "--arch", text]);
+    assert!(out.contains("threats=custom:18") && out.contains("no sparsity"), "{out}");
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for args in [
+        vec!["eval", &file, "--arch", text, fen],
+        vec!["bench", &file, "--arch", text, "--forward", "--reps", "1"],
+        vec!["check", &file, "--arch", text, "--expect", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1=0"],
+    ] {
+        fails(&args, 1, "engine-defined block (threats=custom:N)");
+    }
+}
+
 /// A file of Alexandria's layout at other shapes is named with the shape: L1 1024 with its
 /// 16 king buckets (the table known), and L1 512 with 4 (the table not).
 #[test]

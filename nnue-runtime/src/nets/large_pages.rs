@@ -15,12 +15,20 @@ use crate::layers::Composed;
 /// rest of the process, as a compiled-in net refers to its statics.
 fn leaked_buffer(bytes: usize) -> &'static mut [u8] {
     #[cfg(target_os = "linux")]
-    if let Ok(map) = memmap2::MmapOptions::new().len(bytes.max(1)).map_anon() {
-        // Advice only: a kernel without transparent huge pages refuses it, and the mapping
-        // works the same.
-        let _ = map.advise(memmap2::Advice::HugePage);
-        let map: &'static mut memmap2::MmapMut = Box::leak(Box::new(map));
-        return &mut map[..bytes];
+    {
+        // The copy starts on a 2 MB boundary and its last 2 MB are mapped whole: a huge page
+        // backs only an aligned, fully mapped 2 MB, so an unaligned start would leave the
+        // partial 2 MB at each end in 4 KB pages. The slack is never touched, so never backed.
+        const HUGE: usize = 2 << 20;
+        let len = bytes.max(1).next_multiple_of(HUGE) + HUGE;
+        if let Ok(map) = memmap2::MmapOptions::new().len(len).map_anon() {
+            // Advice only: a kernel without transparent huge pages refuses it, and the mapping
+            // works the same.
+            let _ = map.advise(memmap2::Advice::HugePage);
+            let map: &'static mut memmap2::MmapMut = Box::leak(Box::new(map));
+            let start = map.as_ptr().align_offset(HUGE).min(HUGE);
+            return &mut map[start..start + bytes];
+        }
     }
     // Zeroed 64-byte blocks: aligned for every row type.
     let blocks: &'static mut [[u64; 8]] = vec![[0u64; 8]; bytes.div_ceil(64)].leak();
