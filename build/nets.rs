@@ -70,6 +70,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("RECKLESS_PAIRS_SYNTH", layered(engine_nets::RECKLESS_PAIRS.arch, engine_nets::RECKLESS_PAIRS.seed)),
         ("PLENTYCHESS_SYNTH", layered(engine_nets::PLENTYCHESS.arch, engine_nets::PLENTYCHESS.seed)),
         ("VIRIDITHAS_SYNTH", layered(engine_nets::VIRIDITHAS.arch, engine_nets::VIRIDITHAS.seed)),
+        ("VIRIDITHAS_AVX2_SYNTH", layered(engine_nets::VIRIDITHAS_AVX2.arch, engine_nets::VIRIDITHAS_AVX2.seed)),
         ("STORMPHRAX8_SYNTH", layered(engine_nets::STORMPHRAX8.arch, engine_nets::STORMPHRAX8.seed)),
         (
             "LAYERED_F32_64",
@@ -100,6 +101,13 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         (
             "LAYERED_PAIRS_THREATS_64",
             layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19, file=plentychess, {kings3}"), 134),
+        ),
+        // Viridithas's AVX2 sums (its neuron order, int16 pairs within runs of four) at its
+        // L1 of 1024, over plain chess-768 inputs; sparse weights drawn wide, so the int16
+        // sums wrap on ordinary positions.
+        (
+            "LAYERED_VIRIDITHAS_AVX2_1024",
+            layered("(768 -> 1024)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x2, f32, l1act=crelu, l1mul=512/4161600, scale=240, l1sums=viridithas-avx2, file=bullet", 142),
         ),
         // An engine-defined input block (testkit's `PawnFilesBishopPairs`, 18 features) beside 3
         // king buckets, in Reckless's file.

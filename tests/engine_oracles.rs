@@ -10,7 +10,7 @@ use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
     EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
-    VIRIDITHAS,
+    VIRIDITHAS, VIRIDITHAS_AVX2,
 };
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
@@ -21,6 +21,7 @@ nnue_runtime::nnue_net!(name = reckless, env = "NNUE_SYNTH_RECKLESS_SYNTH");
 nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_SYNTH");
 nnue_runtime::nnue_net!(name = plentychess, env = "NNUE_SYNTH_PLENTYCHESS_SYNTH");
 nnue_runtime::nnue_net!(name = viridithas, env = "NNUE_SYNTH_VIRIDITHAS_SYNTH");
+nnue_runtime::nnue_net!(name = viridithas_avx2, env = "NNUE_SYNTH_VIRIDITHAS_AVX2_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax8, env = "NNUE_SYNTH_STORMPHRAX8_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
@@ -197,6 +198,23 @@ fn viridithas() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 32, 64, 8>().unwrap();
     compare("viridithas", &net, &positions, &games, &loaded, &viridithas::NETWORK);
+}
+
+/// Viridithas's AVX2 build (`l1sums=viridithas-avx2`: its neuron order, int16 sums in fours)
+/// on a net whose sparse weights span the int8 range, where its sums wrap. The file is the one
+/// the engine ran: the same bytes as the draw read with `l1sums=i16pairs` (the option is not
+/// stored; the reader puts the neurons in Viridithas's order, the writer back).
+#[test]
+fn viridithas_avx2() {
+    let (net, positions, games) = setup(&VIRIDITHAS_AVX2, env!("NNUE_SYNTH_VIRIDITHAS_AVX2_SYNTH"));
+    assert_eq!(net.arch().to_string(), viridithas_avx2::ARCHITECTURE);
+    let pairs = VIRIDITHAS_AVX2.arch.replace("l1sums=viridithas-avx2", "l1sums=i16pairs");
+    let Ok(nnue_runtime::Architecture::Layered(pairs)) = pairs.parse() else { panic!("{pairs}") };
+    let drawn = nnue_runtime::format::synth::layered(&pairs, VIRIDITHAS_AVX2.seed).to_bytes();
+    assert!(drawn == net.to_bytes(), "the file of the draw the engine ran");
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 32, 64, 8>().unwrap();
+    compare("viridithas, avx2", &net, &positions, &games, &loaded, &viridithas_avx2::NETWORK);
 }
 
 /// Stormphrax 8: Stockfish 19's pawn-pair and threat inputs (int8 rows) after `704x16hm`

@@ -46,6 +46,7 @@ nnue_runtime::nnue_net!(name = chess768_128_wrap, env = "NNUE_SYNTH_CHESS768_128
 nnue_runtime::nnue_net!(name = layered_f32_64, env = "NNUE_SYNTH_LAYERED_F32_64");
 nnue_runtime::nnue_net!(name = layered_i32_128_wrap, env = "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_threats_64, env = "NNUE_SYNTH_LAYERED_THREATS_64");
+nnue_runtime::nnue_net!(name = layered_viridithas_avx2, env = "NNUE_SYNTH_LAYERED_VIRIDITHAS_AVX2_1024");
 nnue_runtime::nnue_net!(
     name = layered_custom_64,
     env = "NNUE_SYNTH_LAYERED_CUSTOM_64",
@@ -144,6 +145,29 @@ synthetic_test!(chess768_crelu_64, chess768_64, "NNUE_SYNTH_CHESS768_64");
 synthetic_test!(layered_f32_64, layered_f32_64, "NNUE_SYNTH_LAYERED_F32_64");
 synthetic_test!(layered_i32_128_wrap, layered_i32_128_wrap, "NNUE_SYNTH_LAYERED_I32_128_WRAP");
 synthetic_test!(layered_threats_64, layered_threats_64, "NNUE_SYNTH_LAYERED_THREATS_64");
+
+/// Viridithas's AVX2 sums (`l1sums=viridithas-avx2`): the generated and the loaded net, their
+/// neurons in Viridithas's order, equal the reference on every path, which differs from the
+/// exact sums and from plain int16 pairs on this net.
+#[test]
+fn layered_viridithas_avx2_sums() {
+    let var = env!("NNUE_SYNTH_LAYERED_VIRIDITHAS_AVX2_1024");
+    let net = nnue_testkit::read_net(var, option_env!("NNUE_SYNTH_LAYERED_VIRIDITHAS_AVX2_1024_ARCH"));
+    assert_eq!(net.arch().to_string(), layered_viridithas_avx2::ARCHITECTURE);
+    let positions = positions(7);
+    assert!(assert_matches_reference(&net, &layered_viridithas_avx2::NETWORK, &positions) > 0);
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered::<1024, 512, 256, 768, 16, 16, 32, 2>().unwrap();
+    assert!(assert_matches_reference(&net, &loaded, &positions) > 0);
+    let reference = nnue_runtime::Evaluator::new(&net);
+    for other in ["exact", "i16pairs"] {
+        let text = net.arch().to_string().replace("l1sums=viridithas-avx2", &format!("l1sums={other}"));
+        let other_net = nnue_testkit::read_net(var, Some(&text));
+        let other_eval = nnue_runtime::Evaluator::new(&other_net);
+        let differ = positions.iter().filter(|p| reference.evaluate(p) != other_eval.evaluate(p)).count();
+        assert!(differ > 0, "l1sums={other} gives the same values on every position");
+    }
+}
 
 /// An engine-defined input block (`threats=custom:18`, `block = PATH`): the generated net reads
 /// the block the engine gave, as the reference does once the block is bound.

@@ -30,12 +30,22 @@ fn reordered_synthetic_nets_evaluate_as_before_on_every_loaded_path() {
     else {
         panic!("a multi-layer description")
     };
+    // Threat rows (int8, L1 columns) beside the piece-square ones: reordered with them (they
+    // once were not).
+    let Ok(Architecture::Layered(with_threats)) = "(768x2hm -> 128)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, \
+         l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=380, threats=reckless, file=reckless, \
+         kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]"
+        .parse()
+    else {
+        panic!("a multi-layer description")
+    };
     let positions = random_positions(31, 150);
     let nets = [
         synth::sfnn(128, 11, Encoding::Leb128),
         synth::threats(128, 12, Encoding::Leb128),
         synth::sf19(128, Sf19Inputs::Full, 13, Encoding::Leb128),
         synth::layered(&layered, 14),
+        synth::layered(&with_threats, 15),
     ];
     for (i, net) in nets.iter().enumerate() {
         // The order found from the net's own activations, and a plain shuffle.
@@ -56,14 +66,36 @@ fn reordered_synthetic_nets_evaluate_as_before_on_every_loaded_path() {
                     &weights.sf19::<128, 64, 32, 8, 64368, 22528, 86896>().unwrap(),
                     &positions,
                 ),
-                _ => assert_matches_reference(
+                3 => assert_matches_reference(
                     &moved,
                     &weights.layered::<128, 64, 32, 3072, 16, 32, 32, 8>().unwrap(),
+                    &positions,
+                ),
+                _ => assert_matches_reference(
+                    &moved,
+                    &weights.layered_threats::<128, 64, 32, 66864, 1536, 16, 16, 32, 8>().unwrap(),
                     &positions,
                 ),
             };
             assert_eq!(n, positions.len() * KernelPath::all().len());
         }
+    }
+}
+
+/// Nets that sum their sparse layer in int16 pairs (`l1sums=`) give other values in another
+/// neuron order: an order is refused, by name.
+#[test]
+fn orders_are_refused_for_pair_sums() {
+    for sums in ["i16pairs", "viridithas-avx2"] {
+        let text = format!(
+            "(768 -> 1024)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x2, f32, l1mul=512/4161600, scale=240, \
+             l1sums={sums}, file=bullet"
+        );
+        let Ok(Architecture::Layered(arch)) = text.parse() else { panic!("{text}") };
+        let mut net = synth::layered(&arch, 3);
+        let order: Vec<usize> = (0..512).rev().collect();
+        let e = net.reorder_neurons(&order).unwrap_err().to_string();
+        assert!(e.contains("sums its sparse layer in int16 pairs"), "{sums}: {e}");
     }
 }
 

@@ -169,6 +169,7 @@ fn inspect_engine_net(engine: &EngineNet, file: &str) {
         let (first, description) = &found[0];
         let engine_word = match engine.name {
             "reckless-pairs" => "Reckless".to_string(),
+            "viridithas-avx2" => "Viridithas".to_string(),
             "plentychess" => "PlentyChess".to_string(),
             "stormphrax8" => "Stormphrax 8".to_string(),
             n => format!("{}{}", n[..1].to_uppercase(), &n[1..]),
@@ -178,6 +179,8 @@ fn inspect_engine_net(engine: &EngineNet, file: &str) {
         if engine.name == "reckless-pairs" {
             // The same file layout as Reckless's: the size can't tell how the AVX2 build sums.
             assert_eq!(words(description), words(nnue_runtime::format::known::RECKLESS));
+        } else if engine.name == "viridithas-avx2" {
+            assert_eq!(words(description), words(nnue_runtime::format::known::VIRIDITHAS));
         } else {
             assert_eq!(words(description), words(engine.arch), "{}:\n{out}", engine.name);
             assert_eq!(words(&architecture(&out)), words(engine.arch), "{}", engine.name);

@@ -70,7 +70,7 @@ pub use error::{shown, ErrorKind, FormatError, SHOWN_TEXT_CHARS};
 pub use evaluation::{Evaluation, Trace};
 pub use file::{read_file, read_file_bytes, FileError, FileErrorKind, FileKind, MAX_FILE_BYTES};
 pub use layered::format as formats;
-pub use layered::{Act, BucketRule, FileLayout, LayeredArch, Numbers, ThreatInputs};
+pub use layered::{Act, BucketRule, FileLayout, L1Sums, LayeredArch, Numbers, ThreatInputs};
 pub use layers::{Bucket, Layers, Param, Step, Transform};
 pub use net::{
     BindError, Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Net, Padding,

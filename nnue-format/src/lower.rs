@@ -81,9 +81,11 @@ pub enum Part {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Call {
     /// The first layer on the listed bytes of a pairwise transform (`affine_listed`, or
-    /// `affine_listed_pairs` for int16 pair sums): `n` outputs, plus the biases unless `bias`
-    /// is false (the multi-layer nets' sparse layer adds its bias after rescaling).
-    Listed { param: Param, n: usize, pairs: bool, bias: bool, out: Reg },
+    /// `affine_listed_pairs` for int16 pair sums, `affine_listed_fours` for them paired within
+    /// runs of four): `n` outputs, plus the biases unless `bias` is false (the multi-layer
+    /// nets' sparse layer adds its bias after rescaling). The fours' neuron order is the net's
+    /// (the reader puts such a net in Viridithas's, as its loader does).
+    Listed { param: Param, n: usize, pairs: bool, fours: bool, bias: bool, out: Reg },
     /// The first layer on both perspectives' clipped bytes (`affine_sparse`).
     Sparse { param: Param, n: usize, bias: bool, out: Reg },
     /// A single-layer net's output: the accumulators clamped to `0..=max` (squared for
@@ -301,15 +303,17 @@ impl Lowering<'_> {
     fn step(&mut self, step: &Step) -> Result<(), LowerError> {
         let (out, kind, call) = match step {
             Step::AffineI8(AffineI8 { param, input, out })
-            | Step::AffineI8Pairs(AffineI8Pairs { param, input, out }) => {
-                let pairs = matches!(step, Step::AffineI8Pairs(AffineI8Pairs { .. }));
+            | Step::AffineI8Pairs(AffineI8Pairs { param, input, out })
+            | Step::AffineI8Fours(AffineI8Fours { param, input, out }) => {
+                let fours = matches!(step, Step::AffineI8Fours(AffineI8Fours { .. }));
+                let pairs = fours || matches!(step, Step::AffineI8Pairs(AffineI8Pairs { .. }));
                 let n = self.outputs(*param)?;
                 // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
                 let bias = *param != Param::L1;
                 match self.get(*input)?.clone() {
                     Val::Input(Input::Listed) => {
                         self.first(*out)?;
-                        (*out, Kind::Ints(n), Call::Listed { param: *param, n, pairs, bias, out: *out })
+                        (*out, Kind::Ints(n), Call::Listed { param: *param, n, pairs, fours, bias, out: *out })
                     }
                     _ if pairs => {
                         return err(format!("r{out}: int16 pair sums read the pairwise transform's listed bytes"))

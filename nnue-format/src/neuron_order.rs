@@ -32,6 +32,10 @@ pub enum NeuronOrderError {
         /// What is wrong with it.
         problem: String,
     },
+    /// The net's sparse layer adds int16 pair sums (`l1sums=`), whose values depend on the
+    /// neurons' order.
+    #[error("{0} sums its sparse layer in int16 pairs (l1sums=), whose values depend on the neurons' order")]
+    PairSums(String),
     /// The order's file could not be opened.
     #[error("can't open: {0}")]
     Open(String),
@@ -117,6 +121,35 @@ impl Net {
     /// perspectives' inputs of the sparse layer): the same net, its neurons in another order.
     /// Every evaluation is unchanged.
     pub fn reorder_neurons(&mut self, order: &[usize]) -> Result<(), NeuronOrderError> {
+        if let crate::Architecture::Layered(a) = self.arch() {
+            if a.l1_sums != crate::L1Sums::Exact {
+                return Err(NeuronOrderError::PairSums(a.to_string()));
+            }
+        }
+        self.reorder_any_neurons(order)
+    }
+
+    /// A net of `l1sums=viridithas-avx2` read (`file_to_engine`) or written: its neurons from
+    /// the file's order to Viridithas's, which its loader applies and its sums follow
+    /// ([`VIRIDITHAS_ORDER`](crate::layers::step::VIRIDITHAS_ORDER)), or back. Other nets are
+    /// unchanged.
+    pub(crate) fn viridithas_order(&mut self, file_to_engine: bool) {
+        let Model::Layered(crate::LayeredArch { l1_sums: crate::L1Sums::ViridithasAvx2, .. }, _) = &self.model else {
+            return;
+        };
+        let order = crate::layers::step::VIRIDITHAS_ORDER.map(usize::from);
+        let order = if file_to_engine {
+            order.to_vec()
+        } else {
+            let mut inverse = vec![0; order.len()];
+            order.iter().enumerate().for_each(|(q, &n)| inverse[n] = q);
+            inverse
+        };
+        self.reorder_any_neurons(&order).expect("the description checked L1 1024");
+    }
+
+    /// [`Net::reorder_neurons`] whatever the sums.
+    pub(crate) fn reorder_any_neurons(&mut self, order: &[usize]) -> Result<(), NeuronOrderError> {
         let Some(neurons) = self.neurons() else {
             return Err(NeuronOrderError::NotPairwise(self.arch().to_string()));
         };
@@ -128,6 +161,7 @@ impl Net {
             Model::Layered(_, p) => {
                 reorder_rows(&mut p.ft_biases, order);
                 reorder_rows(&mut p.ft_weights, order);
+                reorder_rows(&mut p.threat_weights, order);
                 // `[bucket][l2][l1]`: each output's row reads both perspectives' halves.
                 reorder_rows(&mut p.l1_weights, order);
             }

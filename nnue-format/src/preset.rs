@@ -137,6 +137,9 @@ mod tests {
         assert_eq!((scaled.scale, LayeredArch { scale: base.scale, ..scaled }), (400, base));
         let plenty = layered("PlentyChess, l1sums=i16pairs");
         assert_eq!(plenty, layered(&format!("{PLENTYCHESS}, l1sums=i16pairs")));
+        let viri = layered("viridithas, l1sums=viridithas-avx2");
+        assert_eq!(viri.l1_sums, crate::L1Sums::ViridithasAvx2);
+        assert_eq!(viri, layered(&format!("{VIRIDITHAS}, l1sums=viridithas-avx2")));
         // An option the preset's shape doesn't take is the description's error.
         let err = "stockfish17.1-big, scale=400".parse::<Architecture>().unwrap_err();
         assert!(err.reason.contains("preset stockfish17.1-big"), "{err}");

@@ -242,7 +242,9 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     for (format, arch) in candidates {
         let mut r = Reader { data, pos: body, section: String::new() };
         match r.parts(&plan::parts(&arch)).and_then(|arrays| r.end().map(|()| arrays)) {
-            Ok(arrays) => return Ok(Net { description, model: plan::assemble(&arch, arrays, Padding::None) }),
+            Ok(arrays) => {
+                return Ok(engine_order(Net { description, model: plan::assemble(&arch, arrays, Padding::None) }))
+            }
             Err(e) => failed.push((format, e)),
         }
     }
@@ -366,7 +368,7 @@ fn read_framed(data: &[u8], full: &Architecture, framed: Framed) -> Result<Net, 
     if frame.storage == Storage::Varints {
         r.end()?;
     }
-    Ok(Net { description: head.name, model: plan::assemble(full, arrays, padding) })
+    Ok(engine_order(Net { description: head.name, model: plan::assemble(full, arrays, padding) }))
 }
 
 impl Net {
@@ -389,4 +391,11 @@ impl Net {
     pub fn from_bytes(bytes: &[u8], arch: Option<&Architecture>) -> Result<Net, FormatError> {
         crate::read::read_net(bytes, arch)
     }
+}
+
+/// `net` as its engine holds it after loading: Viridithas's sums' neurons in its order (see
+/// [`crate::L1Sums::ViridithasAvx2`]); every other net as read.
+fn engine_order(mut net: Net) -> Net {
+    net.viridithas_order(true);
+    net
 }

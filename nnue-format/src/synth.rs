@@ -212,7 +212,8 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     let ft_weights = fill(&mut rng, arch.int16_inputs() * l1, |r| r.weight(40, 255) as i16);
     // Integral-style sums (`l1sums=i16pairs`): activations and weights large enough that two
     // groups' int16 lanes do wrap on ordinary positions, as they can on a trained net.
-    let (bias_hi, l1_spread) = if arch.i16_pairs { (I16_PAIRS_BIAS, I16_PAIRS_SPREAD) } else { (140, 12) };
+    let wide = arch.l1_sums != crate::layered::L1Sums::Exact;
+    let (bias_hi, l1_spread) = if wide { (I16_PAIRS_BIAS, I16_PAIRS_SPREAD) } else { (140, 12) };
     let ft_biases = fill(&mut rng, l1, |r| r.range(0, bias_hi) as i16);
     let l1_weights = fill(&mut rng, b * l2 * l1, |r| {
         let extreme = if r.next_u64().is_multiple_of(2) { 127 } else { -128 };
@@ -266,7 +267,10 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
         crate::layered::format::Header::None => String::new(),
         crate::layered::format::Header::Cbnf => format!("synthetic {seed}"),
     };
-    Net { description, model: Model::Layered(*arch, params) }
+    let mut net = Net { description, model: Model::Layered(*arch, params) };
+    // Drawn in the file's order: in the engine's, as a read would give it.
+    net.viridithas_order(true);
+    net
 }
 
 /// `net` with its first layer redrawn so large (SFNN transformers, which Stockfish doubles, in

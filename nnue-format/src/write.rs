@@ -9,6 +9,14 @@ use crate::stockfish_format::{hashes, StockfishFormat};
 use crate::Architecture;
 
 pub(crate) fn write_net(net: &Net) -> Vec<u8> {
+    if let Architecture::Layered(crate::LayeredArch { l1_sums: crate::L1Sums::ViridithasAvx2, .. }) = net.arch() {
+        // Its file holds the neurons in the trainer's order, as Viridithas ships them.
+        let mut file = net.clone();
+        file.viridithas_order(false);
+        let Model::Layered(arch, _) = &mut file.model else { unreachable!("a multi-layer net") };
+        arch.l1_sums = crate::L1Sums::I16Pairs;
+        return write_net(&file);
+    }
     let mut out = Vec::new();
     let arch = net.arch();
     // The frame's head: Stockfish's header (its record's version word), a `CBNF` header, or

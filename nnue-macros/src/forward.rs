@@ -261,9 +261,13 @@ impl Emitter<'_> {
         use Call::*;
         let w = |p: &Param| self.array(*p, "weights");
         let (out, val) = match call {
-            Listed { param, n, pairs, bias, out } => {
+            Listed { param, n, pairs, fours, bias, out } => {
                 let (w, b) = (w(param), self.biases(*param, *bias, *n));
-                let kernel = if *pairs { quote!(affine_listed_pairs) } else { quote!(affine_listed) };
+                let kernel = match (*pairs, *fours) {
+                    (_, true) => quote!(affine_listed_fours),
+                    (true, false) => quote!(affine_listed_pairs),
+                    (false, false) => quote!(affine_listed),
+                };
                 (*out, self.ints(*out, *n, quote!(l::#kernel(k, &ft, &#w[bucket], #b))))
             }
             Sparse { param, n, bias, out } => {

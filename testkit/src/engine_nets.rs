@@ -30,8 +30,18 @@ use nnue_runtime::format as nnue_format;
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 9] =
-    [ALEXANDRIA, STORMPHRAX, INTEGRAL, OBSIDIAN, RECKLESS, RECKLESS_PAIRS, PLENTYCHESS, VIRIDITHAS, STORMPHRAX8];
+pub const ALL: [EngineNet; 10] = [
+    ALEXANDRIA,
+    STORMPHRAX,
+    INTEGRAL,
+    OBSIDIAN,
+    RECKLESS,
+    RECKLESS_PAIRS,
+    PLENTYCHESS,
+    VIRIDITHAS,
+    VIRIDITHAS_AVX2,
+    STORMPHRAX8,
+];
 
 impl EngineNet {
     /// The architecture.

@@ -105,3 +105,18 @@ pub const VIRIDITHAS: EngineNet = EngineNet {
     seed: 2033,
     oracle: "viridithas-synth.tsv",
 };
+
+/// Viridithas's AVX2 build on a net whose sparse weights span the int8 range: its neuron order
+/// and its int16 sums in fours (`l1sums=viridithas-avx2`) tell it from exact sums (on 20 of the
+/// 500 positions) and from plain pairs (41).
+pub const VIRIDITHAS_AVX2: EngineNet = EngineNet {
+    name: "viridithas-avx2",
+    engine: "Viridithas 8bc07064c888ad9ff7641e65188cc3e230916090, cargo build --release, RUSTFLAGS=-Ctarget-cpu=x86-64-v3 (AVX2, FMA), rustc 1.95",
+    arch: concat!(
+        "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, ",
+        "l2act=swiglu, residual, l1mul=512/4161600, scale=240, l1sums=viridithas-avx2, threats=pawnpairs+sf19, ",
+        "file=viridithas, kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]"
+    ),
+    seed: 7,
+    oracle: "viridithas-wide-synth.tsv",
+};

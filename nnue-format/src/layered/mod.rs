@@ -96,9 +96,8 @@ pub struct LayeredArch {
     pub residual: bool,
     /// The dense layer's activation (`l2act=`).
     pub l2_act: Act,
-    /// The sparse layer sums as Integral does (`l1sums=i16pairs`): two listed 4-byte groups'
-    /// products added in int16, wrapping, before widening.
-    pub i16_pairs: bool,
+    /// How the sparse layer sums (`l1sums=`).
+    pub l1_sums: L1Sums,
     /// The numbers of the layers after the sparse one.
     pub numbers: Numbers,
     /// The final multiplier.
@@ -188,6 +187,24 @@ pub enum Numbers {
         /// output `(bias + sum) · scale / Q⁴` in 64 bits.
         wide: bool,
     },
+}
+
+/// How the sparse layer adds its products (`l1sums=`): exactly, or as an engine's AVX2 build
+/// does, adding two listed 4-byte groups' `maddubs` int16 lanes in int16 (wrapping) before
+/// widening. They differ only where those int16 sums wrap, which large sparse weights can make
+/// happen on ordinary positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum L1Sums {
+    /// `exact` (the default; VNNI builds).
+    #[default]
+    Exact,
+    /// `i16pairs`: the listed groups two at a time, in order (Integral's, and Reckless's and
+    /// PlentyChess's AVX2 builds).
+    I16Pairs,
+    /// `viridithas-avx2`: the neurons in Viridithas's fixed order
+    /// ([`VIRIDITHAS_ORDER`](crate::layers::step::VIRIDITHAS_ORDER)), then the listed groups
+    /// four at a time, paired within each four, the last `n mod 4` alone (L1 1024 only).
+    ViridithasAvx2,
 }
 
 /// An activation after the sparse (`l1act=`) or the dense layer (`l2act=`), in the stack's
@@ -500,8 +517,10 @@ impl fmt::Display for LayeredArch {
             }
         }
         write!(f, ", scale={}", self.scale)?;
-        if self.i16_pairs {
-            write!(f, ", l1sums=i16pairs")?;
+        match self.l1_sums {
+            L1Sums::Exact => {}
+            L1Sums::I16Pairs => write!(f, ", l1sums=i16pairs")?,
+            L1Sums::ViridithasAvx2 => write!(f, ", l1sums=viridithas-avx2")?,
         }
         match self.bucket_rule {
             BucketRule::Material => {}
@@ -558,7 +577,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let (mut numbers, mut l1_act, mut l2_act, mut l1mul, mut q, mut l1shift, mut scale, mut file, mut map) =
         (None, Act::Screlu, None, None, None, None, None, None, None);
     let mut bucket_rule = BucketRule::Material;
-    let mut i16_pairs = false;
+    let mut l1_sums = L1Sums::Exact;
     let mut threats = None;
     let mut skip = false;
     let mut residual = false;
@@ -581,8 +600,12 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("scale", v)) => {
                 scale = Some(i32::try_from(parse_u32("scale", v)?).map_err(|_| "scale is too large")?)
             }
-            Some(("l1sums", "i16pairs")) => i16_pairs = true,
-            Some(("l1sums", "exact")) => i16_pairs = false,
+            Some(("l1sums", "i16pairs")) => l1_sums = L1Sums::I16Pairs,
+            Some(("l1sums", "exact")) => l1_sums = L1Sums::Exact,
+            Some(("l1sums", "viridithas-avx2")) => l1_sums = L1Sums::ViridithasAvx2,
+            Some(("l1sums", v)) => {
+                return Err(format!("l1sums={v}: expected l1sums=exact, l1sums=i16pairs or l1sums=viridithas-avx2"))
+            }
             Some(("buckets", "material")) => bucket_rule = BucketRule::Material,
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
             Some(("buckets", v)) if v.starts_with('[') => bucket_rule = BucketRule::Table(parse_bucket_table(v)?),
@@ -634,11 +657,15 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         None => return Err(missing("the stack's numbers (f32 or i32)")),
     };
     let kings = king_buckets(declared, mirrored, map)?;
+    let l1: usize = parse_num(l1)?;
+    if l1_sums == L1Sums::ViridithasAvx2 && l1 != 1024 {
+        return Err(format!("l1sums=viridithas-avx2 orders Viridithas's 512 neurons: L1 1024, not {l1}"));
+    }
     Ok(LayeredArch {
         kings,
         threats,
         merged_kings: per_bucket == 704,
-        l1: parse_num(l1)?,
+        l1,
         l2: parse_num(l2)?,
         l3: parse_num(l3)?,
         buckets,
@@ -648,7 +675,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         skip,
         residual,
         l2_act: l2_act.unwrap_or(Act::l2_default(numbers)),
-        i16_pairs,
+        l1_sums,
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
         file: file.ok_or_else(|| {
@@ -805,7 +832,7 @@ mod tests {
         ] {
             let text = format!("{base}, {options}, scale=200, file=bullet");
             let a = layered(&text);
-            assert!(!a.i16_pairs);
+            assert_eq!(a.l1_sums, L1Sums::Exact);
             assert_eq!((a.l1_act, a.l2_act), (l1, l2), "{text}");
             assert_eq!(a.to_string(), format!("{base}, {printed}, scale=200, file=bullet"));
             assert_eq!(layered(&a.to_string()), a);
@@ -814,7 +841,7 @@ mod tests {
         // Integral's sums print after the scale, and read back.
         let integral =
             layered(&format!("{base}, f32, l1act=crelu, l1mul=1/64, l1sums=i16pairs, scale=200, file=bullet"));
-        assert!(integral.i16_pairs);
+        assert_eq!(integral.l1_sums, L1Sums::I16Pairs);
         assert_eq!(
             integral.to_string(),
             format!("{base}, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=bullet")

@@ -47,7 +47,7 @@ pub use step::Step;
 pub use text::LayersError;
 
 use crate::arch::{Activation, Architecture, Sf19Arch, SfnnArch};
-use crate::layered::{BucketRule, Numbers};
+use crate::layered::{BucketRule, L1Sums, Numbers};
 
 /// A register.
 pub type Reg = u8;
@@ -245,10 +245,10 @@ impl Architecture {
                 }
             }
             Architecture::Layered(a) => {
-                let sparse = if a.i16_pairs {
-                    AffineI8Pairs { param: L1, input: 0, out: 1 }.into()
-                } else {
-                    AffineI8 { param: L1, input: 0, out: 1 }.into()
+                let sparse = match a.l1_sums {
+                    L1Sums::Exact => AffineI8 { param: L1, input: 0, out: 1 }.into(),
+                    L1Sums::I16Pairs => AffineI8Pairs { param: L1, input: 0, out: 1 }.into(),
+                    L1Sums::ViridithasAvx2 => AffineI8Fours { param: L1, input: 0, out: 1 }.into(),
                 };
                 let mut steps = vec![sparse, trace(1, false)];
                 match a.numbers {

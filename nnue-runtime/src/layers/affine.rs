@@ -37,6 +37,32 @@ pub fn affine_listed_pairs<K: Kernels, const HALF: usize, const CHUNKS: usize, c
     out
 }
 
+/// [`affine_listed_pairs`] as Viridithas's AVX2 build sums (`l1sums=viridithas-avx2`, the
+/// neurons already in its order): the listed chunks four at a time, paired within each four;
+/// the last `n mod 4` chunks alone, each widened on its own.
+#[inline(always)]
+pub fn affine_listed_fours<K: Kernels, const HALF: usize, const CHUNKS: usize, const OUT: usize>(
+    _: On<K>,
+    x: &Sparse<'_, HALF, CHUNKS>,
+    w: &[[[i8; 4]; OUT]; CHUNKS],
+    b: &[i32; OUT],
+) -> [i32; OUT] {
+    let mut out = [0; OUT];
+    let nnz = x.nnz();
+    let (paired, alone) = nnz.split_at(nnz.len() / 4 * 4);
+    // SAFETY: as `affine_listed_pairs`: an `On<K>` exists only where this CPU has `K`'s
+    // features, and every listed chunk is below CHUNKS. A list of one chunk has no pair: the
+    // kernel widens it alone, on top of the sums so far passed as the biases.
+    unsafe {
+        K::affine_sparse_listed_pairs(x.chunks(), w, b, &mut out, paired);
+        for chunk in alone {
+            let sums = out;
+            K::affine_sparse_listed_pairs(x.chunks(), w, &sums, &mut out, std::slice::from_ref(chunk));
+        }
+    }
+    out
+}
+
 /// The first layer over bytes that are mostly zero (HalfKP's), skipping all-zero chunks.
 #[inline(always)]
 pub fn affine_sparse<K: Kernels, const L1: usize, const CHUNKS: usize, const OUT: usize>(

@@ -21,7 +21,7 @@ pub use activation::{
     clipped, concat, sqr_clipped_and_clipped, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Clipped, SfnnFc0Act,
     SfnnFc1Act, SqrClippedAndClipped,
 };
-pub use affine::{affine_dense, affine_listed, affine_listed_pairs, affine_one, affine_sparse};
+pub use affine::{affine_dense, affine_listed, affine_listed_fours, affine_listed_pairs, affine_one, affine_sparse};
 pub use chess768::{crelu_output, screlu_output};
 pub use composed::{Composed, Forward};
 pub use float::{

@@ -17,11 +17,11 @@ use nnue_format::lower::{lower, Call, Kind, Part};
 
 use super::{LayersError, LoadError};
 use crate::layers::{
-    add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_pairs, affine_one, affine_sparse,
-    clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32, dual_f32,
-    dual_i32, dual_wide_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output, shift_bias,
-    skip_output_wide_i32, sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On,
-    Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
+    add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_fours, affine_listed_pairs, affine_one,
+    affine_sparse, clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32,
+    dual_f32, dual_i32, dual_wide_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output,
+    shift_bias, skip_output_wide_i32, sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act,
+    Forward, On, Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
@@ -139,7 +139,7 @@ type At = usize;
 #[derive(Debug, Clone)]
 enum First<'w> {
     /// `affine_listed` (or `_pairs`) of a pairwise transform, `n` outputs.
-    Listed { w: &'w [i8], b: Option<&'w [i32]>, n: usize, pairs: bool, out: At },
+    Listed { w: &'w [i8], b: Option<&'w [i32]>, n: usize, pairs: bool, fours: bool, out: At },
     /// `affine_sparse` of both clipped perspectives.
     Sparse { w: &'w [i8], b: &'w [i32], n: usize, out: At },
     /// A single-layer net's output sum, CReLU or SCReLU.
@@ -501,11 +501,15 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
         };
         let mut held = Held::take();
         let a = &mut *held;
-        let First::Listed { w, b, n, pairs, out } = self.first else { unreachable!("a listed first layer") };
+        let First::Listed { w, b, n, pairs, fours, out } = self.first else { unreachable!("a listed first layer") };
         sized!(n; 16 | 32 => |N| {
             let w = part::<i8, [[[i8; 4]; N]; CHUNKS]>(w, bucket);
             let b = b.map_or(&[0; N], |b| part::<i32, [i32; N]>(b, bucket));
-            let y = if pairs { affine_listed_pairs(k, &ft, w, b) } else { affine_listed(k, &ft, w, b) };
+            let y = match (pairs, fours) {
+                (_, true) => affine_listed_fours(k, &ft, w, b),
+                (true, false) => affine_listed_pairs(k, &ft, w, b),
+                (false, false) => affine_listed(k, &ft, w, b),
+            };
             put(&mut a.i, out, y);
         });
         self.steps.after_pairwise(k, acc, stm, bucket, &ft, a, trace)
@@ -810,13 +814,13 @@ impl<'w> Builder<'_, 'w> {
     fn op(&mut self, call: &Call, out: At) -> Result<(), LoadError> {
         use Call::*;
         let op = match *call {
-            Listed { param, n, pairs, bias, out: reg } => {
+            Listed { param, n, pairs, fours, bias, out: reg } => {
                 let w = self.weights::<i8>(param, Elem::I8, 4 * self.input.chunks * n)?;
                 let b = if bias { Some(self.biases(param, n)?) } else { None };
                 if !(self.input.listed)(n, pairs) {
                     return Err(LayersError::Sparse { reg, n, pairs }.into());
                 }
-                self.first = Some(First::Listed { w, b, n, pairs, out });
+                self.first = Some(First::Listed { w, b, n, pairs, fours, out });
                 return Ok(());
             }
             Sparse { param, n, bias, out: reg } => {

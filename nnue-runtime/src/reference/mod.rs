@@ -297,6 +297,7 @@ mod tests {
                         (_, step) => match step {
                             Step::AffineI8(AffineI8 { input, .. })
                             | Step::AffineI8Pairs(AffineI8Pairs { input, .. })
+                            | Step::AffineI8Fours(AffineI8Fours { input, .. })
                             | Step::DotI16(DotI16 { input, .. })
                             | Step::Square(Square { input, .. })
                             | Step::Slice(Slice { input, .. })

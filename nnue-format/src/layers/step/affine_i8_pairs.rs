@@ -49,7 +49,7 @@ impl StepKind for AffineI8Pairs {
     }
 
     fn eval(&self, m: &Machine<'_>) -> Value {
-        Value::Int(affine_i16_pairs(&m.int8_layer(self.param), &m.bytes(self.input)))
+        Value::Int(affine_i16_pairs(&m.int8_layer(self.param), &m.bytes(self.input), None))
     }
 
     fn int8_input(&self) -> Option<Reg> {
@@ -60,9 +60,13 @@ impl StepKind for AffineI8Pairs {
 /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]` as Integral sums it: the non-zero 4-byte
 /// groups of `input` in order, two at a time; per output, bytes 0-1 and 2-3 of a group each
 /// give an int16 lane (two products, saturated), a pair's lanes meet in int16 (wrapping)
-/// before they are widened.
-fn affine_i16_pairs(layer: &Dense, input: &[u8]) -> Vec<i32> {
+/// before they are widened. `Some(run)`: pairs only within each run of `run` groups, the
+/// last `n mod run` groups alone (Viridithas's fours).
+pub(super) fn affine_i16_pairs(layer: &Dense, input: &[u8], run: Option<usize>) -> Vec<i32> {
     let groups: Vec<usize> = (0..input.len() / 4).filter(|&g| input[4 * g..4 * g + 4] != [0; 4]).collect();
+    let whole = run.map_or(groups.len(), |run| groups.len() / run * run);
+    let (paired, alone) = groups.split_at(whole);
+    let sets: Vec<&[usize]> = paired.chunks(2).chain(alone.chunks(1)).collect();
     (0..layer.outputs)
         .map(|o| {
             let row = layer.row(o);
@@ -72,7 +76,7 @@ fn affine_i16_pairs(layer: &Dense, input: &[u8]) -> Vec<i32> {
                 s.clamp(-32768, 32767) as i16
             };
             let mut sum = layer.biases[o];
-            for pair in groups.chunks(2) {
+            for pair in &sets {
                 for h in 0..2 {
                     let l = pair.iter().fold(0i16, |l, &g| l.wrapping_add(lane(g, h)));
                     sum = sum.wrapping_add(i32::from(l));

@@ -18,6 +18,7 @@ mod add_sub;
 mod affine_f32;
 mod affine_i32;
 mod affine_i8;
+mod affine_i8_fours;
 mod affine_i8_pairs;
 mod clamp;
 mod clamp_square;
@@ -44,6 +45,7 @@ pub use add_sub::{Add, Sub};
 pub use affine_f32::AffineF32;
 pub use affine_i32::AffineI32;
 pub use affine_i8::AffineI8;
+pub use affine_i8_fours::{AffineI8Fours, VIRIDITHAS_ORDER};
 pub use affine_i8_pairs::AffineI8Pairs;
 pub use clamp::Clamp;
 pub use clamp_square::ClampSquare;
@@ -219,6 +221,7 @@ steps! {
     DotF32,
     AffineI32,
     AffineI8Pairs,
+    AffineI8Fours,
     Slice,
     Concat,
     Square,
