@@ -169,6 +169,7 @@ impl FeatureSet {
     }
 
     /// The board blocks, in row order.
+    #[inline]
     pub const fn blocks(&self) -> &[BoardBlock] {
         self.blocks.split_at(self.count as usize).0
     }
@@ -315,9 +316,10 @@ impl FeatureSet {
     /// own) of `perspective`, whose king is on square `king`; none for the other sets.
     pub fn board_features(&self, board: &threats::Board, perspective: Color, king: usize, out: &mut Vec<usize>) {
         let mut offset = 0;
-        for &block in self.blocks() {
+        // By reference: a block is 24 bytes since engines' own blocks are among them.
+        for block in self.blocks() {
             match block {
-                BoardBlock::Threats(set) => threats::active(set, board, perspective, king, offset, out),
+                BoardBlock::Threats(set) => threats::active(*set, board, perspective, king, offset, out),
                 BoardBlock::PawnPairs => pawn_pairs::active(board, perspective, king, offset, out),
                 BoardBlock::Custom(custom) => custom.active(board, perspective, square(king), offset, out),
             }
@@ -330,6 +332,7 @@ impl FeatureSet {
     /// [`threats::cancel_log`]) and the boards before and after it.
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
+    #[inline] // into the stack's update, where a compiled-in net's set is a constant: the loop folds
     pub fn board_changes(
         &self,
         log: &[threats::ThreatChange],
@@ -340,9 +343,9 @@ impl FeatureSet {
         removed: &mut Vec<usize>,
     ) {
         let mut offset = 0;
-        for &block in self.blocks() {
+        for block in self.blocks() {
             match block {
-                BoardBlock::Threats(set) => threats::changes(set, log, perspective, king, offset, added, removed),
+                BoardBlock::Threats(set) => threats::changes(*set, log, perspective, king, offset, added, removed),
                 BoardBlock::PawnPairs => pawn_pairs::changes(before, after, perspective, king, offset, added, removed),
                 BoardBlock::Custom(custom) => {
                     custom.changes([before, after], perspective, square(king), offset, added, removed)
