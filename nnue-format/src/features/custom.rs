@@ -46,7 +46,8 @@ use crate::position::{Color, Square};
 ///
 /// The indices a block gives must be below [`InputBlock::inputs`]: one that is not panics
 /// (it would read another block's rows), in release builds too.
-pub trait InputBlock: Sync + fmt::Debug {
+// `RefUnwindSafe`: a description holds the block, and descriptions cross `catch_unwind`.
+pub trait InputBlock: Sync + std::panic::RefUnwindSafe + fmt::Debug {
     /// The number of features (int8 rows in the file).
     fn inputs(&self) -> usize;
 
@@ -227,6 +228,17 @@ mod tests {
         let king = Square::new(4).unwrap();
         block.changes(&before, &after, Color::White, king, &mut added, &mut removed);
         assert_eq!((added, removed), (vec![0, 2, 8], vec![1, 7]));
+    }
+
+    /// Holding a block keeps descriptions, nets and feature sets shareable across threads and
+    /// `catch_unwind` (it once made them not `RefUnwindSafe`).
+    #[test]
+    fn what_holds_a_block_stays_send_sync_and_unwind_safe() {
+        fn auto<T: Send + Sync + std::panic::UnwindSafe + std::panic::RefUnwindSafe>() {}
+        auto::<CustomBlock>();
+        auto::<crate::Architecture>();
+        auto::<crate::Net>();
+        auto::<super::super::FeatureSet>();
     }
 
     #[test]
