@@ -404,9 +404,10 @@ impl LayeredArch {
         self.bucket_rule.bucket(pieces, self.buckets)
     }
 
-    /// Whether the activations are ones the stack's numbers take.
-    pub fn acts_valid(&self) -> Result<(), &'static str> {
-        match (self.numbers, self.l1_act, self.l2_act) {
+    /// Whether the activations are ones the stack's numbers take ([`ShapeError::Activations`]
+    /// naming which and why, if not).
+    pub fn acts_valid(&self) -> Result<(), ShapeError> {
+        let reason = match (self.numbers, self.l1_act, self.l2_act) {
             (_, _, Act::Dual) => Err("l2act=dual: a dual activation only follows the sparse layer"),
             (_, Act::Swiglu, _) => Err("l1act=swiglu: a gated activation only follows the dense layer"),
             (Numbers::I32 { .. }, Act::HardSwish, _) | (Numbers::I32 { .. }, _, Act::HardSwish | Act::Swiglu) => {
@@ -416,7 +417,8 @@ impl LayeredArch {
             (Numbers::I32 { .. }, Act::Crelu, _) => Err("l1act=crelu: i32 stacks take screlu or dual"),
             (Numbers::I32 { .. }, _, Act::Screlu) => Err("l2act=screlu: i32 stacks clip the dense layer (crelu)"),
             _ => Ok(()),
-        }
+        };
+        reason.map_err(|reason| ShapeError::Activations { reason })
     }
 
     /// Shape checks the kernels rely on.
@@ -473,7 +475,7 @@ impl LayeredArch {
         if self.scale <= 0 {
             return Err(ShapeError::Scale { got: self.scale });
         }
-        self.acts_valid().map_err(|reason| ShapeError::Activations { reason })?;
+        self.acts_valid()?;
         self.kings.validate()
     }
 }
