@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use nnue_format::{read_file, synth, Encoding, ErrorKind, FileError, FileErrorKind, FileKind, Net};
 
+/// A path under the target folder's scratch space (Cargo's `CARGO_TARGET_TMPDIR`), reused by
+/// every run: files left in the system's temporary folder once piled up, one folder per run.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nnue-format-file-test-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nnue-format-file-test");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);
