@@ -55,6 +55,8 @@ pub mod position;
 pub mod preset;
 mod read;
 pub mod reference;
+#[cfg(any(test, feature = "synth"))]
+mod rng;
 mod shape_error;
 mod stockfish_format;
 #[cfg(any(test, feature = "synth"))]

@@ -324,7 +324,7 @@ impl Position {
 /// the `synth` feature.)
 #[cfg(any(test, feature = "synth"))]
 pub fn random_positions(seed: u64, n: usize) -> Vec<Position> {
-    let mut rng = crate::synth::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut squares: Vec<u8> = (0..64).collect();
