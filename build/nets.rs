@@ -71,6 +71,10 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ("PLENTYCHESS_SYNTH", layered(engine_nets::PLENTYCHESS.arch, engine_nets::PLENTYCHESS.seed)),
         ("VIRIDITHAS_SYNTH", layered(engine_nets::VIRIDITHAS.arch, engine_nets::VIRIDITHAS.seed)),
         ("VIRIDITHAS_AVX2_SYNTH", layered(engine_nets::VIRIDITHAS_AVX2.arch, engine_nets::VIRIDITHAS_AVX2.seed)),
+        (
+            "STORMPHRAX8_NO_THREATS_SYNTH",
+            layered(engine_nets::STORMPHRAX8_NO_THREATS.arch, engine_nets::STORMPHRAX8_NO_THREATS.seed),
+        ),
         ("STORMPHRAX8_SYNTH", layered(engine_nets::STORMPHRAX8.arch, engine_nets::STORMPHRAX8.seed)),
         (
             "LAYERED_F32_64",

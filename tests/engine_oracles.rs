@@ -10,7 +10,7 @@ use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
     EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
-    VIRIDITHAS, VIRIDITHAS_AVX2,
+    STORMPHRAX8_NO_THREATS, VIRIDITHAS, VIRIDITHAS_AVX2,
 };
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
@@ -22,6 +22,7 @@ nnue_runtime::nnue_net!(name = reckless_pairs, env = "NNUE_SYNTH_RECKLESS_PAIRS_
 nnue_runtime::nnue_net!(name = plentychess, env = "NNUE_SYNTH_PLENTYCHESS_SYNTH");
 nnue_runtime::nnue_net!(name = viridithas, env = "NNUE_SYNTH_VIRIDITHAS_SYNTH");
 nnue_runtime::nnue_net!(name = viridithas_avx2, env = "NNUE_SYNTH_VIRIDITHAS_AVX2_SYNTH");
+nnue_runtime::nnue_net!(name = stormphrax8_no_threats, env = "NNUE_SYNTH_STORMPHRAX8_NO_THREATS_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax8, env = "NNUE_SYNTH_STORMPHRAX8_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
@@ -230,4 +231,16 @@ fn stormphrax8() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered_threats::<1024, 512, 256, 64368, 11264, 32, 64, 64, 8>().unwrap();
     compare("stormphrax8", &net, &positions, &games, &loaded, &stormphrax8::NETWORK);
+}
+
+/// Stormphrax 8 without threat inputs (its `arch.h` configured with the piece-square set
+/// alone): `704x16hm` rows, the rest as Stormphrax 8's; `CBNF` without the threat flag.
+#[test]
+fn stormphrax8_no_threats() {
+    let (net, positions, games) = setup(&STORMPHRAX8_NO_THREATS, env!("NNUE_SYNTH_STORMPHRAX8_NO_THREATS_SYNTH"));
+    assert_eq!(net.arch().to_string(), stormphrax8_no_threats::ARCHITECTURE);
+    assert_eq!(net.description, "synthetic 2034", "the CBNF header's name");
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered::<1024, 512, 256, 11264, 32, 64, 64, 8>().unwrap();
+    compare("stormphrax8, no threats", &net, &positions, &games, &loaded, &stormphrax8_no_threats::NETWORK);
 }

@@ -171,7 +171,7 @@ fn inspect_engine_net(engine: &EngineNet, file: &str) {
             "reckless-pairs" => "Reckless".to_string(),
             "viridithas-avx2" => "Viridithas".to_string(),
             "plentychess" => "PlentyChess".to_string(),
-            "stormphrax8" => "Stormphrax 8".to_string(),
+            "stormphrax8" | "stormphrax8-nothreats" => "Stormphrax 8".to_string(),
             n => format!("{}{}", n[..1].to_uppercase(), &n[1..]),
         };
         assert!(first.starts_with("1. ") && first.contains(&engine_word), "{}:\n{out}", engine.name);

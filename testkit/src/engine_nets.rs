@@ -30,7 +30,7 @@ use nnue_runtime::format as nnue_format;
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 10] = [
+pub const ALL: [EngineNet; 11] = [
     ALEXANDRIA,
     STORMPHRAX,
     INTEGRAL,
@@ -41,6 +41,7 @@ pub const ALL: [EngineNet; 10] = [
     VIRIDITHAS,
     VIRIDITHAS_AVX2,
     STORMPHRAX8,
+    STORMPHRAX8_NO_THREATS,
 ];
 
 impl EngineNet {

@@ -120,3 +120,16 @@ pub const VIRIDITHAS_AVX2: EngineNet = EngineNet {
     seed: 7,
     oracle: "viridithas-wide-synth.tsv",
 };
+
+/// Stormphrax 8's layout without threat inputs (its `arch.h` with `InputFeatureSet =
+/// PsqFeatureSet`): merged-king piece-square rows alone, the rest as Stormphrax 8's.
+pub const STORMPHRAX8_NO_THREATS: EngineNet = EngineNet {
+    name: "stormphrax8-nothreats",
+    engine: "Stormphrax 2402cae6 with arch.h's InputFeatureSet = PsqFeatureSet, make avx2-bmi2 (clang 19)",
+    arch: concat!(
+        "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, i32, dual, wide, skip, q=64, l1shift=2, ",
+        "scale=400, file=cbnf, kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]"
+    ),
+    seed: 2034,
+    oracle: "stormphrax8-nothreats-synth.tsv",
+};
