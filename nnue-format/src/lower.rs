@@ -77,6 +77,17 @@ pub enum Part {
 /// One kernel call. Fields: `x`, `a`, `b`, `parts` are the registers read, `out` the one
 /// written, `param` the weights (of the position's bucket), `inputs` and `n` the lengths read
 /// and written, the rest the kernel's constants.
+/// How a listed first layer sums its int8 products: the kernel it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListedSums {
+    /// In int32 (`affine_listed`).
+    Exact,
+    /// In int16 pairs of listed groups (`affine_listed_pairs`).
+    Pairs,
+    /// In int16 pairs within runs of four listed groups (`affine_listed_fours`).
+    Fours,
+}
+
 #[allow(missing_docs)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Call {
@@ -85,7 +96,7 @@ pub enum Call {
     /// runs of four): `n` outputs, plus the biases unless `bias` is false (the multi-layer
     /// nets' sparse layer adds its bias after rescaling). The fours' neuron order is the net's
     /// (the reader puts such a net in Viridithas's, as its loader does).
-    Listed { param: Param, n: usize, pairs: bool, fours: bool, bias: bool, out: Reg },
+    Listed { param: Param, n: usize, sums: ListedSums, bias: bool, out: Reg },
     /// The first layer on both perspectives' clipped bytes (`affine_sparse`).
     Sparse { param: Param, n: usize, bias: bool, out: Reg },
     /// A single-layer net's output: the accumulators clamped to `0..=max` (squared for
@@ -305,17 +316,20 @@ impl Lowering<'_> {
             Step::AffineI8(AffineI8 { param, input, out })
             | Step::AffineI8Pairs(AffineI8Pairs { param, input, out })
             | Step::AffineI8Fours(AffineI8Fours { param, input, out }) => {
-                let fours = matches!(step, Step::AffineI8Fours(AffineI8Fours { .. }));
-                let pairs = fours || matches!(step, Step::AffineI8Pairs(AffineI8Pairs { .. }));
+                let sums = match step {
+                    Step::AffineI8Fours(_) => ListedSums::Fours,
+                    Step::AffineI8Pairs(_) => ListedSums::Pairs,
+                    _ => ListedSums::Exact,
+                };
                 let n = self.outputs(*param)?;
                 // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
                 let bias = *param != Param::L1;
                 match self.get(*input)?.clone() {
                     Val::Input(Input::Listed) => {
                         self.first(*out)?;
-                        (*out, Kind::Ints(n), Call::Listed { param: *param, n, pairs, fours, bias, out: *out })
+                        (*out, Kind::Ints(n), Call::Listed { param: *param, n, sums, bias, out: *out })
                     }
-                    _ if pairs => {
+                    _ if sums != ListedSums::Exact => {
                         return err(format!("r{out}: int16 pair sums read the pairwise transform's listed bytes"))
                     }
                     Val::Input(Input::Clipped) => {

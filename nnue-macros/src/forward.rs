@@ -11,7 +11,7 @@ use nnue_format::layers::step::{
 };
 use nnue_format::layers::{Bucket, Layers, Param, Reg, Step, Transform};
 use nnue_format::layout::{param_arrays, InputOrder as Order};
-use nnue_format::lower::{lower, Call, Input, Kind, Part};
+use nnue_format::lower::{lower, Call, Input, Kind, ListedSums, Part};
 use nnue_format::BucketRule;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -261,12 +261,12 @@ impl Emitter<'_> {
         use Call::*;
         let w = |p: &Param| self.array(*p, "weights");
         let (out, val) = match call {
-            Listed { param, n, pairs, fours, bias, out } => {
+            Listed { param, n, sums, bias, out } => {
                 let (w, b) = (w(param), self.biases(*param, *bias, *n));
-                let kernel = match (*pairs, *fours) {
-                    (_, true) => quote!(affine_listed_fours),
-                    (true, false) => quote!(affine_listed_pairs),
-                    (false, false) => quote!(affine_listed),
+                let kernel = match sums {
+                    ListedSums::Exact => quote!(affine_listed),
+                    ListedSums::Pairs => quote!(affine_listed_pairs),
+                    ListedSums::Fours => quote!(affine_listed_fours),
                 };
                 (*out, self.ints(*out, *n, quote!(l::#kernel(k, &ft, &#w[bucket], #b))))
             }

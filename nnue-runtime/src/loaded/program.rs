@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use bytemuck::Pod;
 use nnue_format::layers::{Bucket, Layers, Param, Reg, Transform};
 use nnue_format::layout::{param_arrays, Elem, InputOrder};
-use nnue_format::lower::{lower, Call, Kind, Part};
+use nnue_format::lower::{lower, Call, Kind, ListedSums, Part};
 
 use super::{LayersError, LoadError};
 use crate::layers::{
@@ -139,7 +139,7 @@ type At = usize;
 #[derive(Debug, Clone)]
 enum First<'w> {
     /// `affine_listed` (or `_pairs`) of a pairwise transform, `n` outputs.
-    Listed { w: &'w [i8], b: Option<&'w [i32]>, n: usize, pairs: bool, fours: bool, out: At },
+    Listed { w: &'w [i8], b: Option<&'w [i32]>, n: usize, sums: ListedSums, out: At },
     /// `affine_sparse` of both clipped perspectives.
     Sparse { w: &'w [i8], b: &'w [i32], n: usize, out: At },
     /// A single-layer net's output sum, CReLU or SCReLU.
@@ -501,14 +501,14 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
         };
         let mut held = Held::take();
         let a = &mut *held;
-        let First::Listed { w, b, n, pairs, fours, out } = self.first else { unreachable!("a listed first layer") };
+        let First::Listed { w, b, n, sums, out } = self.first else { unreachable!("a listed first layer") };
         sized!(n; 16 | 32 => |N| {
             let w = part::<i8, [[[i8; 4]; N]; CHUNKS]>(w, bucket);
             let b = b.map_or(&[0; N], |b| part::<i32, [i32; N]>(b, bucket));
-            let y = match (pairs, fours) {
-                (_, true) => affine_listed_fours(k, &ft, w, b),
-                (true, false) => affine_listed_pairs(k, &ft, w, b),
-                (false, false) => affine_listed(k, &ft, w, b),
+            let y = match sums {
+                ListedSums::Exact => affine_listed(k, &ft, w, b),
+                ListedSums::Pairs => affine_listed_pairs(k, &ft, w, b),
+                ListedSums::Fours => affine_listed_fours(k, &ft, w, b),
             };
             put(&mut a.i, out, y);
         });
@@ -814,13 +814,14 @@ impl<'w> Builder<'_, 'w> {
     fn op(&mut self, call: &Call, out: At) -> Result<(), LoadError> {
         use Call::*;
         let op = match *call {
-            Listed { param, n, pairs, fours, bias, out: reg } => {
+            Listed { param, n, sums, bias, out: reg } => {
                 let w = self.weights::<i8>(param, Elem::I8, 4 * self.input.chunks * n)?;
                 let b = if bias { Some(self.biases(param, n)?) } else { None };
+                let pairs = sums != ListedSums::Exact;
                 if !(self.input.listed)(n, pairs) {
                     return Err(LayersError::Sparse { reg, n, pairs }.into());
                 }
-                self.first = Some(First::Listed { w, b, n, pairs, fours, out });
+                self.first = Some(First::Listed { w, b, n, sums, out });
                 return Ok(());
             }
             Sparse { param, n, bias, out: reg } => {
