@@ -42,6 +42,10 @@ fn placement_changes(
     mut change: impl FnMut(usize, bool),
 ) {
     for (i, (&old, &new)) in old.iter().zip(new).enumerate() {
+        // Most of the twelve are unchanged (a king move's entry is a few moves away).
+        if old == new {
+            continue;
+        }
         let piece = Piece::new(Color::BOTH[i / 6], PieceType::ALL[i % 6]);
         for (mut bits, added) in [(new & !old, true), (old & !new, false)] {
             while bits != 0 {
@@ -72,10 +76,8 @@ pub struct RefreshCache<A> {
     path: KernelPath,
     /// The network's weights: its entries hold that network's sums.
     weights: WeightsId,
-    /// Scratch for threat nets: the position's board features, and an accumulator to update
-    /// an entry through.
+    /// Scratch for threat nets: the position's board features.
     threats: Vec<usize>,
-    scratch: Option<A>,
 }
 
 impl<A: Clone> RefreshCache<A> {
@@ -90,7 +92,7 @@ impl<A: Clone> RefreshCache<A> {
         let entries =
             (0..2 * slots).map(|_| Entry { acc: net.new_accumulator(), placement: [0; 12], valid: false }).collect();
         let weights = net.weights_id();
-        RefreshCache { entries, slots, path, weights, threats: Vec::new(), scratch: None }
+        RefreshCache { entries, slots, path, weights, threats: Vec::new() }
     }
 
     /// Panics unless `net` is the network the cache was built with (a pointer comparison).
@@ -142,11 +144,8 @@ impl<A: Clone> RefreshCache<A> {
         let king = pos.king(perspective);
         let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
         let entry = &mut self.entries[i];
-        let source = Source::Position(pos);
-        let synced = sync_entry(net, path, entry, perspective, king, &placement(pos), source, target);
-        if synced != Some(true) {
-            net.update_on(path, &self.entries[i].acc, target, perspective, &[], &[]);
-        }
+        sync_entry(net, path, entry, perspective, king, &placement(pos), Source::Position(pos));
+        net.update_on(path, &self.entries[i].acc, target, perspective, &[], &[]);
     }
 
     /// [`RefreshCache::refresh`] for threat nets: the entry keeps the piece features' sums
@@ -232,8 +231,7 @@ impl<A: Clone> RefreshCache<A> {
         let king = board.king(perspective)?;
         let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
         let source = pos.map_or(Source::Board(board), Source::Position);
-        let scratch = self.scratch.get_or_insert_with(|| net.new_accumulator());
-        sync_entry(net, self.path, &mut self.entries[i], perspective, king, &board.placement(), source, scratch)?;
+        sync_entry(net, self.path, &mut self.entries[i], perspective, king, &board.placement(), source)?;
         Some(i)
     }
 }
@@ -254,11 +252,9 @@ enum Source<'a> {
 
 /// Brings `entry` (`perspective`'s, its king on `king`) to the piece sums of the placement
 /// `now`, `source`'s. A row per changed square against a row per piece: an entry that is not
-/// valid, or was last brought far from this placement (another game, another line), is rebuilt
-/// (`Some(false)`); else it is updated by the difference through `through`, whose `perspective`
-/// half then holds the same sums (`Some(true)`). `None` when a rebuild needs a position and the
-/// board isn't one.
-#[allow(clippy::too_many_arguments)]
+/// valid, or was last brought far from this placement (another game, another line), is rebuilt;
+/// else it is updated in place by the difference. `None` when a rebuild needs a position and
+/// the board isn't one.
 fn sync_entry<A, N: Network<Accumulator = A>>(
     net: &N,
     path: KernelPath,
@@ -267,8 +263,7 @@ fn sync_entry<A, N: Network<Accumulator = A>>(
     king: Square,
     now: &Placement,
     source: Source<'_>,
-    through: &mut A,
-) -> Option<bool> {
+) -> Option<()> {
     let pieces = now.iter().map(|b| b.count_ones() as usize).sum();
     if !entry.valid || changed_squares(&entry.placement, now) > pieces {
         let owned;
@@ -281,7 +276,7 @@ fn sync_entry<A, N: Network<Accumulator = A>>(
         };
         net.refresh_pieces_on(path, pos, perspective, &mut entry.acc);
         (entry.placement, entry.valid) = (*now, true);
-        return Some(false);
+        return Some(());
     }
     // At most 32 pieces change: fixed lists, no scratch vectors.
     let (mut lists, mut counts) = ([[0usize; 32]; 2], [0usize; 2]);
@@ -290,15 +285,12 @@ fn sync_entry<A, N: Network<Accumulator = A>>(
         lists[side][counts[side]] = f;
         counts[side] += 1;
     });
-    if counts == [0, 0] {
-        return Some(false);
+    if counts != [0, 0] {
+        // Only this perspective's half: the entry's other half is never read.
+        net.update_in_place_on(path, &mut entry.acc, perspective, &lists[0][..counts[0]], &lists[1][..counts[1]]);
+        entry.placement = *now;
     }
-    let (added, removed) = (&lists[0][..counts[0]], &lists[1][..counts[1]]);
-    net.update_on(path, &entry.acc, through, perspective, added, removed);
-    // Only this perspective's half: the entry's other half is never read.
-    net.update_on(path, through, &mut entry.acc, perspective, &[], &[]);
-    entry.placement = *now;
-    Some(true)
+    Some(())
 }
 
 #[cfg(test)]

@@ -95,6 +95,17 @@ impl<N: FeatureTransformer, F: Forward<N::Accumulator>> Network for Composed<N, 
         self.net.update_on(path, src, dst, perspective, added, removed)
     }
     #[inline]
+    fn update_in_place_on(
+        &self,
+        path: KernelPath,
+        acc: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        self.net.update_in_place_on(path, acc, perspective, added, removed)
+    }
+    #[inline]
     fn refresh_pieces_on(&self, path: KernelPath, pos: &Position, perspective: Color, acc: &mut Self::Accumulator) {
         self.net.refresh_pieces_on(path, pos, perspective, acc)
     }

@@ -57,6 +57,18 @@ pub trait FeatureTransformer {
     ) {
         self.refresh_on(path, pos, perspective, acc)
     }
+    /// See [`Network::update_in_place_on`](crate::Network::update_in_place_on).
+    fn update_in_place_on(
+        &self,
+        path: crate::KernelPath,
+        acc: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let src = acc.clone();
+        self.update_on(path, &src, acc, perspective, added, removed)
+    }
     /// See [`Network::rebase_on`](crate::Network::rebase_on).
     fn rebase_on(
         &self,
@@ -245,6 +257,46 @@ pub(crate) mod tests {
         let layers = crate::loaded::LayersError::Size { what: "a dense layer", n: 128, sizes: vec![16, 32, 64] };
         assert!(matches!(&got, Err(LoadError::Layers(e)) if *e == layers), "{got:?}");
         assert!(err(got).ends_with("nnue_net! compiles any size)"));
+    }
+
+    /// An update in place (the refresh cache's entries) sums as one from a copy, on every
+    /// path, over int8 rows (a threat net's board features) and int16 ones, past a kernel
+    /// pass's rows too; and panics the same past the net's features. The reference's as well.
+    #[test]
+    fn an_update_in_place_equals_one_from_a_copy() {
+        let net = synth::threats(64, 2, Encoding::Raw);
+        let w = FastWeights::new(&net).unwrap();
+        let fast = w.sfnn_threats::<64, 32, 16>().unwrap();
+        let eval = Evaluator::new(&net);
+        let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let inputs = fast.feature_set().inputs();
+        let many: Vec<usize> = (0..70).map(|i| i * 997 % inputs).collect();
+        let lists: [(&[usize], &[usize]); 4] =
+            [(&[0, inputs - 1], &[5]), (&[], &[]), (&many, &[7, inputs - 2]), (&[3], &many)];
+        for path in KernelPath::all() {
+            let mut acc = fast.new_accumulator();
+            for p in Color::BOTH {
+                fast.refresh_on(path, &pos, p, &mut acc);
+            }
+            for (added, removed) in lists {
+                let mut want = acc.clone();
+                fast.update_on(path, &acc, &mut want, Color::Black, added, removed);
+                let mut got = acc.clone();
+                fast.update_in_place_on(path, &mut got, Color::Black, added, removed);
+                assert_eq!(got, want, "{path} {added:?} {removed:?}");
+            }
+            let bad = format!("update: feature index {inputs} is past the net's {inputs} features");
+            let got = panic_message(|| fast.update_in_place_on(path, &mut acc.clone(), Color::White, &[inputs], &[]));
+            assert_eq!(got, Some(bad), "{path}");
+        }
+        let acc = eval.refresh(&pos);
+        for (added, removed) in lists {
+            let mut want = acc.clone();
+            eval.update_on(KernelPath::SCALAR, &acc, &mut want, Color::White, added, removed);
+            let mut got = acc.clone();
+            eval.update_in_place_on(KernelPath::SCALAR, &mut got, Color::White, added, removed);
+            assert_eq!(got, want, "reference {added:?} {removed:?}");
+        }
     }
 
     #[test]

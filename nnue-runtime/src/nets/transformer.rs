@@ -88,6 +88,28 @@ impl<const L1: usize, const PSQT: usize, const INT8: usize, const INT16: usize, 
         }
     }
 
+    /// `acc`'s `perspective` half += the rows of `added` − those of `removed`, in place.
+    ///
+    /// # Safety
+    /// The CPU has `rows`' target features.
+    #[inline(always)]
+    unsafe fn sum_in_place(
+        &self,
+        rows: RowKernels,
+        acc: &mut Accumulator<L1, PSQT>,
+        p: usize,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        if PSQT > 0 {
+            let src = acc.psqt[p];
+            portable::update_psqt(self.psqt, &src, &mut acc.psqt[p], added, removed);
+        }
+        let (int8, int16) = (self.int8_rows.as_flattened(), self.int16_rows.as_flattened());
+        // SAFETY: the caller's contract; the kernel bounds every row by the slices' lengths.
+        unsafe { (rows.in_place)(int8, int16, &mut acc.values[p], added, removed) }
+    }
+
     /// Every active feature's rows from the biases: the pieces', and a threat net's board
     /// features (of any number, so in a reused vector).
     #[inline(always)]
@@ -145,6 +167,11 @@ network_family!(
         fn refresh_pieces_on(&self, path: crate::KernelPath, pos: &Position, perspective: Color, acc: &mut Accumulator<L1, PSQT>) {
             // SAFETY: holding `path` proves its row kernels' target features are available.
             unsafe { self.refresh_pieces(crate::simd::rows::for_path(path), pos, perspective, acc) }
+        }
+        fn update_in_place_on(&self, path: crate::KernelPath, acc: &mut Accumulator<L1, PSQT>, perspective: Color, added: &[usize], removed: &[usize]) {
+            crate::network::check_features(INT8 + INT16, added, removed);
+            // SAFETY: as above.
+            unsafe { self.sum_in_place(crate::simd::rows::for_path(path), acc, perspective.index(), added, removed) }
         }
     }
 );

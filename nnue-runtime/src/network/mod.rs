@@ -121,6 +121,24 @@ pub trait Network {
         removed: &[usize],
     );
 
+    /// `acc[perspective] += added rows - removed rows`: [`Network::update_on`] with `acc` its
+    /// own source (the refresh cache brings its entries to a new placement so). The default
+    /// copies `acc` first; the fast networks sum in place.
+    ///
+    /// # Panics
+    /// As [`Network::update_on`].
+    fn update_in_place_on(
+        &self,
+        path: KernelPath,
+        acc: &mut Self::Accumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let src = acc.clone();
+        self.update_on(path, &src, acc, perspective, added, removed)
+    }
+
     /// `perspective`'s half of `acc` from the piece features alone: the biases and each
     /// piece's rows, without the features that depend on the whole board (threats, pawn
     /// pairs). For nets without such features, [`Network::refresh_on`]. The refresh cache keeps

@@ -92,6 +92,17 @@ impl Network for Evaluator<'_> {
         self.update(dst, perspective, added, removed);
     }
 
+    fn update_in_place_on(
+        &self,
+        _path: crate::KernelPath,
+        acc: &mut GenericAccumulator,
+        perspective: Color,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        self.update(acc, perspective, added, removed);
+    }
+
     fn forward_on(&self, _path: crate::KernelPath, acc: &GenericAccumulator, stm: Color, pieces: usize) -> Evaluation {
         self.forward(acc, stm, pieces).0
     }

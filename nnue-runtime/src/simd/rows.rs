@@ -19,6 +19,12 @@ pub(crate) type I16Rows = unsafe fn(rows: &[i16], src: &[i16], dst: &mut [i16], 
 pub(crate) type MixedRows =
     unsafe fn(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]);
 
+/// [`MixedRows`] with `acc` its own source: `acc += Σ rows[added] − Σ rows[removed]` (no
+/// int8 rows: `int8` empty). A refresh cache entry brought to a new placement, without a
+/// second accumulator to sum into and copy back from.
+pub(crate) type InPlaceRows =
+    unsafe fn(int8: &[i8], int16: &[i16], acc: &mut [i16], added: &[usize], removed: &[usize]);
+
 /// `acc += plus − minus`, element by element (wrapping): a threat net's accumulator moved
 /// from one king square's piece sums to another's.
 pub(crate) type Rebase = unsafe fn(acc: &mut [i16], plus: &[i16], minus: &[i16]);
@@ -28,6 +34,7 @@ pub(crate) type Rebase = unsafe fn(acc: &mut [i16], plus: &[i16], minus: &[i16])
 pub struct RowKernels {
     pub i16: I16Rows,
     pub mixed: MixedRows,
+    pub in_place: InPlaceRows,
     pub rebase: Rebase,
 }
 
@@ -61,10 +68,15 @@ macro_rules! row_kernels {
             }
             $(#[$features])*
             #[inline(never)]
+            unsafe fn in_place(int8: &[i8], int16: &[i16], acc: &mut [i16], added: &[usize], removed: &[usize]) {
+                tiled(int8, int16, None, acc, added, removed)
+            }
+            $(#[$features])*
+            #[inline(never)]
             unsafe fn rebase(acc: &mut [i16], plus: &[i16], minus: &[i16]) {
                 rebase_rows(acc, plus, minus)
             }
-            RowKernels { i16, mixed, rebase }
+            RowKernels { i16, mixed, in_place, rebase }
         };
     };
 }
@@ -110,13 +122,13 @@ fn i16_rows(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed
         (&[a1, a2], &[s1, s2]) => fused(src, dst, [r(a1), r(a2)], [r(s1), r(s2)]),
         (&[a], &[]) => fused(src, dst, [r(a)], []),
         (&[], &[s]) => fused(src, dst, [], [r(s)]),
-        _ => tiled(&[], rows, src, dst, added, removed),
+        _ => tiled(&[], rows, Some(src), dst, added, removed),
     }
 }
 
 #[inline(always)]
 fn mixed_rows(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
-    tiled(int8, int16, src, dst, added, removed)
+    tiled(int8, int16, Some(src), dst, added, removed)
 }
 
 #[inline(always)]
@@ -173,9 +185,10 @@ fn fused_cols<const A: usize, const S: usize, const T: usize>(
 /// Each feature's row is found once, before the tiles (the int8-or-int16 choice and the row's
 /// offset per row and tile were about half the instructions of a move's update); a pass takes
 /// up to [`PASS`] rows of each kind and sign, and longer lists (refreshes of threat nets) take
-/// more passes over `dst`, which the wrapping sums allow in any order.
+/// more passes over `dst`, which the wrapping sums allow in any order. `src` `None`: `dst` is
+/// its own source.
 #[inline(always)]
-fn tiled(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+fn tiled(int8: &[i8], int16: &[i16], src: Option<&[i16]>, dst: &mut [i16], added: &[usize], removed: &[usize]) {
     let w = dst.len();
     let n8 = int8.len() / w;
     let mut pass = Pass::default();
@@ -188,12 +201,12 @@ fn tiled(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usiz
         list.offsets[list.n].write(offset);
         list.n += 1;
         if list.n == PASS {
-            pass.run(int8, int16, first.then_some(src), dst);
+            pass.run(int8, int16, if first { src } else { None }, dst);
             (pass, first) = (Pass::default(), false);
         }
     }
     if first || pass.lists.iter().flatten().any(|l| l.n > 0) {
-        pass.run(int8, int16, first.then_some(src), dst);
+        pass.run(int8, int16, if first { src } else { None }, dst);
     }
 }
 
@@ -308,7 +321,7 @@ mod tests {
     }
 
     #[test]
-    fn every_path_and_shape_equals_the_plain_sum_and_rebase_adds_and_subtracts() {
+    fn every_path_and_shape_equals_the_plain_sum_in_place_too_and_rebase_adds_and_subtracts() {
         let mut seed = 7u64;
         let mut next = move || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -361,6 +374,11 @@ mod tests {
                         naive(&int8, &int16, &src, added, removed),
                         "{name} mixed {width} {added:?} {removed:?}"
                     );
+                    // In place: the same sums, `src` its own source.
+                    let mut acc = src.clone();
+                    // SAFETY: as above.
+                    unsafe { (k.in_place)(&int8, &int16, &mut acc, added, removed) };
+                    assert_eq!(acc, dst, "{name} in place {width} {added:?} {removed:?}");
                     let (plus, minus) = (&int16[..width], &int16[width..2 * width]);
                     let mut want = dst.clone();
                     for ((a, &x), &y) in want.iter_mut().zip(plus).zip(minus) {
