@@ -119,6 +119,12 @@ fn synthetic() -> Vec<(&'static str, Net)> {
             "LAYERED_CUSTOM_64",
             layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=380, buckets=[0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,2,2,2,2,2,2,2,3,3,3,3,3,3,3,3], threats=custom:18, file=reckless, {kings3}"), 141),
         ),
+        // The engine's block after the library's (pawn pairs and Stockfish 19's threats): its
+        // rows at an offset, beside a threat log, in PlentyChess's file.
+        (
+            "LAYERED_PAIRS_THREATS_CUSTOM_64",
+            layered(&format!("(768x3hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, dual, skip, l1mul=512/4161600, scale=287, threats=pawnpairs+sf19+custom:18, file=plentychess, {kings3}"), 143),
+        ),
         // Merged king planes (Stormphrax 8's) with pawn pairs and threats.
         (
             "LAYERED_MERGED_PAIRS_THREATS_64",

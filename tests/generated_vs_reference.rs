@@ -52,6 +52,11 @@ nnue_runtime::nnue_net!(
     env = "NNUE_SYNTH_LAYERED_CUSTOM_64",
     block = nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS,
 );
+nnue_runtime::nnue_net!(
+    name = layered_pairs_threats_custom_64,
+    env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64",
+    block = nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS,
+);
 nnue_runtime::nnue_net!(name = layered_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 nnue_runtime::nnue_net!(name = layered_pairs_threats_64, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");
 nnue_runtime::nnue_net!(name = layered_pairs_threats_128_wrap, env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_128_WRAP");
@@ -197,6 +202,26 @@ fn layered_custom_block_64() {
     let (a, b) = (nnue_runtime::Evaluator::new(&net), nnue_runtime::Evaluator::new(&silent));
     let differ = positions(7).iter().filter(|p| a.evaluate(p) != b.evaluate(p)).count();
     assert!(differ > 100, "{differ} positions differ");
+}
+/// The engine's block after the library's (`threats=pawnpairs+sf19+custom:18`): its rows
+/// follow the pawn pairs' and the threats', on every path.
+#[test]
+fn layered_pairs_threats_and_a_custom_block_64() {
+    let var = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64";
+    let mut net = nnue_testkit::read_net(
+        env!("NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64"),
+        option_env!("NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64_ARCH"),
+    );
+    assert_eq!(net.arch().to_string(), layered_pairs_threats_custom_64::ARCHITECTURE, "{var}");
+    assert!(net.has_unbound_block());
+    net.bind_block(&nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS).unwrap();
+    let features = nnue_runtime::features::FeatureSet::for_arch(&net.arch());
+    assert_eq!(nnue_runtime::Network::feature_set(&layered_pairs_threats_custom_64::NETWORK), features);
+    let blocks: Vec<String> = features.blocks().iter().map(|b| format!("{b:?}")).collect();
+    assert_eq!(blocks.len(), 3, "{blocks:?}");
+    assert!(blocks[0] == "PawnPairs" && blocks[1] == "Threats(Sf19)" && blocks[2].starts_with("Custom"), "{blocks:?}");
+    assert_eq!(features.pieces_offset(), 4560 + 59808 + 18);
+    assert!(assert_matches_reference(&net, &layered_pairs_threats_custom_64::NETWORK, &positions(8)) > 0);
 }
 synthetic_test!(layered_threats_128_wrap, layered_threats_128_wrap, "NNUE_SYNTH_LAYERED_THREATS_128_WRAP");
 synthetic_test!(layered_pairs_threats_64, layered_pairs_threats_64, "NNUE_SYNTH_LAYERED_PAIRS_THREATS_64");

@@ -26,6 +26,11 @@ nnue_runtime::nnue_net!(
     env = "NNUE_SYNTH_LAYERED_CUSTOM_64",
     block = nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS,
 );
+nnue_runtime::nnue_net!(
+    name = layered_pairs_threats_custom_64,
+    env = "NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64",
+    block = nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS,
+);
 
 /// Plays `games` random games of up to `plies` plies; at each ply it also makes and unmakes a
 /// couple of sibling moves, as a search does.
@@ -170,6 +175,26 @@ fn chess768_king_buckets_with_an_engine_defined_block_64() {
         assert!(random_games(&loaded, &generic, path, 15, 4, 160) > 500);
     }
     assert!(random_games(&generic, &generic, KernelPath::SCALAR, 16, 4, 160) > 500);
+}
+
+/// The engine's block after pawn pairs and Stockfish 19's threats: the stack logs threat
+/// changes and lists the block's, compiled in, loaded and generic, on every path.
+#[test]
+fn chess768_king_buckets_with_pawn_pairs_threats_and_an_engine_defined_block_64() {
+    use nnue_testkit::custom_block::PAWN_FILES_BISHOP_PAIRS;
+    let var = env!("NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64");
+    let mut net = nnue_testkit::read_net(var, Some(env!("NNUE_SYNTH_LAYERED_PAIRS_THREATS_CUSTOM_64_ARCH")));
+    net.bind_block(&PAWN_FILES_BISHOP_PAIRS).unwrap();
+    let generic = Evaluator::new(&net);
+    assert_eq!(Network::feature_set(&layered_pairs_threats_custom_64::NETWORK), generic.features());
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<64, 32, 16, { 4560 + 59808 + 18 }, 2304, 16, 32, 32, 8>().unwrap();
+    for path in KernelPath::all() {
+        let n = random_games(&layered_pairs_threats_custom_64::NETWORK, &generic, path, 17, 8, 160);
+        assert!(n > 1000, "{n} plies checked");
+        assert!(random_games(&loaded, &generic, path, 18, 4, 160) > 500);
+    }
+    assert!(random_games(&generic, &generic, KernelPath::SCALAR, 19, 4, 160) > 500);
 }
 
 /// Threat nets through the generic evaluator: the stack keeps a board per ply and updates by

@@ -74,9 +74,6 @@ pub enum Part {
     },
 }
 
-/// One kernel call. Fields: `x`, `a`, `b`, `parts` are the registers read, `out` the one
-/// written, `param` the weights (of the position's bucket), `inputs` and `n` the lengths read
-/// and written, the rest the kernel's constants.
 /// How a listed first layer sums its int8 products: the kernel it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListedSums {
@@ -88,6 +85,9 @@ pub enum ListedSums {
     Fours,
 }
 
+/// One kernel call. Fields: `x`, `a`, `b`, `parts` are the registers read, `out` the one
+/// written, `param` the weights (of the position's bucket), `inputs` and `n` the lengths read
+/// and written, the rest the kernel's constants.
 #[allow(missing_docs)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Call {

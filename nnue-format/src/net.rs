@@ -3,7 +3,7 @@
 
 use crate::arch::{Architecture, Chess768Arch, HalfKpArch, Sf19Arch, SfnnArch, ThreatsArch};
 use crate::features::{CustomBlock, InputBlock};
-use crate::layered::{LayeredArch, ThreatInputs};
+use crate::layered::LayeredArch;
 
 /// How an array is stored in a Stockfish file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,9 +59,10 @@ impl Net {
     /// [`features::custom`](crate::features::custom)); for a net read at run time, as
     /// `nnue_net!(…, block = PATH)` does for a compiled-in one.
     pub fn bind_block(&mut self, block: &'static dyn InputBlock) -> Result<(), BindError> {
-        let Model::Layered(LayeredArch { threats: Some(ThreatInputs::Custom(custom)), .. }, _) = &mut self.model else {
+        let Model::Layered(LayeredArch { threats: Some(threats), .. }, _) = &mut self.model else {
             return Err(BindError::NoCustomBlock);
         };
+        let Some(custom) = threats.custom_mut() else { return Err(BindError::NoCustomBlock) };
         if block.inputs() != custom.inputs() {
             return Err(BindError::Size { described: custom.inputs(), block: block.inputs() });
         }
@@ -71,10 +72,10 @@ impl Net {
 
     /// Whether the net has an engine-defined input block without its implementation.
     pub fn has_unbound_block(&self) -> bool {
-        let Model::Layered(LayeredArch { threats: Some(ThreatInputs::Custom(custom)), .. }, _) = &self.model else {
+        let Model::Layered(LayeredArch { threats: Some(threats), .. }, _) = &self.model else {
             return false;
         };
-        custom.block().is_none()
+        threats.custom().is_some_and(|custom| custom.block().is_none())
     }
 }
 

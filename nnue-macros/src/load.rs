@@ -182,8 +182,8 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
 fn check_block(input: &NetInput, arch: &Architecture, shown: &str) -> syn::Result<()> {
     let custom = match arch {
         Architecture::Layered(a) => match a.threats {
-            Some(nnue_format::ThreatInputs::Custom(block)) => Some(block.inputs()),
-            _ => None,
+            Some(threats) => threats.custom().map(|block| block.inputs()),
+            None => None,
         },
         _ => None,
     };

@@ -3,7 +3,8 @@
 //! the library's own board blocks (threats, pawn pairs) have.
 //!
 //! A description names such a block by its size alone (`threats=custom:N` in a multi-layer
-//! description); the engine binds its implementation: `nnue_net!(…, block = PATH)` for a
+//! description, or after a library set: `threats=pawnpairs+sf19+custom:N`, its rows after the
+//! library's); the engine binds its implementation: `nnue_net!(…, block = PATH)` for a
 //! compiled-in net, [`Net::bind_block`](crate::Net::bind_block) for one read at run time.
 //!
 //! ```

@@ -189,16 +189,25 @@ impl FeatureSet {
             Architecture::Chess768(s) => FeatureSet::pieces(PieceSet::Chess768(s.kings)),
             Architecture::Layered(a) => {
                 let pieces = if a.merged_kings { PieceSet::Chess704(a.kings) } else { PieceSet::Chess768(a.kings) };
-                match a.threats {
-                    Some(crate::ThreatInputs::Reckless) => {
-                        FeatureSet::new(&[BoardBlock::Threats(threats::ThreatSet::Reckless)], pieces)
+                let Some(inputs) = a.threats else { return FeatureSet::pieces(pieces) };
+                let (mut blocks, mut n) = ([BoardBlock::PawnPairs; MAX_BLOCKS], 0);
+                let mut put = |block| {
+                    blocks[n] = block;
+                    n += 1;
+                };
+                match inputs.library() {
+                    Some(crate::ThreatInputs::Reckless) => put(BoardBlock::Threats(threats::ThreatSet::Reckless)),
+                    Some(_) => {
+                        put(BoardBlock::PawnPairs);
+                        put(BoardBlock::Threats(threats::ThreatSet::Sf19));
                     }
-                    Some(crate::ThreatInputs::PawnPairsSf19) => {
-                        FeatureSet::new(&[BoardBlock::PawnPairs, BoardBlock::Threats(threats::ThreatSet::Sf19)], pieces)
-                    }
-                    Some(crate::ThreatInputs::Custom(block)) => FeatureSet::new(&[BoardBlock::Custom(block)], pieces),
-                    None => FeatureSet::pieces(pieces),
+                    None => {}
                 }
+                // The engine's own rows come after the library's.
+                if let Some(block) = inputs.custom() {
+                    put(BoardBlock::Custom(block));
+                }
+                FeatureSet::new(&blocks[..n], pieces)
             }
             Architecture::Threats(_) => FeatureSet::SF18_THREATS,
             Architecture::Sf19(a) => match a.inputs {

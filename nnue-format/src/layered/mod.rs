@@ -123,6 +123,11 @@ pub enum ThreatInputs {
     /// [`InputBlock`](crate::features::InputBlock): unbound as a description gives it,
     /// bound by [`Net::bind_block`](crate::Net::bind_block) or `nnue_net!(…, block = PATH)`.
     Custom(crate::features::CustomBlock),
+    /// Reckless's threats, then the engine's own block (`threats=reckless+custom:N`).
+    RecklessPlus(crate::features::CustomBlock),
+    /// Stockfish 19's pawn pairs and threats, then the engine's own block
+    /// (`threats=pawnpairs+sf19+custom:N`).
+    PawnPairsSf19Plus(crate::features::CustomBlock),
 }
 
 impl ThreatInputs {
@@ -132,6 +137,37 @@ impl ThreatInputs {
             ThreatInputs::Reckless => 66864,
             ThreatInputs::PawnPairsSf19 => 4560 + 59808,
             ThreatInputs::Custom(block) => block.inputs(),
+            ThreatInputs::RecklessPlus(block) => ThreatInputs::Reckless.inputs() + block.inputs(),
+            ThreatInputs::PawnPairsSf19Plus(block) => ThreatInputs::PawnPairsSf19.inputs() + block.inputs(),
+        }
+    }
+
+    /// The library's part (`reckless`, `pawnpairs+sf19`), if any.
+    pub const fn library(self) -> Option<ThreatInputs> {
+        match self {
+            ThreatInputs::Reckless | ThreatInputs::RecklessPlus(_) => Some(ThreatInputs::Reckless),
+            ThreatInputs::PawnPairsSf19 | ThreatInputs::PawnPairsSf19Plus(_) => Some(ThreatInputs::PawnPairsSf19),
+            ThreatInputs::Custom(_) => None,
+        }
+    }
+
+    /// The engine's own block, if any: its rows come after the library's.
+    pub const fn custom(self) -> Option<crate::features::CustomBlock> {
+        match self {
+            ThreatInputs::Custom(block)
+            | ThreatInputs::RecklessPlus(block)
+            | ThreatInputs::PawnPairsSf19Plus(block) => Some(block),
+            ThreatInputs::Reckless | ThreatInputs::PawnPairsSf19 => None,
+        }
+    }
+
+    /// The engine's own block, to bind it.
+    pub(crate) fn custom_mut(&mut self) -> Option<&mut crate::features::CustomBlock> {
+        match self {
+            ThreatInputs::Custom(block)
+            | ThreatInputs::RecklessPlus(block)
+            | ThreatInputs::PawnPairsSf19Plus(block) => Some(block),
+            ThreatInputs::Reckless | ThreatInputs::PawnPairsSf19 => None,
         }
     }
 
@@ -143,9 +179,9 @@ impl ThreatInputs {
     /// Whether `file` stores these rows: the engine's own wherever a file stores board inputs.
     pub(crate) fn stored_by(self, file: FileLayout) -> bool {
         let stored = file.format().threats;
-        match self {
-            ThreatInputs::Custom(_) => !stored.is_empty(),
-            _ => stored.contains(&self),
+        match self.library() {
+            Some(library) => stored.contains(&library),
+            None => !stored.is_empty(),
         }
     }
 
@@ -157,12 +193,47 @@ impl ThreatInputs {
 
 impl fmt::Display for ThreatInputs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ThreatInputs::Reckless => f.write_str("reckless"),
-            ThreatInputs::PawnPairsSf19 => f.write_str("pawnpairs+sf19"),
-            ThreatInputs::Custom(block) => write!(f, "custom:{}", block.inputs()),
+        match self.library() {
+            Some(ThreatInputs::Reckless) => f.write_str("reckless")?,
+            Some(_) => f.write_str("pawnpairs+sf19")?,
+            None => {}
+        }
+        match (self.library(), self.custom()) {
+            (Some(_), Some(block)) => write!(f, "+custom:{}", block.inputs()),
+            (None, Some(block)) => write!(f, "custom:{}", block.inputs()),
+            (_, None) => Ok(()),
         }
     }
+}
+
+/// `threats=`'s value: the library's sets, the engine's own block (`custom:N`), or a library
+/// set followed by the engine's block (`reckless+custom:N`, `pawnpairs+sf19+custom:N`).
+fn parse_threats(v: &str) -> Result<ThreatInputs, String> {
+    let (library, custom) = match v.find("custom:") {
+        Some(at) => {
+            let n = parse_u32("N", &v[at + "custom:".len()..]).map_err(|e| format!("threats={v}: {e}"))? as usize;
+            if n == 0 {
+                return Err("threats=custom:N takes N > 0 features".into());
+            }
+            let library = if at == 0 { "" } else { v[..at].strip_suffix('+').unwrap_or("?") };
+            (library, Some(crate::features::CustomBlock::unbound(n)))
+        }
+        None => (v, None),
+    };
+    Ok(match (library, custom) {
+        ("reckless", None) => ThreatInputs::Reckless,
+        ("pawnpairs+sf19", None) => ThreatInputs::PawnPairsSf19,
+        ("", Some(block)) => ThreatInputs::Custom(block),
+        ("reckless", Some(block)) => ThreatInputs::RecklessPlus(block),
+        ("pawnpairs+sf19", Some(block)) => ThreatInputs::PawnPairsSf19Plus(block),
+        _ => {
+            return Err(format!(
+                "threats={v}: expected threats=reckless, threats=pawnpairs+sf19 or threats=custom:N \
+                 (N features of the engine's own), the last after either of the others \
+                 (threats=pawnpairs+sf19+custom:N)"
+            ))
+        }
+    })
 }
 
 /// The numbers of the layers after the sparse int8 one.
@@ -611,21 +682,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             Some(("buckets", "material")) => bucket_rule = BucketRule::Material,
             Some(("buckets", "(63-p)(32-p)/225")) => bucket_rule = BucketRule::Alexandria,
             Some(("buckets", v)) if v.starts_with('[') => bucket_rule = BucketRule::Table(parse_bucket_table(v)?),
-            Some(("threats", "reckless")) => threats = Some(ThreatInputs::Reckless),
-            Some(("threats", "pawnpairs+sf19")) => threats = Some(ThreatInputs::PawnPairsSf19),
-            Some(("threats", v)) if v.starts_with("custom:") => {
-                let n = parse_u32("N", &v["custom:".len()..]).map_err(|e| format!("threats={v}: {e}"))? as usize;
-                if n == 0 {
-                    return Err("threats=custom:N takes N > 0 features".into());
-                }
-                threats = Some(ThreatInputs::Custom(crate::features::CustomBlock::unbound(n)))
-            }
-            Some(("threats", v)) => {
-                return Err(format!(
-                    "threats={v}: expected threats=reckless, threats=pawnpairs+sf19 or threats=custom:N \
-                     (N features of the engine's own)"
-                ))
-            }
+            Some(("threats", v)) => threats = Some(parse_threats(v)?),
             Some(("file", v)) => {
                 file = Some(FileLayout::named(v).ok_or_else(|| {
                     let names: Vec<&str> = format::FORMATS.iter().map(|f| f.name).collect();
@@ -811,6 +868,62 @@ mod tests {
         assert_ne!(bound, a, "bound is not unbound");
         let mut other = crate::synth::sfnn(32, 1, crate::Encoding::Raw);
         assert_eq!(other.bind_block(&EIGHTEEN), Err(crate::BindError::NoCustomBlock));
+    }
+
+    /// The engine's block after a library set (`threats=reckless+custom:N`,
+    /// `threats=pawnpairs+sf19+custom:N`): its rows after the library's, stored where the
+    /// library's are; prints and reads back; binds; anything else is named.
+    #[test]
+    fn an_engine_defined_block_follows_a_library_set() {
+        use crate::features::{threats::Board, BoardBlock, CustomBlock, FeatureSet, InputBlock};
+        use crate::position::{Color, Square};
+        let base = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x4, f32, l1mul=1/64, scale=200";
+        let two = "kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let block = CustomBlock::unbound(7);
+        for (threats, file, want, library) in [
+            ("reckless+custom:7", "reckless", ThreatInputs::RecklessPlus(block), 66864),
+            ("pawnpairs+sf19+custom:7", "plentychess", ThreatInputs::PawnPairsSf19Plus(block), 64368),
+        ] {
+            let a = layered(&format!("{base}, threats={threats}, file={file}, {two}"));
+            assert_eq!(a.threats, Some(want));
+            assert_eq!((want.library().map(ThreatInputs::inputs), want.custom()), (Some(library), Some(block)));
+            assert_eq!((a.int8_inputs(), a.int16_inputs()), (library + 7, 1536));
+            assert!(a.to_string().contains(&format!("threats={threats}")), "{a}");
+            assert_eq!(layered(&a.to_string()), a);
+            let features = FeatureSet::for_arch(&crate::Architecture::Layered(a));
+            assert!(matches!(features.blocks().last(), Some(BoardBlock::Custom(_))), "{features:?}");
+            assert_eq!(features.pieces_offset(), library + 7);
+        }
+        for (options, why) in [
+            ("threats=reckless+custom:7, file=plentychess", "are stored by file=reckless only"),
+            ("threats=sf19+custom:7, file=reckless", "the last after either of the others"),
+            ("threats=custom:7+reckless, file=reckless", "`7+reckless` is not a number"),
+            ("threats=reckless+custom:0, file=reckless", "N > 0"),
+            ("threats=recklesscustom:7, file=reckless", "expected threats=reckless"),
+        ] {
+            let text = format!("{base}, {options}, {two}");
+            let e = text.parse::<Architecture>().unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        #[derive(Debug)]
+        struct Seven;
+        impl InputBlock for Seven {
+            fn inputs(&self) -> usize {
+                7
+            }
+            fn active(&self, _: &Board, _: Color, _: Square, _: &mut Vec<usize>) {}
+        }
+        static SEVEN: Seven = Seven;
+        let a = layered(&format!("{base}, threats=reckless+custom:7, file=reckless, {two}"));
+        let mut net = crate::synth::layered(&a, 3);
+        assert!(net.has_unbound_block());
+        net.bind_block(&SEVEN).unwrap();
+        let crate::Architecture::Layered(bound) = net.arch() else { unreachable!() };
+        assert_eq!(bound.threats, Some(ThreatInputs::RecklessPlus(CustomBlock::new(&SEVEN))));
+        // A library set alone has no block to bind.
+        let mut plain = crate::synth::layered(&layered(&format!("{base}, threats=reckless, file=reckless, {two}")), 3);
+        assert!(!plain.has_unbound_block());
+        assert_eq!(plain.bind_block(&SEVEN), Err(crate::BindError::NoCustomBlock));
     }
 
     /// `dual` reads as it always did; the activations print only where they differ from the
