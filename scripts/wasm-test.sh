@@ -8,7 +8,8 @@
 # needs first, with apt-get as root, only what is missing (Debian 12: rustc-web 1.96 with the
 # standard library's source, built with -Zbuild-std; wasi-libc, wasm-ld, Node; see
 # ../shared/docs/wasm-cross.md). The pthread stubs that wasi-libc lacks and the Node runner are
-# made under target/wasm, as are the builds, apart from the host build.
+# made under target/wasm, as are the builds (all three in target/wasm/build), apart from the
+# host build.
 # Usage: [WASM_BUILDS="scalar simd128 relaxed-simd"] [WASM_FULL=1] bash scripts/wasm-test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,8 +92,12 @@ link="-C link-self-contained=no -L /usr/lib/wasm32-wasi -C link-arg=/usr/lib/was
 link+=" -C link-arg=$tools/stubs.o"
 # `build_for scalar|simd128|relaxed-simd PROGRAM SUBCOMMAND ARGS...`: a cargo command (`cargo
 # test`, Debian's `cargo-clippy clippy`) for wasm32 without SIMD128, with it, or with it and
-# relaxed SIMD, each in a target dir of its own (std is built for each), its tests run under
-# Node with that build's flags. rustc warns that `exception-handling` is unstable: expected.
+# relaxed SIMD, its tests run under Node with that build's flags. The three share one target
+# dir: RUSTFLAGS don't reach host units when `--target` is given, so the proc-macros and build
+# scripts (syn, nnue-macros, ...) are built once; std and the rest, under target/wasm/build/$triple,
+# are built for each (cargo tells them apart by their RUSTFLAGS). rustc warns that
+# `exception-handling` is unstable: expected.
+wasm_dir=target/wasm/build
 build_for() {
     local features=+exception-handling
     case $1 in
@@ -101,7 +106,7 @@ build_for() {
     esac
     CARGO_TARGET_WASM32_WASIP1_RUNNER="node $(node_flags_of "$1") $tools/runner.mjs" \
         RUSTFLAGS="-C target-feature=$features -C panic=unwind $link" "$2" "$3" \
-        --target $triple -Zbuild-std=std,panic_unwind --release --target-dir "target/wasm/$1" "${@:4}"
+        --target $triple -Zbuild-std=std,panic_unwind --release --target-dir $wasm_dir "${@:4}"
 }
 
 # nnue-runtime: the kernel property tests, and every family's synthetic nets against the
@@ -130,11 +135,11 @@ fens=("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
     "8/2k5/8/3P4/8/8/5K2/8 b - - 0 60")
 # shellcheck disable=SC2046 # the flags are words
-run_eval() { node $(node_flags_of "$1") "$tools/runner.mjs" "target/wasm/$1/$triple/release/examples/eval.wasm" "${@:2}"; }
+run_eval() { node $(node_flags_of "$1") "$tools/runner.mjs" "$wasm_dir/$triple/release/examples/eval.wasm" "${@:2}"; }
 
 # One build after the other, scalar first (its eval lines are what the SIMD builds must print;
-# without it, each build's own scalar path's); with FREE_BUILDS=1 (.ci/run) each build's folder
-# goes once it has run: the disk holds one at a time.
+# without it, each build's own scalar path's); with FREE_BUILDS=1 (.ci/run) each build's wasm32
+# artefacts go once it has run (the disk holds one build at a time), the host ones at the end.
 read -ra builds <<<"${WASM_BUILDS:-scalar simd128 relaxed-simd}"
 want=""
 for build in "${builds[@]}"; do
@@ -170,7 +175,8 @@ for build in "${builds[@]}"; do
                 { echo "eval --path $path ($build build) differs:" >&2; diff <(echo "$want") <(echo "$got") >&2; exit 1; }
         done
     fi
-    if [[ ${FREE_BUILDS:-0} == 1 ]]; then rm -rf "target/wasm/$build"; fi
+    if [[ ${FREE_BUILDS:-0} == 1 ]]; then rm -rf "${wasm_dir:?}/$triple"; fi
 done
+if [[ ${FREE_BUILDS:-0} == 1 ]]; then rm -rf "$wasm_dir"; fi
 echo "wasm-test: eval example ${net:+($(basename "$net")) }in builds ${builds[*]}: scalar = simd128 in the SIMD128 build," \
     "scalar = simd128 = relaxed-simd in the relaxed-SIMD build, scalar in the one without SIMD128, which refuses simd128"
