@@ -14,7 +14,8 @@
 //!    side's king takes the own king's plane, 5: feature `64·5 + square`), as Stormphrax's
 //!    merged-king sets. `threats=reckless` (Reckless's threat features) or
 //!    `threats=pawnpairs+sf19` (Stockfish 19's pawn pairs and threats: PlentyChess's) puts
-//!    board features, int8 rows, ahead of `768xKhm`'s: see [`ThreatInputs`].
+//!    board features, int8 rows, ahead of `768xKhm`'s; `threats=custom:N` the engine's own,
+//!    alone or after either (`threats=pawnpairs+sf19+custom:N`): see [`ThreatInputs`].
 //! 2. **Transformer.** int16 rows summed into one int16 accumulator per perspective, wrapping.
 //! 3. **Pairwise activation** `pairwise>>S`: per perspective (side to move's first), for
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
