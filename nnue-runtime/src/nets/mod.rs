@@ -81,9 +81,9 @@ pub trait FeatureTransformer {
 }
 
 /// The [`FeatureTransformer`] impl of a transformer type, from its `refresh_k` and `update_k`
-/// methods (generic over the kernel set): each trait method runs the kernel set of the path it
-/// is given (see [`crate::simd::entry_points`]), after checking the arguments the same way on
-/// every path. `$rows` gives the weights' feature rows, `$id` the
+/// methods (generic over the kernel set) and its `sum_in_place` (over one path's row
+/// kernels): each trait method runs the kernels of the path it is given (see
+/// [`crate::simd::entry_points`]), after checking the arguments the same way on every path. `$rows` gives the weights' feature rows, `$id` the
 /// [`WeightsId`](crate::network::WeightsId), `pieces` the `refresh_pieces_on` method.
 macro_rules! network_family {
     ([$($generics:tt)*] $ty:ty, $acc:ty, $features:expr, $rows:expr, $id:expr $(, pieces: { $($pieces:tt)* })?) => {
@@ -122,6 +122,13 @@ macro_rules! network_family {
                 let rows: fn(&Self) -> usize = $rows;
                 crate::network::check_features(rows(self), added, removed);
                 crate::simd::on_path!(self, path, update_k [update_avx2, update_avxvnni, update_avx512vnni, update_neon, update_dotprod, update_simd128](src, dst, perspective, added, removed))
+            }
+            #[inline]
+            fn update_in_place_on(&self, path: crate::KernelPath, acc: &mut $acc, perspective: Color, added: &[usize], removed: &[usize]) {
+                let rows: fn(&Self) -> usize = $rows;
+                crate::network::check_features(rows(self), added, removed);
+                // SAFETY: holding `path` proves its row kernels' target features are available.
+                unsafe { self.sum_in_place(crate::simd::rows::for_path(path), acc, perspective.index(), added, removed) }
             }
         }
     };

@@ -168,10 +168,5 @@ network_family!(
             // SAFETY: holding `path` proves its row kernels' target features are available.
             unsafe { self.refresh_pieces(crate::simd::rows::for_path(path), pos, perspective, acc) }
         }
-        fn update_in_place_on(&self, path: crate::KernelPath, acc: &mut Accumulator<L1, PSQT>, perspective: Color, added: &[usize], removed: &[usize]) {
-            crate::network::check_features(INT8 + INT16, added, removed);
-            // SAFETY: as above.
-            unsafe { self.sum_in_place(crate::simd::rows::for_path(path), acc, perspective.index(), added, removed) }
-        }
     }
 );
