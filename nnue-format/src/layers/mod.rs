@@ -38,6 +38,7 @@
 
 use std::fmt;
 
+pub(crate) mod call;
 mod check;
 pub mod step;
 mod text;

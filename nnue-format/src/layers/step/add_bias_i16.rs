@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -45,5 +46,11 @@ impl StepKind for AddBiasI16 {
         let Model::Chess768(_, p) = m.model() else { unreachable!("int16 output biases are chess-768's") };
         let b = i32::from(p.l1b[m.bucket()]);
         m.map_ints(self.input, |x| x.wrapping_add(b))
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        r.scalar(input)?;
+        Ok(Lowers::To(call::Kind::Int, Call::AddBiasI16 { param, x: input, out }))
     }
 }

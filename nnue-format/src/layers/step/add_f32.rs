@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, reg};
 use crate::layers::Reg;
@@ -42,5 +43,14 @@ impl StepKind for AddF32 {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         Value::Float(m.floats(self.a).iter().zip(m.floats(self.b)).map(|(&x, &y)| x + y).collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { a, b, out } = *self;
+        let (n, m) = (r.floats(a)?, r.floats(b)?);
+        if n != m {
+            return err(format!("r{out}: r{a} has {n} values, r{b} {m}"));
+        }
+        Ok(Lowers::To(call::Kind::Floats(n), Call::AddF32 { a, b, n, out }))
     }
 }

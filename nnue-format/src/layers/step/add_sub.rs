@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, Step, StepKind};
+use crate::layers::call::{self, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, reg};
 use crate::layers::Reg;
@@ -64,6 +65,17 @@ impl StepKind for Add {
     fn eval(&self, m: &Machine<'_>) -> Value {
         eval(m, self.a, self.b, i32::wrapping_add)
     }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { a, b, out } = *self;
+        // Stormphrax 8's skip: clamped values plus the activation, read by its output layer.
+        if matches!(r.waiting(a), Some(Step::Clamp(_))) {
+            return Ok(Lowers::Waits);
+        }
+        r.scalar(a)?;
+        r.scalar(b)?;
+        Ok(Lowers::To(call::Kind::Int, Call::Add { a, b, out }))
+    }
 }
 
 impl StepKind for Sub {
@@ -85,5 +97,12 @@ impl StepKind for Sub {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         eval(m, self.a, self.b, i32::wrapping_sub)
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { a, b, out } = *self;
+        r.scalar(a)?;
+        r.scalar(b)?;
+        Ok(Lowers::To(call::Kind::Int, Call::Sub { a, b, out }))
     }
 }

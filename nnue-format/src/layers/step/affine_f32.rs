@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -52,5 +53,11 @@ impl StepKind for AffineF32 {
             .enumerate()
             .map(|(o, &b)| w[o * n..(o + 1) * n].iter().zip(x).fold(b, |y, (&w, &x)| x.mul_add(w, y)));
         Value::Float(y.collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        let (inputs, n) = (r.floats(input)?, r.outputs(param)?);
+        Ok(Lowers::To(call::Kind::Floats(n), Call::AffineF32 { param, x: input, inputs, n, out }))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Clamp, Held, Lowers, Read, Registers, Step, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -46,5 +47,21 @@ impl StepKind for AffineI32 {
             w[o * n..(o + 1) * n].iter().zip(x).fold(b, |y, (&w, &x)| y.wrapping_add(x.wrapping_mul(w)))
         });
         Value::Int(y.collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        let n = r.outputs(param)?;
+        if n != 1 {
+            let inputs = r.ints(input)?;
+            return Ok(Lowers::To(call::Kind::Ints(n), Call::AffineI32 { param, x: input, inputs, n, out }));
+        }
+        // The output layer reads its input clamped: one kernel.
+        let Held::Waiting(Step::Clamp(Clamp { input: x, max, .. })) = r.held(input)? else {
+            return err(format!("r{out}: an int32 output layer reads clamped values"));
+        };
+        let (x, max) = (*x, *max);
+        let inputs = r.ints(x)?;
+        Ok(Lowers::To(call::Kind::Int, Call::ClampedDotI32 { param, x, inputs, max, out }))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Held, Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, err, Call, Input, ListedSums, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -69,6 +70,52 @@ impl StepKind for AffineI8 {
     fn int8_input(&self) -> Option<Reg> {
         Some(self.input)
     }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        lower_int8(param, input, out, ListedSums::Exact, r)
+    }
+}
+
+/// The int8 layer `param` reading `input` into `out`, its products summed as `sums` says: on
+/// the transform the first layer's kernels (listed or clipped bytes), elsewhere a dense layer
+/// on bytes in the order its weights read them. Only the listed bytes have int16 pair sums.
+pub(super) fn lower_int8(
+    param: Param,
+    input: Reg,
+    out: Reg,
+    sums: ListedSums,
+    r: &mut dyn Registers,
+) -> Result<Lowers, LowerError> {
+    let n = r.outputs(param)?;
+    // The multi-layer nets' sparse layer adds its bias after rescaling the sums.
+    let bias = param != Param::L1;
+    let transform = match r.held(input)? {
+        Held::Input(transform) => Some(transform),
+        _ => None,
+    };
+    let call = match transform {
+        Some(Input::Listed) => {
+            r.first(out)?;
+            Call::Listed { param, n, sums, bias, out }
+        }
+        _ if sums != ListedSums::Exact => {
+            return err(format!("r{out}: int16 pair sums read the pairwise transform's listed bytes"))
+        }
+        Some(Input::Clipped) => {
+            r.first(out)?;
+            Call::Sparse { param, n, bias, out }
+        }
+        _ => {
+            let order = r.order(param);
+            let inputs = r.bytes(input, order)?;
+            if n == 1 {
+                return Ok(Lowers::To(call::Kind::Int, Call::One { param, x: input, inputs, out }));
+            }
+            Call::Dense { param, x: input, inputs, n, out }
+        }
+    };
+    Ok(Lowers::To(call::Kind::Ints(n), call))
 }
 
 /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`.

@@ -2,8 +2,10 @@
 
 use std::fmt;
 
+use super::affine_i8::lower_int8;
 use super::affine_i8_pairs::affine_i16_pairs;
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{ListedSums, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -97,6 +99,11 @@ impl StepKind for AffineI8Fours {
 
     fn int8_input(&self) -> Option<Reg> {
         Some(self.input)
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        lower_int8(param, input, out, ListedSums::Fours, r)
     }
 }
 

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::affine_i8::lower_int8;
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{ListedSums, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -54,6 +56,11 @@ impl StepKind for AffineI8Pairs {
 
     fn int8_input(&self) -> Option<Reg> {
         Some(self.input)
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        lower_int8(param, input, out, ListedSums::Pairs, r)
     }
 }
 

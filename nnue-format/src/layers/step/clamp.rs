@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::LowerError;
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, num, reg};
 use crate::layers::Reg;
@@ -41,5 +42,11 @@ impl StepKind for Clamp {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_ints(self.input, |x| x.clamp(0, self.max))
+    }
+
+    fn lower(&self, _r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        // A clamp waits for the layer that reads it: the int32 output layer and Stormphrax 8's
+        // skip clamp in their own kernels.
+        Ok(Lowers::Waits)
     }
 }

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
 use crate::layered::Numbers;
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, log2, pow2, reg};
 use crate::layers::Reg;
@@ -43,5 +44,15 @@ impl StepKind for ClampSquare {
     fn eval(&self, m: &Machine<'_>) -> Value {
         let q = 1i32 << self.q_bits;
         m.map_ints(self.input, |o| o.clamp(0, q) * o.clamp(0, q))
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, q_bits, out } = *self;
+        let n = r.ints(input)?;
+        // The grammar's rule, and `check_fits`'s (the arithmetic wraps as the reference's does).
+        if q_bits > Numbers::MAX_Q_BITS {
+            return err(format!("r{out}: Q = 2^{q_bits}, above 2^{}", Numbers::MAX_Q_BITS));
+        }
+        Ok(Lowers::To(call::Kind::Ints(n), Call::ClampSquare { x: input, n, q_bits, out }))
     }
 }

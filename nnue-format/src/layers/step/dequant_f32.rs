@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, num, param, reg};
 use crate::layers::{Param, Reg};
@@ -56,5 +57,11 @@ impl StepKind for DequantF32 {
         let biases = f32s(m.word_layer(self.param).1);
         let z = m.ints(self.input).iter().zip(&biases).map(|(&s, &b)| (s as f32).mul_add(mul, b));
         Value::Float(z.collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, num, den, out } = *self;
+        let n = r.ints(input)?;
+        Ok(Lowers::To(call::Kind::Floats(n), Call::Dequant { param, x: input, n, num, den, out }))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, num, reg};
 use crate::layers::Reg;
@@ -42,5 +43,14 @@ impl StepKind for Div {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_ints(self.input, |x| x / self.k)
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, k, out } = *self;
+        if k == 0 || k == -1 {
+            return err(format!("r{out}: a division by {k}"));
+        }
+        r.scalar(input)?;
+        Ok(Lowers::To(call::Kind::Int, Call::Div { x: input, k, out }))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -45,6 +46,12 @@ impl StepKind for DotF32 {
     fn eval(&self, m: &Machine<'_>) -> Value {
         let (w, b) = m.word_layer(self.param);
         Value::Float(vec![f32_dot(m.floats(self.input), &f32s(w), f32::from_bits(b[0] as u32))])
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        let inputs = r.floats(input)?;
+        Ok(Lowers::To(call::Kind::Float, Call::DotF32 { param, x: input, inputs, out }))
     }
 }
 

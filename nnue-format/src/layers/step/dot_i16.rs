@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Held, Lowers, Read, Registers, Square, Step, StepKind};
+use crate::layers::call::{self, err, Call, Input, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
@@ -45,5 +46,22 @@ impl StepKind for DotI16 {
         let sum =
             m.ints(self.input).iter().zip(w).fold(0i32, |s, (&x, &w)| s.wrapping_add(x.wrapping_mul(i32::from(w))));
         Value::Int(vec![sum])
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, out } = *self;
+        let read = match r.held(input)? {
+            Held::Input(Input::Accumulators { max }) => Some((max, false)),
+            Held::Waiting(Step::Square(Square { input: 0, .. })) => match r.input() {
+                Some(Input::Accumulators { max }) => Some((max, true)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((max, screlu)) = read else {
+            return err(format!("r{out}: an int16 output layer reads the accumulators or their squares"));
+        };
+        r.first(out)?;
+        Ok(Lowers::To(call::Kind::Int, Call::Output { param, max, screlu, out }))
     }
 }

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
 use crate::layered::Numbers;
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, log2, num, pow2, reg};
 use crate::layers::Reg;
@@ -51,5 +52,15 @@ impl StepKind for DualI32 {
         Value::Int(
             o.iter().map(|&o| o.clamp(0, q) << q_bits).chain(o.iter().map(|&o| o.wrapping_mul(o).min(q * q))).collect(),
         )
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, q_bits, out } = *self;
+        let n = r.ints(input)?;
+        // The grammar's rule, and `check_fits`'s (the arithmetic wraps as the reference's does).
+        if q_bits > Numbers::MAX_Q_BITS {
+            return err(format!("r{out}: Q = 2^{q_bits}, above 2^{}", Numbers::MAX_Q_BITS));
+        }
+        Ok(Lowers::To(call::Kind::Ints(2 * n), Call::DualI32 { x: input, n, q_bits, out }))
     }
 }

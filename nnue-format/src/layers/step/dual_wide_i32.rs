@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, log2, num, pow2, reg};
 use crate::layers::Reg;
@@ -60,5 +61,15 @@ impl StepKind for DualWideI32 {
         let o = m.ints(self.input);
         let low = o.iter().map(|&o| (o.clamp(0, q2) << q_bits) >> shift);
         Value::Int(low.chain(o.iter().map(|&o| o.wrapping_mul(o).min(q4) >> (q_bits + shift))).collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, q_bits, shift, out } = *self;
+        let n = r.ints(input)?;
+        // `check_fits`'s rule: Q⁴ fits an int32, the shifts stay below 32.
+        if q_bits > 7 || shift >= 32 - q_bits {
+            return err(format!("r{out}: Q = 2^{q_bits}, a shift by {shift}"));
+        }
+        Ok(Lowers::To(call::Kind::Ints(2 * n), Call::DualWideI32 { x: input, n, q_bits, shift, out }))
     }
 }

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use super::{Read, Step, StepKind};
+use super::{Lowers, Read, Registers, Step, StepKind};
 use crate::layered::Act;
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, reg};
 use crate::layers::Reg;
@@ -101,6 +102,11 @@ impl StepKind for DualF32 {
         let z = m.floats(self.input);
         Value::Float(z.iter().map(|&z| z.clamp(0.0, 1.0)).chain(z.iter().map(|&z| (z * z).min(1.0))).collect())
     }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let n = r.floats(self.input)?;
+        Ok(Lowers::To(call::Kind::Floats(2 * n), Call::DualF32 { x: self.input, n, out: self.out }))
+    }
 }
 
 impl StepKind for ScreluF32 {
@@ -124,6 +130,11 @@ impl StepKind for ScreluF32 {
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_floats(self.input, |x| x.clamp(0.0, 1.0) * x.clamp(0.0, 1.0))
     }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let n = r.floats(self.input)?;
+        Ok(Lowers::To(call::Kind::Floats(n), Call::ScreluF32 { x: self.input, n, out: self.out }))
+    }
 }
 
 impl StepKind for ClampF32 {
@@ -145,6 +156,11 @@ impl StepKind for ClampF32 {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_floats(self.input, |x| x.clamp(0.0, 1.0))
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let n = r.floats(self.input)?;
+        Ok(Lowers::To(call::Kind::Floats(n), Call::ClampF32 { x: self.input, n, out: self.out }))
     }
 }
 
@@ -169,6 +185,11 @@ impl StepKind for HardSwishF32 {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_floats(self.input, hard_swish)
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let n = r.floats(self.input)?;
+        Ok(Lowers::To(call::Kind::Floats(n), Call::HardSwishF32 { x: self.input, n, out: self.out }))
     }
 }
 
@@ -199,5 +220,14 @@ impl StepKind for SwigluF32 {
         let x = m.floats(self.input);
         let (gate, value) = x.split_at(x.len() / 2);
         Value::Float(gate.iter().zip(value).map(|(&g, &v)| hard_swish(g) * v).collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, out } = *self;
+        let n = r.floats(input)?;
+        if n % 2 != 0 {
+            return err(format!("r{out}: a gated activation of {n} values, not an even number"));
+        }
+        Ok(Lowers::To(call::Kind::Floats(n / 2), Call::SwigluF32 { x: input, n: n / 2, out }))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Held, Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, num, reg};
 use crate::layers::Reg;
@@ -38,5 +39,13 @@ impl StepKind for F32ToInt {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         Value::Int(m.floats(self.input).iter().map(|&x| (x * self.scale as f32) as i32).collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, scale, out } = *self;
+        if !matches!(r.held(input)?, Held::Written(call::Kind::Float)) {
+            return err(format!("r{input} is not one f32 value"));
+        }
+        Ok(Lowers::To(call::Kind::Int, Call::F32ToInt { x: input, scale, out }))
     }
 }

@@ -3,13 +3,18 @@
 //! against a net's arrays and its reference value. The list in `steps!` below registers each
 //! kind once; [`Step`] and its dispatch follow from it.
 //!
-//! A new kind is a file here implementing `StepKind` and its line in the list, then its
-//! lowering to kernel calls (`crate::lower`).
+//! A kind's file also says how the kind lowers to the runtime's kernel calls
+//! (`StepKind::lower`, through `Registers`); `crate::lower` only walks the steps. A new kind
+//! is a file here implementing `StepKind` and its line in the list; a new kernel call besides
+//! is a `Call` variant (`layers/call.rs`) and its arm in each back-end (the macro's tokens, the
+//! loader's ops).
 
 use std::fmt;
 
+use super::call::{self, err, Call, Input, LowerError};
 use super::check::{Fit, Kind};
-use super::Reg;
+use super::{Param, Reg};
+use crate::layout::InputOrder;
 use crate::reference::interpret::{Machine, Value};
 
 mod add_bias_i16;
@@ -72,6 +77,81 @@ pub use square::Square;
 /// (the line is no step), `Some(Some(step))`.
 pub(crate) type Read<T> = Option<Option<T>>;
 
+/// A register as a step's lowering finds it.
+pub(crate) enum Held<'a> {
+    /// `r0`: the transform, as the first layer reads it.
+    Input(Input),
+    /// Written by a call: what it holds.
+    Written(call::Kind),
+    /// A byte-shaping step that waits for the layer that reads it (which decides the bytes'
+    /// order, and so the call that writes them).
+    Waiting(&'a Step),
+}
+
+/// What a step's lowering asks of the registers written so far and of the net's layout
+/// (implemented by `crate::lower`'s walk).
+pub(crate) trait Registers {
+    /// Register `reg`, or an error if no step has written it yet.
+    fn held(&self, reg: Reg) -> Result<Held<'_>, LowerError>;
+
+    /// The outputs of the layer with weights `param` (per bucket, from the layout's biases).
+    fn outputs(&self, param: Param) -> Result<usize, LowerError>;
+
+    /// The byte order in which the layer with weights `param` reads its input.
+    fn order(&self, param: Param) -> InputOrder;
+
+    /// An error unless the step writing `out` is the first call (the layer that reads the
+    /// transform).
+    fn first(&self, out: Reg) -> Result<(), LowerError>;
+
+    /// Register `reg` as bytes in `order`, lowering the waiting steps that write them (each
+    /// through [`StepKind::lower_bytes`]); their length.
+    fn bytes(&mut self, reg: Reg, order: InputOrder) -> Result<usize, LowerError>;
+
+    /// What `r0` is (`None` if a step has written it over).
+    fn input(&self) -> Option<Input>;
+
+    /// The step `reg` waits on, if it is written and waits.
+    fn waiting(&self, reg: Reg) -> Option<&Step> {
+        match self.held(reg) {
+            Ok(Held::Waiting(step)) => Some(step),
+            _ => None,
+        }
+    }
+
+    /// The length of register `reg`, which must hold int32 sums.
+    fn ints(&self, reg: Reg) -> Result<usize, LowerError> {
+        match self.held(reg)? {
+            Held::Written(call::Kind::Ints(n)) => Ok(n),
+            _ => err(format!("r{reg} is not int32 sums")),
+        }
+    }
+
+    /// The length of register `reg`, which must hold f32 values.
+    fn floats(&self, reg: Reg) -> Result<usize, LowerError> {
+        match self.held(reg)? {
+            Held::Written(call::Kind::Floats(n)) => Ok(n),
+            _ => err(format!("r{reg} is not f32 values")),
+        }
+    }
+
+    /// An error unless register `reg` holds one int32 value.
+    fn scalar(&self, reg: Reg) -> Result<(), LowerError> {
+        match self.held(reg)? {
+            Held::Written(call::Kind::Int) => Ok(()),
+            _ => err(format!("r{reg} is not a single int32 value")),
+        }
+    }
+}
+
+/// A step's lowering.
+pub(crate) enum Lowers {
+    /// One call, writing the step's register with what it holds.
+    To(call::Kind, Call),
+    /// None yet: the step shapes bytes and waits for the layer that reads them.
+    Waits,
+}
+
 /// What every step kind is: a struct of the registers it reads, the one it writes (`out`) and
 /// its constants.
 pub(crate) trait StepKind {
@@ -93,6 +173,21 @@ pub(crate) trait StepKind {
 
     /// The step's value on the reference machine (the registers it reads are written).
     fn eval(&self, m: &Machine<'_>) -> Value;
+
+    /// The kernel call the step lowers to, given the registers written so far; or that it
+    /// waits for the layer that reads it.
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError>;
+
+    /// For a step that waits: the call that writes its bytes (register `out`) in `order`, and
+    /// their length; `None` if no kernel writes them so.
+    fn lower_bytes(
+        &self,
+        _out: Reg,
+        _order: InputOrder,
+        _r: &mut dyn Registers,
+    ) -> Result<Option<(usize, Call)>, LowerError> {
+        Ok(None)
+    }
 
     /// The register the step reads as int8 layer inputs, if it does (see
     /// [`crate::Layers::int8_input_max`]).

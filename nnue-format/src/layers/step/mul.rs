@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, num, reg};
 use crate::layers::Reg;
@@ -38,5 +39,11 @@ impl StepKind for Mul {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_ints(self.input, |x| x.wrapping_mul(self.k))
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, k, out } = *self;
+        r.scalar(input)?;
+        Ok(Lowers::To(call::Kind::Int, Call::Mul { x: input, k, out }))
     }
 }

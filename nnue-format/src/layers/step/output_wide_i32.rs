@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Add, Clamp, Held, Lowers, Read, Registers, Step, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, log2, num, param, pow2, reg};
 use crate::layers::{Param, Reg};
@@ -62,5 +63,24 @@ impl StepKind for OutputWideI32 {
         let s = w.iter().zip(m.ints(self.input)).fold(0i32, |y, (&w, &x)| y.wrapping_add(x.wrapping_mul(w)));
         let n = i64::from(b[0]) + i64::from(s);
         Value::Int(vec![(n * i64::from(self.scale) / (1i64 << (4 * self.q_bits))) as i32])
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, scale, q_bits, out } = *self;
+        let wrong = || LowerError(format!("r{out}: Stormphrax 8's output layer reads clamped values plus the skip"));
+        let Held::Waiting(Step::Add(Add { a, b: s, .. })) = r.held(input)? else {
+            return Err(wrong());
+        };
+        let (a, s) = (*a, *s);
+        let Held::Waiting(Step::Clamp(Clamp { input: x, max, .. })) = r.held(a)? else {
+            return Err(wrong());
+        };
+        let (x, max) = (*x, *max);
+        let (inputs, n_s) = (r.ints(x)?, r.ints(s)?);
+        if n_s != inputs || q_bits > 7 {
+            return err(format!("r{out}: {n_s} skip values for {inputs} inputs, Q = 2^{q_bits}"));
+        }
+        let call = Call::SkipOutputWideI32 { param, x, s, inputs, max, scale, bits: 4 * q_bits, out };
+        Ok(Lowers::To(call::Kind::Int, call))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, check_shift, Call, LowerError};
 use crate::layers::check::{Fit, Kind, Number};
 use crate::layers::text::{form, num, param, reg};
 use crate::layers::{Param, Reg};
@@ -52,5 +53,12 @@ impl StepKind for ShiftBias {
     fn eval(&self, m: &Machine<'_>) -> Value {
         let b = m.word_layer(self.param).1;
         Value::Int(m.ints(self.input).iter().zip(b).map(|(&s, &b)| (s >> self.shift).wrapping_add(b)).collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { param, input, shift, out } = *self;
+        let n = r.ints(input)?;
+        check_shift(out, shift)?;
+        Ok(Lowers::To(call::Kind::Ints(n), Call::ShiftBias { param, x: input, n, shift, out }))
     }
 }

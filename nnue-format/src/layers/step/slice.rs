@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::{self, err, Call, LowerError};
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, num, reg};
 use crate::layers::Reg;
@@ -56,5 +57,18 @@ impl StepKind for Slice {
 
     fn bound(&self, at: &dyn Fn(Reg) -> Option<i32>) -> Option<i32> {
         at(self.input)
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let Self { input, start, len, out } = *self;
+        // Longer slices wait for the activation that reads them (Stockfish's fc_0).
+        if len != 1 {
+            return Ok(Lowers::Waits);
+        }
+        let n = r.ints(input)?;
+        if start >= n {
+            return err(format!("r{out}: r{input}[{start}] is past its {n} values"));
+        }
+        Ok(Lowers::To(call::Kind::Int, Call::Element { x: input, i: start, out }))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::LowerError;
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, num, reg};
 use crate::layers::Reg;
@@ -46,5 +47,11 @@ impl StepKind for SqrClippedShift {
 
     fn bound(&self, _at: &dyn Fn(Reg) -> Option<i32>) -> Option<i32> {
         Some(127)
+    }
+
+    fn lower(&self, _r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        // The squares wait for the concatenation that reads them, which pairs them with their
+        // clipped values in one dual activation kernel (or Stockfish's fc_0 activation).
+        Ok(Lowers::Waits)
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Read, StepKind};
+use super::{Lowers, Read, Registers, StepKind};
+use crate::layers::call::LowerError;
 use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, reg};
 use crate::layers::Reg;
@@ -36,5 +37,11 @@ impl StepKind for Square {
 
     fn eval(&self, m: &Machine<'_>) -> Value {
         m.map_ints(self.input, |x| x.wrapping_mul(x))
+    }
+
+    fn lower(&self, _r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        // The squares wait for the layer that reads them: a single-layer SCReLU output layer
+        // squares the clamped accumulators in its own kernel.
+        Ok(Lowers::Waits)
     }
 }
