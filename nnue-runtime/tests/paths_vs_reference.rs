@@ -213,3 +213,51 @@ fn layered_every_path_matches_reference() {
         assert!(w.layered::<64, 32, 16, 1536, 16, 16, 32, 8>().is_err() || !arch.dual());
     }
 }
+
+/// Layers of one's own over a loaded net's arrays (`FastWeights::with_layers`, as
+/// `nnue_net!`'s `compute`): every path equals the reference computing the same layers, which
+/// give other values than the description's; layers that don't fit are refused, naming the line.
+#[test]
+fn layers_of_ones_own_every_path_matches_reference() {
+    use nnue_format::Layers;
+    use nnue_runtime::loaded::LoadError;
+    let positions = random_positions(8, 300);
+    // Stockfish 19's stacks with other activation shifts, fc_0's last output subtracted
+    // instead of the skip and another output scale (tests/generated_vs_reference.rs compiles
+    // the same text in).
+    let own: Layers = "
+        bucket (pieces - 1) / 4
+        r0 = clamp(a, 0, 255) * clamp(a', 0, 255) >> 9, per half, side to move first
+        r1 = fc0 * r0 + b (int8)
+        r2 = min(127, r1^2 >> 20)
+        r3 = clamp(r1 >> 8, 0, 127)
+        r4 = r2 ++ r3
+        r5 = fc1 * r4 + b (int8)
+        r6 = min(127, r5^2 >> 18)
+        r7 = clamp(r5 >> 5, 0, 127)
+        r8 = r4 ++ r6 ++ r7
+        r9 = fc2 * r8 + b (int8)
+        r10 = r1[31..32]
+        r11 = r9 - r10
+        r12 = r11 * 600
+        r13 = r12 / 1024
+        positional = r13; psqt = (us - them) / 2 / 32
+    "
+    .parse()
+    .unwrap();
+    let net = round_trip(synth::sf19(64, nnue_format::Sf19Inputs::Full, 44, Encoding::Raw));
+    let reference = Evaluator::with_layers(&net, own.clone()).unwrap();
+    let w = FastWeights::with_layers(&net, own.clone()).unwrap();
+    let fast = w.sf19::<64, 32, 16, 8, 64368, 22528, 86896>().unwrap();
+    nnue_runtime::reference::verify_with(&reference, &fast, &positions).unwrap();
+    let plain = Evaluator::new(&net);
+    let differ = positions.iter().filter(|p| reference.evaluate(p) != plain.evaluate(p)).count();
+    assert!(differ > 100, "the layers given change {differ} of 300 values");
+    // The description's own layers, given as text, are the plain net's.
+    let same = FastWeights::with_layers(&net, net.arch().layers().to_string().parse().unwrap()).unwrap();
+    check(&net, &same.sf19::<64, 32, 16, 8, 64368, 22528, 86896>().unwrap(), &positions);
+    // fc_2 reading fc_1's 30 values: the arrays say 128 inputs.
+    let short: Layers = own.to_string().replace("r8 = r4 ++ r6 ++ r7", "r8 = r6 ++ r7").parse().unwrap();
+    let Err(LoadError::Compute(e)) = FastWeights::with_layers(&net, short) else { panic!("not refused") };
+    assert!(e.to_string().contains("fc2"), "{e}");
+}

@@ -8,11 +8,12 @@
 //! [`transformer`](FastLayout#method.transformer) arrays and the program finds each layer's arrays by
 //! their names. Each view names the transform its first layer reads (the `Input` kind) and the
 //! sizes it is compiled for. A net read at run time takes a neuron order as `nnue_net!`'s
-//! `neuron_order` gives one: `Net::reorder_neurons` before [`FastWeights::new`].
+//! `neuron_order` gives one: `Net::reorder_neurons` before [`FastWeights::new`]; and a layer
+//! sequence of one's own as `nnue_net!`'s `compute` gives one: [`FastWeights::with_layers`].
 
 use bytemuck::Pod;
 use nnue_format::layout::{self, Elem, FastLayout, TransformerArrays};
-use nnue_format::Net;
+use nnue_format::{Layers, Net};
 
 use crate::features::{halfka_v2_hm, halfkp, threats, FeatureSet};
 use crate::layers::Composed;
@@ -85,6 +86,10 @@ pub enum LoadError {
     /// one with [`Net::bind_block`] before loading.
     #[error("the net's engine-defined input block (threats=custom:N) has no implementation: Net::bind_block")]
     UnboundBlock,
+    /// The layers given to [`FastWeights::with_layers`] don't fit the net's arrays
+    /// ([`Layers::check_fits`]); the error names the line of their text form.
+    #[error("the layers given don't fit the net: {0}")]
+    Compute(nnue_format::layers::LayersError),
 }
 
 /// One array of the fast layout in an 8-byte aligned buffer.
@@ -133,9 +138,11 @@ fn check_size(what: &str, got: usize, want: usize) -> Result<(), LoadError> {
     }
 }
 
-/// A net's arrays in the fast layout, 8-byte aligned.
+/// A net's arrays in the fast layout, 8-byte aligned, and the layers its views compute.
 pub struct FastWeights {
     layout: FastLayout<Words>,
+    /// The description's layers, or those given to [`FastWeights::with_layers`].
+    layers: Layers,
 }
 
 impl FastWeights {
@@ -150,7 +157,40 @@ impl FastWeights {
             bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..array.bytes.len()].copy_from_slice(&array.bytes);
             Words { name, elem: array.elem, dims: array.dims, words }
         });
-        Ok(FastWeights { layout })
+        Ok(FastWeights { layout, layers: net.arch().layers() })
+    }
+
+    /// [`FastWeights::new`], its views computing `layers` after the accumulators in place of
+    /// the layers the net's description gives: a layer sequence of one's own over the net's
+    /// arrays, as `nnue_net!`'s `compute = "…"` compiles one in. The reference for it is
+    /// [`Evaluator::with_layers`](crate::reference::Evaluator::with_layers).
+    ///
+    /// # Errors
+    /// [`LoadError::Compute`] when the layers don't fit the net's arrays (the line and what is
+    /// wrong), and from a view what [`FastWeights::new`]'s views refuse, including the layers'
+    /// kernel calls ([`LoadError::Lower`], [`LoadError::Layers`]).
+    ///
+    /// ```
+    /// use nnue_format::{synth, Encoding, Layers};
+    /// use nnue_runtime::loaded::FastWeights;
+    ///
+    /// let net = synth::sfnn(128, 1, Encoding::Raw);
+    /// // Stockfish 15.1-18's layers, their output scaled by half as much.
+    /// let text = net.arch().layers().to_string();
+    /// let own = text.replace("· 9600", "· 4800");
+    /// assert_ne!(own, text);
+    /// let layers: Layers = own.parse().unwrap();
+    /// let weights = FastWeights::with_layers(&net, layers).unwrap();
+    /// assert!(weights.sfnn::<128, 64, 32>().is_ok());
+    /// ```
+    pub fn with_layers(net: &Net, layers: Layers) -> Result<FastWeights, LoadError> {
+        layers.check_fits(&net.arch()).map_err(LoadError::Compute)?;
+        let mut weights = FastWeights::new(net)?;
+        // The description's own layers, as text, have lost their trace steps: keep those.
+        if !layers.computes_as(&weights.layers) {
+            weights.layers = layers;
+        }
+        Ok(weights)
     }
 
     /// The SFNNv5+ view; `L1` must be the net's width (`HALF` = L1/2, `CHUNKS` = L1/4).
@@ -315,9 +355,8 @@ impl FastWeights {
                 (name, ArrayRef { elem: w.elem, dims: w.dims.as_slice(), bytes })
             })
             .collect();
-        let layers = self.layout.arch().layers();
         let order = |param| self.layout.input_order(param);
-        let layers = Program::new(&layers, &arrays, &order, self.layout.screlu_in_i16())?;
+        let layers = Program::new(&self.layers, &arrays, &order, self.layout.screlu_in_i16())?;
         Ok(Composed { net, layers })
     }
 
