@@ -98,7 +98,9 @@ fn run(which: usize, text: &str, positions: &[Position]) -> bool {
     match which {
         0 => same(weights.sf19::<64, 32, 16, 8, 64368, 22528, 86896>(), &reference, positions, text),
         1 => same(weights.layered::<64, 32, 16, 1536, 16, 32, 32, 8>(), &reference, positions, text),
-        _ => same(weights.layered::<64, 32, 16, 768, 16, 32, 32, 8>(), &reference, positions, text),
+        2 => same(weights.layered::<64, 32, 16, 768, 16, 32, 32, 8>(), &reference, positions, text),
+        3 => same(weights.halfkp::<64, 32>(), &reference, positions, text),
+        _ => same(weights.chess768::<64, 1536, 8>(), &reference, positions, text),
     }
 }
 
@@ -125,7 +127,12 @@ fn nets() -> &'static [(Net, String)] {
             "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, i32, dual, q=64, l1shift=10, scale=400, file=cbnf";
         let nnue_format::Architecture::Layered(arch) = i32s.parse().unwrap() else { unreachable!() };
         let i32s = synth::layered(&arch, 47);
-        [sf19, layered, i32s].into_iter().map(|n| (n.clone(), n.arch().layers().to_string())).collect()
+        let halfkp = synth::halfkp(64, 48);
+        let single = "(768x2hm -> 64)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, \
+                      kings=[0,0,1,1,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let nnue_format::Architecture::Chess768(arch) = single.parse().unwrap() else { unreachable!() };
+        let single = synth::chess768(&arch, 49);
+        [sf19, layered, i32s, halfkp, single].into_iter().map(|n| (n.clone(), n.arch().layers().to_string())).collect()
     })
 }
 
@@ -133,7 +140,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn mutated_layer_texts_run_as_the_reference_or_are_refused(seed in any::<u64>(), count in 1usize..4, which in 0usize..3) {
+    fn mutated_layer_texts_run_as_the_reference_or_are_refused(seed in any::<u64>(), count in 1usize..4, which in 0usize..5) {
         let text = mutate(&nets()[which].1, seed, count);
         run(which, &text, &random_positions(seed, 8));
     }
