@@ -135,7 +135,8 @@ fi
 # the eval example on a real Stockfish net (its lines are what each SIMD build's paths must
 # print; it refuses simd128) still run here, and of the root tests generated_vs_reference,
 # whose unpathed `evaluate` takes the dispatcher's pick (scalar here, simd128 or relaxed-simd
-# there; about 20 s more, its host build the SIMD128 build's root tests need anyway).
+# there; 41 s, about half of it building for the host what the SIMD128 builds' root tests
+# need anyway).
 # WASM_FULL=1, or this build alone, runs all the root tests here too.
 scalar_root_tests=(-p nnue-tests --test generated_vs_reference)
 # Tests run one at a time on wasm32, so a skip is reported after libtest's `test NAME ... `:
