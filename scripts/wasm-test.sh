@@ -122,6 +122,23 @@ root_tests=(-p nnue-tests --test oracle --test bullet_nets --test engine_oracles
 if [[ ${WASM_FULL:-0} == 1 ]]; then
     root_tests+=(--test generated_vs_reference --test incremental --test real_nets)
 fi
+# The build without SIMD128 runs only what it alone shows when a build with SIMD128 runs too:
+# the root tests run every path the build has (KernelPath::all()) on the same inputs, and both
+# SIMD128 builds have scalar, so there the oracle, bullet and engine-net tests already run the
+# scalar path on every oracle; here they would run the same Rust code on the same inputs again
+# (as -cpu cortex-a53 would in scripts/aarch64-test.sh), and building them (every real net
+# compiled into wasm binaries) was this build's costliest step: a cold scalar build took 197 s
+# instead of 321 (267 CPU s instead of 366). What differs here is the detection (no SIMD128:
+# is_available, best, the SKIPPED lines), the dispatcher's pick (scalar) and the code
+# generation (no SIMD128 for LLVM to vectorise the scalar kernels with): the runtime's tests
+# (kernel properties, every family's synthetic nets against the reference on every path) and
+# the eval example on a real Stockfish net (its lines are what each SIMD build's paths must
+# print; it refuses simd128) still run here, and of the root tests generated_vs_reference,
+# whose unpathed `evaluate` takes the dispatcher's pick (scalar here, simd128 or relaxed-simd
+# there; 41 s, about half of it building for the host what the SIMD128 builds' root tests
+# need anyway).
+# WASM_FULL=1, or this build alone, runs all the root tests here too.
+scalar_root_tests=(-p nnue-tests --test generated_vs_reference)
 # Tests run one at a time on wasm32, so a skip is reported after libtest's `test NAME ... `:
 # start `SKIPPED` on a line of its own, where .ci/run counts it.
 split_skips() { sed -u 's/^\(test .* \.\.\. \)SKIPPED /\1\nSKIPPED /'; }
@@ -141,6 +158,9 @@ run_eval() { node $(node_flags_of "$1") "$tools/runner.mjs" "$wasm_dir/$triple/r
 # without it, each build's own scalar path's); with FREE_BUILDS=1 (.ci/run) each build's wasm32
 # artefacts go once it has run (the disk holds one build at a time), the host ones at the end.
 read -ra builds <<<"${WASM_BUILDS:-scalar simd128 relaxed-simd}"
+# Whether a build with SIMD128 runs too (see scalar_root_tests).
+simd_build=""
+for build in "${builds[@]}"; do [[ $build == scalar ]] || simd_build=$build; done
 want=""
 for build in "${builds[@]}"; do
     case $build in scalar | simd128 | relaxed-simd) ;; *) echo "wasm-test: unknown build $build" >&2 && exit 1 ;; esac
@@ -149,7 +169,11 @@ for build in "${builds[@]}"; do
     # clippy), in both builds (the tests' cfgs differ).
     build_for $build /usr/bin/cargo-clippy clippy -p nnue-runtime --all-targets -- -D warnings
     build_for $build cargo test "${runtime_tests[@]}" 2>&1 | split_skips
-    build_for $build cargo test "${root_tests[@]}" 2>&1 | split_skips
+    if [[ $build == scalar && -n $simd_build && ${WASM_FULL:-0} != 1 ]]; then
+        build_for $build cargo test "${scalar_root_tests[@]}" 2>&1 | split_skips
+    else
+        build_for $build cargo test "${root_tests[@]}" 2>&1 | split_skips
+    fi
     build_for $build cargo build --example eval
     if [[ $build == scalar ]]; then
         want=$(run_eval scalar --generated --path scalar "${fens[@]}")
