@@ -30,13 +30,14 @@ triple=aarch64-unknown-linux-gnu
 # No `-L` for qemu: the multiarch libc resolves on its own (with the cross one it hangs).
 run_on() { CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu $1" "${@:2}"; }
 
-# nnue-runtime: the kernel property tests, and every family's synthetic nets against the
-# reference on every path. The root package: the oracle of every shared net, Stockfish's and
+# nnue-runtime: the kernel property tests, every family's synthetic nets against the
+# reference on every path, and mutated layer texts of one's own (own_layers: odd shifts and
+# constants through each path's kernels). The root package: the oracle of every shared net, Stockfish's and
 # bullet's, the engines' multi-layer ones (`nnue_net!` output and run-time loading, on every path), the
 # generated nets of every family against the
 # reference, and incremental updates along random games. The tests that run cargo themselves
 # (eval example, README, UCI, two nets) stay with the host run.
-runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference)
+runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference --test own_layers)
 # The aarch64 kernels compile only here: lint them as CI lints the host's (Debian's clippy).
 /usr/bin/cargo-clippy clippy --target $triple --target-dir target/aarch64 -p nnue-runtime --all-targets -- -D warnings
 root_tests=(-p nnue-tests --test oracle --test bullet_nets --test engine_oracles --test generated_vs_reference --test incremental --test real_nets)

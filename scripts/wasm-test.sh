@@ -109,15 +109,16 @@ build_for() {
         --target $triple -Zbuild-std=std,panic_unwind --release --target-dir $wasm_dir "${@:4}"
 }
 
-# nnue-runtime: the kernel property tests, and every family's synthetic nets against the
-# reference on every path. The root package: the oracle of every shared net, Stockfish's and
+# nnue-runtime: the kernel property tests, every family's synthetic nets against the
+# reference on every path, and mutated layer texts of one's own (own_layers: odd shifts and
+# constants through each path's kernels). The root package: the oracle of every shared net, Stockfish's and
 # bullet's, and the engines' multi-layer ones (`nnue_net!` output, through `include_bytes!` on
 # wasm32, and run-time loading, on every path). With WASM_FULL=1 also the generated nets of
 # every family against the reference, incremental updates along random games and the real-net
 # round trips (the rest of the set scripts/aarch64-test.sh runs): they add about five minutes
 # of building to a cold run, so CI leaves them to the host and aarch64 runs. The tests that run
 # cargo themselves (eval example, README, UCI, two nets) stay with the host run.
-runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference)
+runtime_tests=(-p nnue-runtime --lib --test paths_vs_reference --test own_layers)
 root_tests=(-p nnue-tests --test oracle --test bullet_nets --test engine_oracles)
 if [[ ${WASM_FULL:-0} == 1 ]]; then
     root_tests+=(--test generated_vs_reference --test incremental --test real_nets)
