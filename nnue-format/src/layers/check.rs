@@ -127,6 +127,19 @@ impl Layers {
         self.fits(arch).map_err(|(stage, message)| LayersError { line: stage.unwrap_or(output), message })
     }
 
+    /// What a net of `arch` computes when given these layers in place of its own: these, once
+    /// [`Layers::check_fits`] holds, or `arch`'s own layers where these compute the same (their
+    /// text has lost the trace steps, which `arch.layers()` keeps). The one rule of
+    /// `Evaluator::with_layers` and the run-time loader's.
+    ///
+    /// # Errors
+    /// [`Layers::check_fits`]'s.
+    pub fn in_place_of(self, arch: &Architecture) -> Result<Layers, LayersError> {
+        self.check_fits(arch)?;
+        let own = arch.layers();
+        Ok(if self.computes_as(&own) { own } else { self })
+    }
+
     /// [`Layers::check_fits`], the error with its stage (`None`: the output line).
     fn fits(&self, arch: &Architecture) -> Result<(), (Option<usize>, String)> {
         let own = arch.layers();

@@ -49,10 +49,8 @@ impl<'a> Evaluator<'a> {
     /// "…")` (its module's `LAYERS`). An error when the layers don't fit the net's arrays
     /// ([`crate::Layers::check_fits`]).
     pub fn with_layers(net: &'a Net, layers: crate::Layers) -> Result<Self, crate::layers::LayersError> {
-        layers.check_fits(&net.arch())?;
-        let own = Self::new(net);
-        // The description's own layers, as text, have lost their trace steps: keep them.
-        Ok(if layers.computes_as(&own.layers) { own } else { Self { layers, ..own } })
+        let layers = layers.in_place_of(&net.arch())?;
+        Ok(Self { layers, ..Self::new(net) })
     }
 
     /// The net it evaluates.

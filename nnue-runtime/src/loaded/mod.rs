@@ -184,13 +184,8 @@ impl FastWeights {
     /// assert!(weights.sfnn::<128, 64, 32>().is_ok());
     /// ```
     pub fn with_layers(net: &Net, layers: Layers) -> Result<FastWeights, LoadError> {
-        layers.check_fits(&net.arch()).map_err(LoadError::Compute)?;
-        let mut weights = FastWeights::new(net)?;
-        // The description's own layers, as text, have lost their trace steps: keep those.
-        if !layers.computes_as(&weights.layers) {
-            weights.layers = layers;
-        }
-        Ok(weights)
+        let layers = layers.in_place_of(&net.arch()).map_err(LoadError::Compute)?;
+        Ok(FastWeights { layers, ..FastWeights::new(net)? })
     }
 
     /// The SFNNv5+ view; `L1` must be the net's width (`HALF` = L1/2, `CHUNKS` = L1/4).
