@@ -1,5 +1,6 @@
 //! `nnue inspect`: what a net file is.
 
+use nnue_runtime::format::formats::{Chess768File, OutputStore};
 use nnue_runtime::format::{
     Architecture, Dense, Encoding, FeatureTransformer, Model, Net, Numbers, Padding, Sf19Inputs, VERSION_HALFKP,
     VERSION_SF19, VERSION_SFNN,
@@ -167,7 +168,10 @@ fn describe(bytes: &[u8], net: &Net, how: &str) {
             say!("name: {:?}", net.description);
         }
         Architecture::Layered(a) => say!("format: headerless, {:?}'s file layout", a.file),
-        Architecture::Chess768(_) => say!("format: headerless (bullet's single-layer form)"),
+        Architecture::Chess768(a) if a.file == Chess768File::Bullet => {
+            say!("format: headerless (bullet's single-layer form)")
+        }
+        Architecture::Chess768(a) => say!("format: the `{}` single-layer file (`file={0}`)", a.file.format().name),
     }
     say!("architecture ({how}): {arch}");
     say!("family: {}, {} inputs, L1 {} per perspective", arch.family(), group(arch.inputs()), arch.l1());
@@ -283,8 +287,11 @@ fn arrays(model: &Model) -> Vec<ArrayLine> {
                 nnue_runtime::format::OutputOrder::NeuronMajor => vec![2 * n, b],
                 _ => vec![b, 2 * n],
             };
-            out.push(("l1 weights".into(), "int16", order, p.l1w.len(), "as stored".into()));
-            out.push(("l1 biases".into(), "int16", vec![b], p.l1b.len(), padding(p.padding)));
+            let structs = matches!(a.file.format().output, OutputStore::Structs { .. });
+            let stored = if structs { "per bucket with its bias, in structs" } else { "as stored" };
+            out.push(("l1 weights".into(), "int16", order, p.l1w.len(), stored.into()));
+            let note = if structs { "int32 in the file".into() } else { padding(p.padding) };
+            out.push(("l1 biases".into(), "int16", vec![b], p.l1b.len(), note));
         }
         Model::Layered(a, p) => {
             let later = match a.numbers {

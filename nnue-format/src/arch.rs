@@ -40,12 +40,20 @@
 //!   order reads into the same parameters and evaluates identically; the writer writes the
 //!   order the description says.
 //!
-//! The file may end in padding to a multiple of 64 bytes: zeros, or bullet's repeated
+//! - `scale=none` (no `qb`): the output is `sum / qa + l1b[b]` (`screlu`) or `sum + l1b[b]`
+//!   (`crelu`), not rescaled: what Caissa's network returns (its evaluation divides later).
+//!   `qb=1, scale=qa` computes the same until the wrapping int32 product overflows.
+//! - `file=caissa`: Caissa's file (`PackedNeuralNetwork`: a `CSNN` header, each bucket's output
+//!   weights with an int32 bias in a 64-byte struct; see [`Chess768File`](crate::formats::Chess768File)).
+//!   Without it (or with `file=bullet`, which prints as nothing) the file is bullet's:
+//!
+//! bullet's file may end in padding to a multiple of 64 bytes: zeros, or bullet's repeated
 //! `bullet` (bullet's files since March 2024); any other byte there is an error.
 
 use std::fmt;
 use std::str::FromStr;
 
+pub use crate::chess768_format::Chess768File;
 use crate::grammar::{parse_i32, parse_num, split_top_level};
 use crate::hash;
 use crate::kings::{king_buckets, parse_king_map};
@@ -331,12 +339,15 @@ pub struct Chess768Arch {
     pub activation: Activation,
     /// Quantisation of the input layer (typically 255).
     pub qa: i32,
-    /// Quantisation of the output layer (typically 64).
+    /// Quantisation of the output layer (typically 64; 1 when the output is not rescaled).
     pub qb: i32,
-    /// Output scale: the eval is the output times `scale / (qa * qb)` (typically 400).
-    pub scale: i32,
+    /// Output scale: the eval is the output times `scale / (qa * qb)` (typically 400); `None`:
+    /// the output as it is (`scale=none`).
+    pub scale: Option<i32>,
     /// How the file stores the output weights.
     pub output_order: OutputOrder,
+    /// Whose file it is (its record: [`Chess768File::format`]).
+    pub file: Chess768File,
 }
 
 impl Chess768Arch {
@@ -348,15 +359,24 @@ impl Chess768Arch {
         Self::INPUTS_PER_BUCKET * self.kings.count()
     }
 
-    /// Bytes of the parameters before padding: l0w, l0b, l1w, l1b, all i16.
+    /// Bytes of the file without what may follow the last array (bullet's: l0w, l0b, l1w,
+    /// l1b, all i16).
     pub fn param_bytes(&self) -> usize {
-        2 * (self.inputs() * self.hidden + self.hidden + self.output_buckets * 2 * self.hidden + self.output_buckets)
+        self.file.format().bytes(self.sizes())
     }
 
-    /// The file size: bullet pads the parameters to a multiple of 64 bytes (with zeros, or
-    /// since March 2024 with `bulletbullet...`).
+    /// The sizes its file's size and header words follow from.
+    pub fn sizes(&self) -> crate::chess768_format::Sizes {
+        crate::chess768_format::Sizes { inputs: self.inputs(), hidden: self.hidden, buckets: self.output_buckets }
+    }
+
+    /// The file size with what may follow the last array: bullet pads the parameters to a
+    /// multiple of 64 bytes (with zeros, or since March 2024 with `bulletbullet...`).
     pub fn file_bytes(&self) -> usize {
-        self.param_bytes().next_multiple_of(64)
+        match self.file.format().end {
+            crate::frame::End::Bullet => self.param_bytes().next_multiple_of(64),
+            _ => self.param_bytes(),
+        }
     }
 }
 
@@ -414,8 +434,14 @@ impl Architecture {
                 if !(1..=32).contains(&s.output_buckets) {
                     return Err(ShapeError::OutputBuckets { got: s.output_buckets, max: 32 });
                 }
-                if s.qa <= 0 || s.qb <= 0 || s.scale <= 0 || s.qa > 32767 || s.qb > 32767 {
-                    return Err(ShapeError::Quantisation { qa: s.qa, qb: s.qb, scale: s.scale, max: 32767 });
+                let scale = s.scale.unwrap_or(1);
+                if s.qa <= 0 || s.qb <= 0 || scale <= 0 || s.qa > 32767 || s.qb > 32767 {
+                    return Err(ShapeError::Quantisation { qa: s.qa, qb: s.qb, scale, max: 32767 });
+                }
+                if s.file.format().output != crate::chess768_format::OutputStore::Arrays
+                    && s.output_order != OutputOrder::BucketMajor
+                {
+                    return Err(ShapeError::OutputOrderFile { file: s.file });
                 }
                 s.kings.validate()?;
             }
@@ -472,9 +498,15 @@ impl fmt::Display for Architecture {
                     Activation::CReLU => "crelu",
                     Activation::SCReLU => "screlu",
                 };
-                write!(f, ", {act}, qa={}, qb={}, scale={}", s.qa, s.qb, s.scale)?;
+                match s.scale {
+                    Some(scale) => write!(f, ", {act}, qa={}, qb={}, scale={scale}", s.qa, s.qb)?,
+                    None => write!(f, ", {act}, qa={}, scale=none", s.qa)?,
+                }
                 if s.output_order == OutputOrder::NeuronMajor {
                     write!(f, ", out=[2N][B]")?;
+                }
+                if s.file != Chess768File::Bullet {
+                    write!(f, ", file={}", s.file.format().name)?;
                 }
                 if let Some(map) = s.kings.map() {
                     let list: Vec<String> = map.iter().map(u8::to_string).collect();
@@ -625,14 +657,21 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
         o => parse_num(o.strip_prefix('x').ok_or_else(shape_err)?)?,
     };
     let (mut activation, mut qa, mut qb, mut scale, mut map) = (None, None, None, None, None);
-    let mut output_order = OutputOrder::BucketMajor;
+    let (mut output_order, mut file) = (OutputOrder::BucketMajor, Chess768File::Bullet);
     for opt in options {
         match opt.split_once('=') {
             None if opt == "crelu" => activation = Some(Activation::CReLU),
             None if opt == "screlu" => activation = Some(Activation::SCReLU),
             Some(("qa", v)) => qa = Some(parse_i32("qa", v)?),
             Some(("qb", v)) => qb = Some(parse_i32("qb", v)?),
-            Some(("scale", v)) => scale = Some(parse_i32("scale", v)?),
+            Some(("scale", "none")) => scale = Some(None),
+            Some(("scale", v)) => scale = Some(Some(parse_i32("scale", v)?)),
+            Some(("file", v)) => {
+                file = Chess768File::by_name(v).ok_or_else(|| {
+                    let names: Vec<&str> = crate::chess768_format::CHESS768_FORMATS.iter().map(|f| f.name).collect();
+                    format!("file={v}: single-layer files are {}", names.join(", "))
+                })?
+            }
             Some(("out", v)) => {
                 output_order = match v {
                     "[b][2n]" => OutputOrder::BucketMajor,
@@ -646,15 +685,22 @@ fn parse_chess768(shape_rest: &str, options: &[String]) -> Result<Architecture, 
     }
     let missing = |what: &str| format!("headerless nets must state {what}");
     let kings = king_buckets(declared_buckets, mirrored, map)?;
+    let scale = scale.ok_or_else(|| missing("scale=... (or scale=none)"))?;
+    let qb = match (scale, qb) {
+        (Some(_), qb) => qb.ok_or_else(|| missing("qb=..."))?,
+        (None, None) => 1,
+        (None, Some(_)) => return Err("qb=... has no use with scale=none (the output is not rescaled)".into()),
+    };
     Ok(Architecture::Chess768(Chess768Arch {
         kings,
         hidden,
         output_buckets,
         activation: activation.ok_or_else(|| missing("the activation (crelu or screlu)"))?,
         qa: qa.ok_or_else(|| missing("qa=..."))?,
-        qb: qb.ok_or_else(|| missing("qb=..."))?,
-        scale: scale.ok_or_else(|| missing("scale=..."))?,
+        qb,
+        scale,
         output_order,
+        file,
     }))
 }
 
@@ -708,6 +754,29 @@ mod tests {
         let Architecture::Chess768(s) = b else { panic!() };
         assert_eq!((s.kings.count(), s.inputs(), s.output_buckets), (4, 3072, 8));
         round_trip("(768hm -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+    }
+
+    /// `scale=none` and `file=` print and parse back; the options that don't go with them are
+    /// refused.
+    #[test]
+    fn unscaled_output_and_file_round_trip() {
+        let t = round_trip("(768hm -> 64)x2 -> 1x8, crelu, qa=255, scale=none");
+        assert_eq!(t.to_string(), "(768hm -> 64)x2 -> 1x8, crelu, qa=255, scale=none");
+        let Architecture::Chess768(s) = t else { panic!() };
+        assert_eq!((s.scale, s.qb, s.file), (None, 1, Chess768File::Bullet));
+        // The sum and its bias, not multiplied or divided after.
+        let layers = t.layers().to_string();
+        assert!(layers.trim_end().ends_with("r4 = r1 + out.b\npositional = r4"), "{layers}");
+        let b = round_trip("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400, file=bullet");
+        assert_eq!(b.to_string(), "(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=400");
+        for (text, why) in [
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64, scale=none", "qb=... has no use with scale=none"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, qb=64", "must state scale=... (or scale=none)"),
+            ("(768 -> 64)x2 -> 1, crelu, qa=255, scale=none, file=stockfish", "single-layer files are bullet"),
+        ] {
+            let e = text.parse::<Architecture>().unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -180,8 +180,12 @@ pub(crate) fn headerless_size_error(head: &[u8], len: usize, arch: String, expec
             FormatError::new(0, "header", ErrorKind::HeaderWithArchitecture { version, arch })
         }
         _ => {
-            let section = if head.starts_with(b"CBNF") { "CBNF net" } else { "headerless net" };
-            FormatError::new(0, section, ErrorKind::SizeMismatch { arch, expected, found: len })
+            let section = match crate::chess768_format::by_magic(head) {
+                _ if head.starts_with(b"CBNF") => "CBNF net".to_string(),
+                Some(f) => format!("`{}` net", f.name),
+                None => "headerless net".to_string(),
+            };
+            FormatError::new(0, &section, ErrorKind::SizeMismatch { arch, expected, found: len })
         }
     }
 }

@@ -204,6 +204,9 @@ fn check_start(head: &[u8], len: usize, given: Option<&Architecture>) -> Result<
     if head.starts_with(b"CBNF") {
         return Err(crate::error::cbnf_without_description());
     }
+    if let Some(why) = crate::chess768_format::without_description(head) {
+        return Err(FormatError::new(0, "header", ErrorKind::Invalid(why)));
+    }
     let word = |i: usize| head.get(i..i + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
     if let Some(version) = word(0) {
         if !crate::is_known_version(version) {

@@ -1,11 +1,11 @@
-//! The frame of a net read with its description (the record of its file's frame: bullet's
-//! single-layer files' or a multi-layer engine's), and what follows a headerless file's
+//! The frame of a net read with its description (the record of its file's frame: a
+//! single-layer engine's or a multi-layer engine's), and what follows a headerless file's
 //! parameters: bullet's versions pad them differently. (The other difference between its
 //! versions, the order of the output weights, is the file plan's: `plan.rs`.)
 
 use crate::arch::Architecture;
 use crate::error::{ErrorKind, FormatError};
-use crate::layered::format::{Frame, CHESS768};
+use crate::layered::format::Frame;
 use crate::net::Padding;
 
 /// A net read with its description (no Stockfish header): its frame, the sizes its
@@ -20,9 +20,11 @@ pub(crate) struct Framed {
 /// `arch`'s frame, if it is described (a Stockfish net's is its header's: `stockfish_format`).
 pub(crate) fn frame(arch: &Architecture) -> Option<Framed> {
     match arch {
-        Architecture::Chess768(a) => {
-            Some(Framed { frame: CHESS768, sizes: [a.param_bytes(), a.file_bytes()], params: a.param_bytes() })
-        }
+        Architecture::Chess768(a) => Some(Framed {
+            frame: a.file.format().frame(),
+            sizes: [a.param_bytes(), a.file_bytes()],
+            params: a.param_bytes(),
+        }),
         Architecture::Layered(a) => Some(Framed {
             frame: a.file.format().frame(),
             sizes: a.raw_sizes(),

@@ -306,8 +306,8 @@ pub struct Chess768Config {
     pub qa: i16,
     /// Quantisation of the output layer (positive).
     pub qb: i32,
-    /// The eval is the output times `scale / (qa * qb)`.
-    pub scale: i32,
+    /// The eval is the output times `scale / (qa * qb)`; `None`: the output as it is.
+    pub scale: Option<i32>,
     /// `qa * max |output weight| <= 32767`, so SCReLU may compute `v * (v * w)` in int16; the
     /// one scalar that depends on the weights, not only on the architecture. Every path
     /// trusts it unchecked (and computes `v * w` in int16 when it is set): set it only as

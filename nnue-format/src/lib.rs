@@ -31,6 +31,7 @@
 #![warn(clippy::missing_panics_doc)]
 
 mod arch;
+mod chess768_format;
 #[doc(hidden)]
 pub mod dirty;
 mod elem;
@@ -38,6 +39,7 @@ mod error;
 pub mod evaluation;
 pub mod features;
 mod file;
+mod frame;
 mod grammar;
 pub mod hash;
 mod headerless;

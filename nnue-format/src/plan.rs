@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use crate::arch::{Architecture, OutputOrder, Sf19Arch, SfnnArch};
+use crate::chess768_format::{Chess768Format, OutputStore, Word};
 pub(crate) use crate::elem::Elem;
 use crate::layered::file::FileArray;
 use crate::layered::Numbers;
@@ -48,6 +49,8 @@ pub(crate) struct ArrayPart {
     pub finite: bool,
     /// Zeros after it up to a multiple of this (1: none): Stormphrax's uncompressed arrays.
     pub align: usize,
+    /// int16 values stored as int32 (Caissa's output biases): each must fit int16.
+    pub wide: bool,
 }
 
 /// One part of a file, in file order.
@@ -59,6 +62,18 @@ pub(crate) enum Part {
         value: u32,
     },
     Array(ArrayPart),
+    /// A u32 header word that must have this value (`what` names it in errors).
+    Word {
+        section: String,
+        what: String,
+        value: u32,
+    },
+    /// Bytes the engine doesn't read (its writer leaves them uninitialised): any value is
+    /// read, zeros are written.
+    Skip {
+        section: String,
+        bytes: usize,
+    },
 }
 
 /// An array's values, owned (read) or borrowed (to write).
@@ -105,13 +120,43 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
     match *arch {
         Architecture::Chess768(a) => {
             let (n, b) = (a.hidden, a.output_buckets);
+            let format = a.file.format();
+            if let Some(header) = format.header {
+                for &word in header.words {
+                    let what = match word {
+                        Word::Is(_, what) => what,
+                        Word::Inputs => "the input features",
+                        Word::OutputInputs => "the output layer's inputs (2N)",
+                        Word::OutputBuckets => "the output buckets",
+                    };
+                    let value = Chess768Format::word(word, a.sizes());
+                    p.0.push(Part::Word { section: "header".into(), what: what.into(), value });
+                }
+                p.0.push(Part::Skip { section: "header".into(), bytes: header.ignored });
+            }
             p.named("l0 weights", Elem::I16, a.inputs() * n, None);
             p.named("l0 biases", Elem::I16, n, None);
-            // `[bucket][2N]` in the parameters; bullet's 2024 default stores `[2N][bucket]`.
-            let order = (a.output_order == OutputOrder::NeuronMajor)
-                .then(|| FileArray::new("l1 weights", Elem::I16, &[b, 2 * n], &[1, 0]));
-            p.named("l1 weights", Elem::I16, b * 2 * n, order);
-            p.named("l1 biases", Elem::I16, b, None);
+            match format.output {
+                OutputStore::Arrays => {
+                    // `[bucket][2N]` in the parameters; bullet's 2024 default stores `[2N][bucket]`.
+                    let order = (a.output_order == OutputOrder::NeuronMajor)
+                        .then(|| FileArray::new("l1 weights", Elem::I16, &[b, 2 * n], &[1, 0]));
+                    p.named("l1 weights", Elem::I16, b * 2 * n, order);
+                    p.named("l1 biases", Elem::I16, b, None);
+                }
+                OutputStore::Structs { bias, align } => {
+                    for bucket in 0..b {
+                        let section = format!("output bucket {bucket}");
+                        p.array(&section, "l1 weights", Elem::I16, 2 * n, Storage::Raw, None);
+                        p.array(&section, "l1 bias", Elem::I16, 1, Storage::Raw, None);
+                        if let Some(Part::Array(part)) = p.0.last_mut() {
+                            part.wide = bias == Elem::I32;
+                        }
+                        let used = 2 * 2 * n + bias.size();
+                        p.0.push(Part::Skip { section, bytes: used.next_multiple_of(align) - used });
+                    }
+                }
+            }
         }
         Architecture::Layered(a) => {
             // Each engine's own order (`layered::file`); Stormphrax and Obsidian align each
@@ -131,6 +176,7 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                     order,
                     finite,
                     align,
+                    wide: false,
                 }));
             }
         }
@@ -152,7 +198,17 @@ impl Plan {
 
     fn array(&mut self, section: &str, what: &str, elem: Elem, len: usize, storage: Storage, order: Option<FileArray>) {
         let (section, what) = (section.into(), what.into());
-        self.0.push(Part::Array(ArrayPart { section, what, elem, len, storage, order, finite: false, align: 1 }));
+        self.0.push(Part::Array(ArrayPart {
+            section,
+            what,
+            elem,
+            len,
+            storage,
+            order,
+            finite: false,
+            align: 1,
+            wide: false,
+        }));
     }
 
     /// A headerless net's array, its own section.
@@ -228,8 +284,16 @@ pub(crate) fn arrays<'a>(model: &'a Model) -> Vec<Stored<ValuesRef<'a>>> {
                 out.extend([(I32(&layer.biases), raw), (I8(&layer.weights), raw)]);
             }
         }
-        Model::Chess768(_, p) => {
-            out.extend([&p.l0w, &p.l0b, &p.l1w, &p.l1b].map(|v| (I16(v), raw)));
+        Model::Chess768(a, p) => {
+            out.extend([&p.l0w, &p.l0b].map(|v| (I16(v), raw)));
+            match a.file.format().output {
+                OutputStore::Arrays => out.extend([&p.l1w, &p.l1b].map(|v| (I16(v), raw))),
+                OutputStore::Structs { .. } => {
+                    for (w, b) in p.l1w.chunks_exact(2 * a.hidden).zip(p.l1b.chunks_exact(1)) {
+                        out.extend([(I16(w), raw), (I16(b), raw)]);
+                    }
+                }
+            }
         }
         Model::Layered(a, p) => {
             // In the file's order (`layered::file`), by name.
@@ -263,7 +327,18 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
     }
     let model = match *arch {
         Architecture::Chess768(a) => {
-            let [l0w, l0b, l1w, l1b] = [(); 4].map(|()| next.i16().0);
+            let [l0w, l0b] = [(); 2].map(|()| next.i16().0);
+            let (l1w, l1b) = match a.file.format().output {
+                OutputStore::Arrays => (next.i16().0, next.i16().0),
+                OutputStore::Structs { .. } => {
+                    let (mut l1w, mut l1b) = (Vec::new(), Vec::new());
+                    for _ in 0..a.output_buckets {
+                        l1w.extend(next.i16().0);
+                        l1b.extend(next.i16().0);
+                    }
+                    (l1w, l1b)
+                }
+            };
             Model::Chess768(a, Chess768Params { l0w, l0b, l1w, l1b, padding })
         }
         Architecture::Layered(a) => {
@@ -422,6 +497,7 @@ mod tests {
         ];
         let more: Vec<Net> = [
             "(768hm -> 64)x2 -> 1x8, screlu, qa=255, qb=64, scale=400, out=[2N][B]",
+            "(768 -> 64)x2 -> 1x8, screlu, qa=255, scale=none",
             "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, file=alexandria",
             "(768 -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, i32, q=64, l1shift=8, scale=400, file=cbnf",
             "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1mul=512/4161600, scale=400, file=bullet",
@@ -438,7 +514,7 @@ mod tests {
                 .into_iter()
                 .filter_map(|p| match p {
                     Part::Array(a) => Some((a.elem, a.len)),
-                    Part::Hash { .. } => None,
+                    Part::Hash { .. } | Part::Word { .. } | Part::Skip { .. } => None,
                 })
                 .collect();
             let held: Vec<(Elem, usize)> = arrays(&net.model)

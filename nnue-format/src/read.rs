@@ -66,6 +66,24 @@ impl<'a> Reader<'a> {
         Ok(bytes.chunks_exact(T::BYTES).map(T::from_le).collect())
     }
 
+    /// `count` int16 values stored as int32: one outside int16 is refused at its offset.
+    fn wide(&mut self, count: usize, what: &str) -> Result<Vec<i16>, FormatError> {
+        let at = self.pos;
+        let words: Vec<i32> = self.raw(count, what)?;
+        words
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                i16::try_from(v).map_err(|_| {
+                    let kind = ErrorKind::Invalid(format!(
+                        "{what} is {v}: expected a value within int16 (this library holds it as int16)"
+                    ));
+                    FormatError::new(at + 4 * i, &self.section, kind)
+                })
+            })
+            .collect()
+    }
+
     /// `count` values, one LEB128 varint each (`unsigned`: f32 bits).
     fn varints<T: Element>(&mut self, count: usize, what: &str, unsigned: bool) -> Result<Vec<T>, FormatError> {
         // Every value takes at least one byte: this bounds the allocation by the file size.
@@ -132,6 +150,21 @@ impl<'a> Reader<'a> {
                     self.section.clone_from(&a.section);
                     arrays.push(self.array_part(a)?);
                 }
+                Part::Word { section, what, value } => {
+                    self.section.clone_from(section);
+                    let at = self.pos;
+                    let found = self.u32(what)?;
+                    if found != *value {
+                        let kind = ErrorKind::Invalid(format!(
+                            "{what}: expected {value} ({value:#x}), found {found} ({found:#x})"
+                        ));
+                        return Err(FormatError::new(at, section, kind));
+                    }
+                }
+                Part::Skip { section, bytes } => {
+                    self.section.clone_from(section);
+                    self.take(*bytes, "the bytes the engine doesn't read")?;
+                }
             }
         }
         Ok(arrays)
@@ -140,6 +173,7 @@ impl<'a> Reader<'a> {
     fn array_part(&mut self, a: &ArrayPart) -> Result<Stored<Values>, FormatError> {
         let at = self.pos;
         let (values, encoding) = match (a.elem, a.storage) {
+            (Elem::I16, Storage::Raw) if a.wide => (Values::I16(self.wide(a.len, &a.what)?), Encoding::Raw),
             (Elem::I8, Storage::Raw) => (Values::I8(self.raw(a.len, &a.what)?), Encoding::Raw),
             (Elem::I16, Storage::Raw) => (Values::I16(self.raw(a.len, &a.what)?), Encoding::Raw),
             (Elem::I32, Storage::Raw) => (Values::I32(self.raw(a.len, &a.what)?), Encoding::Raw),
@@ -197,6 +231,9 @@ pub(crate) fn read_net(data: &[u8], given: Option<&Architecture>) -> Result<Net,
     }
     if data.starts_with(b"CBNF") {
         return Err(crate::error::cbnf_without_description());
+    }
+    if let Some(why) = crate::chess768_format::without_description(data) {
+        return Err(FormatError::new(0, "header", ErrorKind::Invalid(why)));
     }
     let mut r = Reader { data, pos: 0, section: "header".into() };
     let version = r.u32("the version")?;

@@ -101,6 +101,12 @@ pub enum ShapeError {
         /// The file layout found.
         file: FileLayout,
     },
+    /// A single-layer file that stores the output weights per bucket, with `out=[2N][B]`.
+    #[error("file={}: its output weights are stored per bucket, out=[2N][B] doesn't apply", .file.format().name)]
+    OutputOrderFile {
+        /// The file found.
+        file: crate::chess768_format::Chess768File,
+    },
     /// The skip connection in a stack that can't take it.
     #[error("skip: f32 stacks, or wide dual i32 stacks whose dense layer has as many outputs as inputs")]
     SkipNeedsF32,

@@ -165,7 +165,11 @@ pub fn chess768(arch: &Chess768Arch, seed: u64) -> Net {
         // Clipped as trainers do (|w| <= 127), so `v * w` fits an int16 for v <= QA = 255.
         l1w: fill(&mut rng, arch.output_buckets * 2 * n, |r| r.weight(90, 127) as i16),
         l1b: fill(&mut rng, arch.output_buckets, |r| r.range(-2000, 2000) as i16),
-        padding: Padding::Zeros,
+        // bullet's files end in padding; Caissa's struct has its own.
+        padding: match arch.file.format().end {
+            crate::layered::format::End::Bullet => Padding::Zeros,
+            _ => Padding::None,
+        },
     };
     Net { description: String::new(), model: Model::Chess768(*arch, params) }
 }

@@ -30,10 +30,12 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     let mut arrays = plan::arrays(&net.model).into_iter();
     for part in plan::parts(&arch) {
         match part {
-            Part::Hash { value, .. } => put(&mut out, value),
+            Part::Hash { value, .. } | Part::Word { value, .. } => put(&mut out, value),
+            Part::Skip { bytes, .. } => out.resize(out.len() + bytes, 0),
             Part::Array(a) => {
                 let (values, encoding) = arrays.next().expect("the parameters hold every array of the plan");
                 match values {
+                    ValuesRef::I16(v) if a.wide => raw(&mut out, &v.iter().map(|&x| i32::from(x)).collect::<Vec<_>>()),
                     ValuesRef::I8(v) => stored(&mut out, &a, v, encoding),
                     ValuesRef::I16(v) => stored(&mut out, &a, v, encoding),
                     ValuesRef::I32(v) => stored(&mut out, &a, v, encoding),

@@ -12,8 +12,9 @@ fn chess768(hidden: usize, kings: KingBuckets) -> Architecture {
         activation: nnue_format::Activation::CReLU,
         qa: 255,
         qb: 64,
-        scale: 400,
+        scale: Some(400),
         output_order: nnue_format::OutputOrder::BucketMajor,
+        file: nnue_format::formats::Chess768File::Bullet,
     })
 }
 

@@ -4,9 +4,14 @@
 //! nets and the CLI read these records; a new engine's file is a new [`FileLayout`] and its
 //! record in [`FORMATS`]. Stockfish's files are records too, of their own type
 //! ([`StockfishFormat`], [`STOCKFISH_FORMATS`]): a header of version words and section hashes
-//! that these records don't have.
+//! that these records don't have; single-layer (chess-768) files are [`Chess768Format`]s
+//! ([`CHESS768_FORMATS`]).
 
 use super::ThreatInputs;
+pub use crate::chess768_format::{
+    Chess768File, Chess768Format, OutputStore, Sizes, Word, WordHeader, CHESS768_FORMATS,
+};
+pub use crate::frame::{End, Frame, Header, Storage, Zstd};
 use crate::net::Padding;
 pub use crate::stockfish_format::{FtArray, FtParam, Network, StockfishFormat, STOCKFISH_FORMATS};
 
@@ -41,72 +46,6 @@ pub enum FileLayout {
     /// could see; with exact sums the order doesn't matter.
     Viridithas,
 }
-
-/// What precedes the arrays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Header {
-    /// Nothing: the description says what the file holds.
-    None,
-    /// Stormphrax's 64-byte `CBNF` header (see `layered::header`), which names the net.
-    Cbnf,
-}
-
-/// How each value is stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Storage {
-    /// Little-endian, at the value's own width.
-    Raw,
-    /// One LEB128 varint per value (signed; an f32 as the unsigned varint of its bits): the
-    /// file's size follows from its values.
-    Varints,
-}
-
-/// What may follow the last array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum End {
-    /// Nothing.
-    Exact,
-    /// The last array's alignment padding, or not (a struct's `sizeof`, or a writer that
-    /// stops at the last value).
-    Aligned,
-    /// Padding to a multiple of 64 bytes, zeros or bullet's `bulletbullet…`, or none.
-    Bullet,
-}
-
-/// How the engine ships its files compressed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Zstd {
-    /// Never.
-    No,
-    /// The header's flag says the arrays, back to back, are one zstd stream (`CBNF` flag 1).
-    HeaderFlag,
-    /// The whole file is a zstd stream when it is not the raw size.
-    WholeFile,
-}
-
-/// How a file is framed: what precedes its arrays, how values are stored and aligned, what
-/// may follow the last one, how it may be compressed. A multi-layer file's is its record's
-/// ([`Format::frame`]); bullet's single-layer (chess-768) files' is [`CHESS768`]; Stockfish's
-/// files are [`StockfishFormat`]s.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Frame {
-    /// What precedes the arrays.
-    pub header: Header,
-    /// How each value is stored.
-    pub storage: Storage,
-    /// Each array starts at a multiple of this, counted from the first array (1: packed).
-    pub align: usize,
-    /// What may follow the last array.
-    pub end: End,
-    /// How the engine ships it compressed.
-    pub zstd: Zstd,
-}
-
-/// bullet's single-layer (chess-768) files: no header, raw int16 arrays back to back (`l0`
-/// weights and biases, `l1` weights and biases), then padding to 64 bytes, zeros or (bullet
-/// since March 2024) `bulletbullet…`, or none.
-pub const CHESS768: Frame =
-    Frame { header: Header::None, storage: Storage::Raw, align: 1, end: End::Bullet, zstd: Zstd::No };
 
 /// The axis order of a layer's weights (canonical: `[B][out][in]`, as
 /// [`crate::LayeredParams`] documents them).

@@ -231,17 +231,23 @@ impl Architecture {
                 } else {
                     steps.push(DotI16 { param: Out, input: 0, out: 1 }.into());
                 }
-                steps.extend([
-                    trace(sum, false),
-                    AddBiasI16 { param: Out, input: sum, out: 4 }.into(),
-                    Mul { input: 4, k: a.scale, out: 5 }.into(),
-                    Div { input: 5, k: a.qa * a.qb, out: 6 }.into(),
-                ]);
+                steps.extend([trace(sum, false), AddBiasI16 { param: Out, input: sum, out: 4 }.into()]);
+                // `scale=none`: the output with its bias, as the engine returns it.
+                let positional = match a.scale {
+                    Some(scale) => {
+                        steps.extend([
+                            Mul { input: 4, k: scale, out: 5 }.into(),
+                            Div { input: 5, k: a.qa * a.qb, out: 6 }.into(),
+                        ]);
+                        6
+                    }
+                    None => 4,
+                };
                 Layers {
                     bucket: Bucket::Rule(BucketRule::Material, a.output_buckets),
                     transform: Transform::Clipped { max: a.qa, bytes: false },
                     steps,
-                    positional: 6,
+                    positional,
                     psqt_div: None,
                 }
             }
