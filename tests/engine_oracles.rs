@@ -9,7 +9,7 @@
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
-    EngineNet, ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
+    EngineNet, ALEXANDRIA, CAISSA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
     STORMPHRAX8_NO_THREATS, VIRIDITHAS, VIRIDITHAS_AVX2,
 };
 
@@ -24,6 +24,7 @@ nnue_runtime::nnue_net!(name = viridithas, env = "NNUE_SYNTH_VIRIDITHAS_SYNTH");
 nnue_runtime::nnue_net!(name = viridithas_avx2, env = "NNUE_SYNTH_VIRIDITHAS_AVX2_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax8_no_threats, env = "NNUE_SYNTH_STORMPHRAX8_NO_THREATS_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax8, env = "NNUE_SYNTH_STORMPHRAX8_SYNTH");
+nnue_runtime::nnue_net!(name = caissa, env = "NNUE_SYNTH_CAISSA_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -243,4 +244,18 @@ fn stormphrax8_no_threats() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.layered::<1024, 512, 256, 11264, 32, 64, 64, 8>().unwrap();
     compare("stormphrax8, no threats", &net, &positions, &games, &loaded, &stormphrax8_no_threats::NETWORK);
+}
+
+/// Caissa: `(768x32hm -> 1024)x2 -> 1x8`, SCReLU, `bias + Σ/255` not rescaled (its
+/// `PackedNeuralNetwork::Run`); file `CSNN`. The one single-layer engine here: its values
+/// reach ±500,000, where a rescale by `scale/(qa·qb)` would be the identity only until the
+/// int32 product wraps.
+#[test]
+fn caissa() {
+    let (net, positions, games) = setup(&CAISSA, env!("NNUE_SYNTH_CAISSA_SYNTH"));
+    assert_eq!(net.arch().to_string(), caissa::ARCHITECTURE);
+    assert_eq!(net.arch().to_string().parse::<nnue_runtime::Architecture>(), "caissa".parse());
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.chess768::<1024, 24576, 8>().unwrap();
+    compare("caissa", &net, &positions, &games, &loaded, &caissa::NETWORK);
 }

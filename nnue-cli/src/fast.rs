@@ -82,9 +82,10 @@ pub fn visit(net: &Net, large_pages: bool, v: &mut impl Visit) -> Result<bool, c
         sf19::<1024, 512, 256, 0, 64368, 22528, 86896>,
         sf19::<1024, 512, 256, 0, 0, 768, 768>,
         halfkp::<256, 128>,
-        // akimbo's and pawnocchio's shapes.
+        // akimbo's, pawnocchio's and Caissa's shapes.
         chess768::<512, 768, 8>,
         chess768::<1024, 768, 8>,
+        chess768::<1024, 24576, 8>,
         // Alexandria, Stormphrax 7, Integral, Obsidian, Stormphrax 8 without threats; Reckless,
         // PlentyChess, Viridithas, Stormphrax 8.
         layered::<1536, 768, 384, 12288, 16, 32, 32, 8>,

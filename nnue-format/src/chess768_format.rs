@@ -13,6 +13,11 @@ pub enum Chess768File {
     /// biases, all int16), then padding to 64 bytes (zeros or `bulletbullet…`) or none.
     #[default]
     Bullet,
+    /// Caissa's `PackedNeuralNetwork` (Witek902/Caissa, `src/backend/PackedNeuralNetwork.hpp`,
+    /// version 12) as the engine writes and reads it, one `fwrite` of the struct: a 64-byte
+    /// `CSNN` header, the `l0` weights and biases, then per output bucket a 64-byte aligned
+    /// struct of its `2N` weights and an int32 bias.
+    Caissa,
 }
 
 /// One 32-bit little-endian word of a header: a constant, or a size the description gives.
@@ -80,14 +85,44 @@ pub struct Chess768Format {
     pub end: End,
 }
 
+/// Caissa's header (`PackedNeuralNetwork::Header`): magic `'CSNN'` (a multi-character
+/// constant, so the bytes read `NNSC`), version 12, the layer sizes `{inputs, 2N, 0, 0}` and
+/// variants `{1, buckets, 0, 0}`, then six words of padding.
+const CSNN: WordHeader = WordHeader {
+    words: &[
+        Word::Is(0x4353_4E4E, "the magic `CSNN`"),
+        Word::Is(12, "the version"),
+        Word::Inputs,
+        Word::OutputInputs,
+        Word::Is(0, "the third layer's size (none)"),
+        Word::Is(0, "the fourth layer's size (none)"),
+        Word::Is(1, "the input layer's variants"),
+        Word::OutputBuckets,
+        Word::Is(0, "the third layer's variants (none)"),
+        Word::Is(0, "the fourth layer's variants (none)"),
+    ],
+    ignored: 24,
+};
+
 /// Every single-layer file, in the order descriptions list them.
-pub const CHESS768_FORMATS: [Chess768Format; 1] = [Chess768Format {
-    file: Chess768File::Bullet,
-    name: "bullet",
-    header: None,
-    output: OutputStore::Arrays,
-    end: End::Bullet,
-}];
+pub const CHESS768_FORMATS: [Chess768Format; 2] = [
+    Chess768Format {
+        file: Chess768File::Bullet,
+        name: "bullet",
+        header: None,
+        output: OutputStore::Arrays,
+        end: End::Bullet,
+    },
+    // `LastLayerVariant` is `alignas(64) { int16 weights[2N]; int32 bias; int32 padding[15]; }`;
+    // the engine reads the file with one `fread` of the struct and checks nothing.
+    Chess768Format {
+        file: Chess768File::Caissa,
+        name: "caissa",
+        header: Some(CSNN),
+        output: OutputStore::Structs { bias: Elem::I32, align: 64 },
+        end: End::Exact,
+    },
+];
 
 impl Chess768File {
     /// Its record.
@@ -95,6 +130,7 @@ impl Chess768File {
         // The records' order (a test checks each record is its file's).
         let i = match self {
             Chess768File::Bullet => 0,
+            Chess768File::Caissa => 1,
         };
         &CHESS768_FORMATS[i]
     }
@@ -161,6 +197,12 @@ pub(crate) fn without_description(head: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Architecture, Chess768Arch};
+
+    fn arch(text: &str) -> Chess768Arch {
+        let Ok(Architecture::Chess768(a)) = text.parse() else { panic!("{text}") };
+        a
+    }
 
     #[test]
     fn each_record_is_its_files() {
@@ -168,6 +210,74 @@ mod tests {
             assert_eq!(f.file.format(), &f);
             assert_eq!(Chess768File::by_name(f.name), Some(f.file));
         }
+    }
+
+    /// Caissa's `sizeof(PackedNeuralNetwork)` for its shape, 50,367,040 bytes.
+    #[test]
+    fn caissa_size_is_its_struct_size() {
+        let a = arch("caissa");
+        assert_eq!((a.param_bytes(), a.file_bytes()), (50_367_040, 50_367_040));
+        assert_eq!(Chess768File::by_name("caissa"), Some(Chess768File::Caissa));
         assert_eq!(Chess768File::by_name("other"), None);
+        assert_eq!(Architecture::Chess768(a).to_string(), crate::preset::CAISSA);
+    }
+
+    /// `file=caissa` prints and parses back; `out=[2N][B]` doesn't go with its per-bucket structs.
+    #[test]
+    fn caissa_descriptions() {
+        let t: Architecture = "(768hm -> 64)x2 -> 1x8, crelu, qa=255, scale=none, file=caissa".parse().unwrap();
+        assert_eq!(t.to_string(), "(768hm -> 64)x2 -> 1x8, crelu, qa=255, scale=none, file=caissa");
+        assert_eq!(t.to_string().parse::<Architecture>().unwrap(), t);
+        let e = "(768 -> 64)x2 -> 1x8, crelu, qa=255, scale=none, out=[2N][B], file=caissa"
+            .parse::<Architecture>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("file=caissa: its output weights are stored per bucket, out=[2N][B] doesn't apply"), "{e}");
+    }
+
+    /// A small net in Caissa's file: the header's words, each bucket's struct (weights, int32
+    /// bias, 60 ignored bytes), read back to the same net; the bytes nobody reads may hold
+    /// anything; a wrong word, a bias outside int16 and a short file are errors at their offset.
+    #[test]
+    fn caissa_files_read_write_and_refuse() {
+        let a = arch("(768x2 -> 32)x2 -> 1x3, screlu, qa=255, scale=none, file=caissa, kings=[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]");
+        let net = crate::synth::chess768(&a, 11);
+        let bytes = net.to_bytes();
+        let (l0, per_bucket) = (64 + 2 * (1536 * 32 + 32), (4usize * 32 + 4).next_multiple_of(64));
+        assert_eq!(bytes.len(), l0 + 3 * per_bucket);
+        let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+        assert_eq!(&bytes[..4], b"NNSC");
+        assert_eq!((0..10).map(word).collect::<Vec<_>>(), [0x4353_4E4E, 12, 1536, 64, 0, 0, 1, 3, 0, 0]);
+        let crate::Model::Chess768(_, p) = &net.model else { unreachable!() };
+        let bias_at = |b: usize| l0 + b * per_bucket + 4 * 32;
+        for b in 0..3 {
+            assert_eq!(i32::from_le_bytes(bytes[bias_at(b)..bias_at(b) + 4].try_into().unwrap()), i32::from(p.l1b[b]));
+        }
+        let given = Architecture::Chess768(a);
+        assert!(crate::Net::from_bytes(&bytes, Some(&given)).unwrap() == net);
+
+        let mut junk = bytes.clone();
+        junk[40..64].fill(0xAB);
+        junk[bias_at(1) + 4..bias_at(1) + 64].fill(0xCD);
+        assert!(crate::Net::from_bytes(&junk, Some(&given)).unwrap() == net, "ignored bytes are ignored");
+
+        let refused = |bytes: &[u8]| crate::Net::from_bytes(bytes, Some(&given)).unwrap_err();
+        let mut version = bytes.clone();
+        version[4] = 11;
+        let e = refused(&version);
+        assert_eq!((e.offset, e.to_string().contains("the version: expected 12 (0xc), found 11")), (4, true), "{e}");
+        let mut buckets = bytes.clone();
+        buckets[28] = 8;
+        let e = refused(&buckets);
+        assert_eq!((e.offset, e.to_string().contains("the output buckets: expected 3")), (28, true), "{e}");
+        let mut wide = bytes.clone();
+        wide[bias_at(2)..bias_at(2) + 4].copy_from_slice(&40_000i32.to_le_bytes());
+        let e = refused(&wide);
+        assert_eq!(e.offset, bias_at(2), "{e}");
+        assert!(e.to_string().contains("l1 bias is 40000: expected a value within int16"), "{e}");
+        let e = refused(&bytes[..bytes.len() - 1]);
+        assert!(e.to_string().contains("`caissa` net"), "{e}");
+        let e = crate::Net::from_bytes(&bytes, None).unwrap_err().to_string();
+        assert!(e.contains("a `caissa` single-layer net") && e.contains("e.g. the preset `caissa`"), "{e}");
     }
 }

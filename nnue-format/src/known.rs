@@ -5,14 +5,18 @@
 
 use crate::Architecture;
 
-pub use crate::preset::{ALEXANDRIA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, STORMPHRAX8, VIRIDITHAS};
+pub use crate::preset::{
+    ALEXANDRIA, CAISSA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, STORMPHRAX8, VIRIDITHAS,
+};
 
 /// The engines' shipped headerless nets whose size follows from the description: whose, and
 /// the description. (PlentyChess's varint files, Stormphrax's `CBNF` files and Viridithas's
 /// zstd-compressed ones are not among them: see [`PLENTYCHESS`], [`STORMPHRAX`] and
 /// [`VIRIDITHAS`].)
-pub const HEADERLESS: [(&str, &str); 6] = [
+pub const HEADERLESS: [(&str, &str); 7] = [
     ("akimbo 0.7.0's", crate::preset::AKIMBO),
+    // A `CSNN` header, but one that states sizes, not the arithmetic: read with its description.
+    ("Caissa's", CAISSA),
     ("pawnocchio's net20", crate::preset::PAWNOCCHIO),
     ("Alexandria's", ALEXANDRIA),
     ("Integral's", INTEGRAL),

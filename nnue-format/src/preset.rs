@@ -65,10 +65,18 @@ pub const STORMPHRAX8: &str = "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 
     l1shift=2, scale=400, threats=pawnpairs+sf19, file=cbnf, \
     kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,12,13,13,12,12,13,13,14,14,15,15,14,14,15,15]";
 
+/// Caissa's nets (Witek902/Caissa ff86922, 2026-08-22: `PackedNeuralNetwork` version 12, its
+/// `CSNN` file): 32 mirrored king buckets (one per square of the king's half), 1024 SCReLU
+/// neurons, 8 output buckets; the output is the network's own (`bias + Σ/255`, in 1/16384 of
+/// a trained unit), before the engine's evaluation divides it and adds its own terms.
+pub const CAISSA: &str = "(768x32hm -> 1024)x2 -> 1x8, screlu, qa=255, scale=none, file=caissa, \
+    kings=[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31]";
+
 /// Every preset: its name and the description it stands for.
-pub const PRESETS: [(&str, &str); 18] = [
+pub const PRESETS: [(&str, &str); 19] = [
     ("akimbo", AKIMBO),
     ("pawnocchio", PAWNOCCHIO),
+    ("caissa", CAISSA),
     ("alexandria", ALEXANDRIA),
     ("integral", INTEGRAL),
     ("obsidian", OBSIDIAN),

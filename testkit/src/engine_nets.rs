@@ -1,6 +1,6 @@
-//! Synthetic nets in real engines' multi-layer layouts, with what each engine's own code
-//! computes on them (`tests/oracles/`). No real multi-layer net is small or public enough to
-//! keep here, so the oracles were made the other way round: our writer wrote a seeded net in
+//! Synthetic nets in real engines' layouts (multi-layer ones, and Caissa's single layer), with
+//! what each engine's own code computes on them (`tests/oracles/`). No real net of these is
+//! small or public enough to keep here, so the oracles were made the other way round: our writer wrote a seeded net in
 //! the engine's layout, the engine (built from its source, outside this repository) evaluated
 //! the oracle positions with it. The nets are large, so the seed is what is committed: the
 //! tests regenerate the net, byte for byte, with [`EngineNet::net`].
@@ -19,7 +19,7 @@ pub struct EngineNet {
     pub engine: &'static str,
     /// The architecture description.
     pub arch: &'static str,
-    /// The seed of [`synth::layered`].
+    /// The seed of [`synth::layered`] (or [`synth::chess768`]).
     pub seed: u64,
     /// The oracle file under `tests/oracles/` (columns `fen`, `eval`).
     pub oracle: &'static str,
@@ -30,7 +30,7 @@ use nnue_runtime::format as nnue_format;
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 11] = [
+pub const ALL: [EngineNet; 12] = [
     ALEXANDRIA,
     STORMPHRAX,
     INTEGRAL,
@@ -42,10 +42,14 @@ pub const ALL: [EngineNet; 11] = [
     VIRIDITHAS_AVX2,
     STORMPHRAX8,
     STORMPHRAX8_NO_THREATS,
+    CAISSA,
 ];
 
 impl EngineNet {
-    /// The architecture.
+    /// The architecture of a multi-layer engine net.
+    ///
+    /// # Panics
+    /// If it is not one.
     pub fn layered_arch(&self) -> LayeredArch {
         match self.arch.parse::<Architecture>() {
             Ok(Architecture::Layered(a)) => a,
@@ -53,9 +57,12 @@ impl EngineNet {
         }
     }
 
-    /// The net, regenerated.
+    /// The net, regenerated ([`synth::layered`] or, for a single-layer engine, [`synth::chess768`]).
     pub fn net(&self) -> Net {
-        synth::layered(&self.layered_arch(), self.seed)
+        match self.arch.parse::<Architecture>() {
+            Ok(Architecture::Chess768(a)) => synth::chess768(&a, self.seed),
+            _ => synth::layered(&self.layered_arch(), self.seed),
+        }
     }
 
     /// The oracle file.

@@ -133,3 +133,14 @@ pub const STORMPHRAX8_NO_THREATS: EngineNet = EngineNet {
     seed: 2034,
     oracle: "stormphrax8-nothreats-synth.tsv",
 };
+
+/// Caissa (Witek902/Caissa ff86922, 2026-08-22): bullet-style single-layer arithmetic (32
+/// king buckets, 1024 SCReLU neurons, 8 output buckets), its output not rescaled, its `CSNN`
+/// file (`PackedNeuralNetwork`).
+pub const CAISSA: EngineNet = EngineNet {
+    name: "caissa",
+    engine: "Caissa ff86922, its makefile's avx2 flags (GCC 12.2, -march=core-avx2 -O3)",
+    arch: nnue_format::known::CAISSA,
+    seed: 2035,
+    oracle: "caissa-synth.tsv",
+};
