@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use nnue_runtime::format::formats::OutputStore;
 use nnue_runtime::format::{
     hash, synth, Architecture, Encoding, FormatError, HalfKpArch, Model, Net, Sf19Arch, Sf19Inputs, SfnnArch,
     ThreatsArch,
@@ -258,11 +259,34 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
         }
         Architecture::Chess768(a) => {
             let n = a.hidden;
+            let format = a.file.format();
+            if let Some(header) = format.header {
+                w.push("header", "header", 4 * header.words.len() + header.ignored, RegionKind::Raw);
+            }
             w.push("l0w", "l0 weights", 2 * a.inputs() * n, RegionKind::Raw);
             w.push("l0b", "l0 biases", 2 * n, RegionKind::Raw);
-            w.push("l1w", "l1 weights", 2 * a.output_buckets * 2 * n, RegionKind::Raw);
-            w.push("l1b", "l1 biases", 2 * a.output_buckets, RegionKind::Raw);
-            w.push("padding", "padding", b.len().saturating_sub(a.param_bytes()), RegionKind::Padding);
+            match format.output {
+                OutputStore::Arrays => {
+                    w.push("l1w", "l1 weights", 2 * a.output_buckets * 2 * n, RegionKind::Raw);
+                    w.push("l1b", "l1 biases", 2 * a.output_buckets, RegionKind::Raw);
+                    w.push("padding", "padding", b.len().saturating_sub(a.param_bytes()), RegionKind::Padding);
+                }
+                // Caissa's: per bucket its weights, its bias, the struct's padding.
+                OutputStore::Structs { bias, align } => {
+                    for k in 0..a.output_buckets {
+                        let section = format!("output bucket {k}");
+                        w.push(&format!("bucket{k}.weights"), &section, 2 * 2 * n, RegionKind::Raw);
+                        w.push(&format!("bucket{k}.bias"), &section, bias.size(), RegionKind::Raw);
+                        let used = 2 * 2 * n + bias.size();
+                        w.push(
+                            &format!("bucket{k}.padding"),
+                            &section,
+                            used.next_multiple_of(align) - used,
+                            RegionKind::Padding,
+                        );
+                    }
+                }
+            }
         }
         Architecture::Layered(a) => {
             if a.file == nnue_runtime::format::FileLayout::Cbnf {

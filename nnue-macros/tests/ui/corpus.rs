@@ -716,4 +716,39 @@ nnue_runtime::nnue_net! {
     arch = "(768x2hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l2act=crelu, l1mul=512/4161600, scale=380, threats=reckless, file=reckless, kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]",
 }
 
+nnue_runtime::nnue_net! {
+    name = caissa_wrong_magic,
+    path = "../../nnue-corpus/caissa_wrong_magic.nnue",
+    arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
+}
+
+nnue_runtime::nnue_net! {
+    name = caissa_wrong_version,
+    path = "../../nnue-corpus/caissa_wrong_version.nnue",
+    arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
+}
+
+nnue_runtime::nnue_net! {
+    name = caissa_wrong_hidden_size,
+    path = "../../nnue-corpus/caissa_wrong_hidden_size.nnue",
+    arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
+}
+
+nnue_runtime::nnue_net! {
+    name = caissa_bias_out_of_range,
+    path = "../../nnue-corpus/caissa_bias_out_of_range.nnue",
+    arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
+}
+
+nnue_runtime::nnue_net! {
+    name = caissa_one_byte_short,
+    path = "../../nnue-corpus/caissa_one_byte_short.nnue",
+    arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
+}
+
+nnue_runtime::nnue_net! {
+    name = caissa_without_description,
+    path = "../../nnue-corpus/caissa_without_description.nnue",
+}
+
 fn main() {}
