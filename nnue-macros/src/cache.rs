@@ -7,7 +7,8 @@
 //!
 //! Folder: `$NNUE_CACHE_DIR`, else `<target dir>/nnue-cache`, where the target directory is
 //! that of the build running the macro: the nearest ancestor of rustc's `--out-dir` (cargo
-//! passes `<target>/<profile>/deps`) holding cargo's `CACHEDIR.TAG`, so `cargo clean` removes
+//! passes `<target>/<profile>/deps`) holding cargo's `CACHEDIR.TAG` (or, in a target folder
+//! made before cargo's first build, which cargo doesn't tag, its `.rustc_info.json`), so `cargo clean` removes
 //! the cache. Proc macros see no `OUT_DIR`, and `CARGO_TARGET_DIR` only when the user set it.
 //! Else an absolute `$CARGO_TARGET_DIR/nnue-cache`. Without any (rustc run by hand, an IDE
 //! expanding the macro) nothing is cached: the weights are transformed in memory and emitted as
@@ -104,7 +105,9 @@ pub fn dir_from(
 }
 
 /// The target directory of the rustc invocation whose arguments are `args`: the nearest
-/// ancestor of `--out-dir` that holds cargo's `CACHEDIR.TAG`.
+/// ancestor of `--out-dir` that holds cargo's `CACHEDIR.TAG`, or its `.rustc_info.json` (cargo
+/// tags only a target directory it creates: one that existed before its first build, made by a
+/// script, has no tag).
 pub fn target_dir(args: impl IntoIterator<Item = String>) -> Option<PathBuf> {
     let mut args = args.into_iter();
     let mut out_dir = None;
@@ -117,7 +120,10 @@ pub fn target_dir(args: impl IntoIterator<Item = String>) -> Option<PathBuf> {
     }
     let out_dir = PathBuf::from(out_dir?);
     let out_dir = if out_dir.is_absolute() { out_dir } else { std::env::current_dir().ok()?.join(out_dir) };
-    out_dir.ancestors().find(|a| a.join("CACHEDIR.TAG").is_file()).map(Path::to_path_buf)
+    out_dir
+        .ancestors()
+        .find(|a| a.join("CACHEDIR.TAG").is_file() || a.join(".rustc_info.json").is_file())
+        .map(Path::to_path_buf)
 }
 
 pub fn key(bytes: &[u8], arch: Option<&str>) -> String {
@@ -757,6 +763,12 @@ mod tests {
         // No --out-dir (an IDE, rustc by hand) or no cargo target dir above it: no cache.
         assert_eq!(target_dir(args(&["rust-analyzer-proc-macro-srv"])), None);
         assert_eq!(target_dir(args(&["rustc", "--out-dir", "/"])), None);
+        // A target directory made before cargo's first build has no tag, but cargo's rustc
+        // information file.
+        fs::remove_file(target.join("CACHEDIR.TAG")).unwrap();
+        assert_eq!(target_dir(args(&["rustc", "--out-dir", &out])), None);
+        fs::write(target.join(".rustc_info.json"), "{}").unwrap();
+        assert_eq!(target_dir(args(&["rustc", "--out-dir", &out])), Some(target.clone()));
         fs::remove_dir_all(&target).unwrap();
     }
 }
