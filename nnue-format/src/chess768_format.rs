@@ -83,6 +83,10 @@ pub struct Chess768Format {
     pub output: OutputStore,
     /// What may follow the last array.
     pub end: End,
+    /// A bound on the output weights beyond which the engine's own builds compute something
+    /// else than the description (and than each other), and why: such a net is refused at the
+    /// first weight past it.
+    pub output_weights_within: Option<(i16, &'static str)>,
 }
 
 /// Caissa's header (`PackedNeuralNetwork::Header`): magic `'CSNN'` (a multi-character
@@ -112,6 +116,7 @@ pub const CHESS768_FORMATS: [Chess768Format; 2] = [
         header: None,
         output: OutputStore::Arrays,
         end: End::Bullet,
+        output_weights_within: None,
     },
     // `LastLayerVariant` is `alignas(64) { int16 weights[2N]; int32 bias; int32 padding[15]; }`;
     // the engine reads the file with one `fread` of the struct and checks nothing.
@@ -121,6 +126,14 @@ pub const CHESS768_FORMATS: [Chess768Format; 2] = [
         header: Some(CSNN),
         output: OutputStore::Structs { bias: Elem::I32, align: 64 },
         end: End::Exact,
+        // Its SIMD builds square as `madd(mullo_epi16(w, c), c)`: `w·c` wraps in int16 once
+        // |w|·255 passes 32767, where its scalar build (and ours) doesn't. Its trainer keeps
+        // the weights within ±127 and its debug build asserts so.
+        output_weights_within: Some((
+            128,
+            "Caissa's SIMD builds multiply a weight by its input in int16 lanes, which wraps beyond ±128, where its \
+             scalar build doesn't: its builds disagree on such a net",
+        )),
     },
 ];
 
@@ -275,6 +288,14 @@ mod tests {
         let e = refused(&wide);
         assert_eq!(e.offset, bias_at(2), "{e}");
         assert!(e.to_string().contains("l1 bias is 40000: expected a value within int16"), "{e}");
+        let mut heavy = bytes.clone();
+        let w_at = l0 + per_bucket + 2 * 5;
+        heavy[w_at..w_at + 2].copy_from_slice(&(-129i16).to_le_bytes());
+        let e = refused(&heavy);
+        assert_eq!(e.offset, w_at, "{e}");
+        assert!(e.to_string().contains("l1 weights 5 is -129: expected a value within ±128"), "{e}");
+        heavy[w_at..w_at + 2].copy_from_slice(&(-128i16).to_le_bytes());
+        assert!(crate::Net::from_bytes(&heavy, Some(&given)).is_ok());
         let e = refused(&bytes[..bytes.len() - 1]);
         assert!(e.to_string().contains("`caissa` net"), "{e}");
         let e = crate::Net::from_bytes(&bytes, None).unwrap_err().to_string();

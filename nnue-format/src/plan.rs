@@ -51,6 +51,9 @@ pub(crate) struct ArrayPart {
     pub align: usize,
     /// int16 values stored as int32 (Caissa's output biases): each must fit int16.
     pub wide: bool,
+    /// int16 values that must lie within ±this, and why (the record's
+    /// [`Chess768Format::output_weights_within`]).
+    pub within: Option<(i16, &'static str)>,
 }
 
 /// One part of a file, in file order.
@@ -142,12 +145,14 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                     let order = (a.output_order == OutputOrder::NeuronMajor)
                         .then(|| FileArray::new("l1 weights", Elem::I16, &[b, 2 * n], &[1, 0]));
                     p.named("l1 weights", Elem::I16, b * 2 * n, order);
+                    p.within(format.output_weights_within);
                     p.named("l1 biases", Elem::I16, b, None);
                 }
                 OutputStore::Structs { bias, align } => {
                     for bucket in 0..b {
                         let section = format!("output bucket {bucket}");
                         p.array(&section, "l1 weights", Elem::I16, 2 * n, Storage::Raw, None);
+                        p.within(format.output_weights_within);
                         p.array(&section, "l1 bias", Elem::I16, 1, Storage::Raw, None);
                         if let Some(Part::Array(part)) = p.0.last_mut() {
                             part.wide = bias == Elem::I32;
@@ -177,6 +182,7 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                     finite,
                     align,
                     wide: false,
+                    within: None,
                 }));
             }
         }
@@ -208,7 +214,15 @@ impl Plan {
             finite: false,
             align: 1,
             wide: false,
+            within: None,
         }));
+    }
+
+    /// The last array's values must lie within this bound.
+    fn within(&mut self, within: Option<(i16, &'static str)>) {
+        if let Some(Part::Array(part)) = self.0.last_mut() {
+            part.within = within;
+        }
     }
 
     /// A headerless net's array, its own section.

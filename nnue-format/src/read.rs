@@ -197,6 +197,13 @@ impl<'a> Reader<'a> {
                 return Err(FormatError::new(off, &self.section, kind));
             }
         }
+        if let (Some((bound, why)), Values::I16(v)) = (a.within, &values) {
+            if let Some(i) = v.iter().position(|x| x.unsigned_abs() > bound.unsigned_abs()) {
+                let kind =
+                    ErrorKind::Invalid(format!("{} {i} is {}: expected a value within ±{bound} ({why})", a.what, v[i]));
+                return Err(FormatError::new(at + 2 * i, &self.section, kind));
+            }
+        }
         if a.align > 1 {
             self.zero_padding(a.align)?;
         }

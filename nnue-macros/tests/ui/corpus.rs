@@ -741,6 +741,12 @@ nnue_runtime::nnue_net! {
 }
 
 nnue_runtime::nnue_net! {
+    name = caissa_output_weight_past_int16_products,
+    path = "../../nnue-corpus/caissa_output_weight_past_int16_products.nnue",
+    arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
+}
+
+nnue_runtime::nnue_net! {
     name = caissa_one_byte_short,
     path = "../../nnue-corpus/caissa_one_byte_short.nnue",
     arch = "(768 -> 32)x2 -> 1x2, screlu, qa=255, scale=none, file=caissa",
