@@ -45,7 +45,7 @@
 //!   `qb=1, scale=qa` computes the same until the wrapping int32 product overflows.
 //! - `file=caissa`: Caissa's file (`PackedNeuralNetwork`: a `CSNN` header, each bucket's output
 //!   weights with an int32 bias in a 64-byte struct; see [`Chess768File`](crate::formats::Chess768File)).
-//!   Without it (or with `file=bullet`, which prints as nothing) the file is bullet's:
+//!   Without it (or with `file=bullet`, which prints as nothing) the file is bullet's.
 //!
 //! bullet's file may end in padding to a multiple of 64 bytes: zeros, or bullet's repeated
 //! `bullet` (bullet's files since March 2024); any other byte there is an error.

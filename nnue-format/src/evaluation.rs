@@ -11,7 +11,9 @@ use std::fmt;
 /// # Centipawns
 ///
 /// [`Evaluation::total`] is the score. A headerless (bullet-style) net's is in centipawns
-/// already: its description's `scale` converts the output. A Stockfish net's is in Stockfish's
+/// already: its description's `scale` converts the output; with `scale=none` it is the
+/// engine's own raw unit (Caissa's: 1/16384 of a trained unit, which its evaluation divides by
+/// 94 for centipawns before its own terms). A Stockfish net's is in Stockfish's
 /// internal units, where a pawn is worth 208 (`PawnValueEg`): `total() * 100 / 208` gives
 /// centipawns as Stockfish 12–15 reported them, and is what `examples/engine.rs` prints.
 /// (Later Stockfish versions normalise their reported score with a win-rate model, and blend
