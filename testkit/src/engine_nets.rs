@@ -1,8 +1,8 @@
 //! Synthetic nets in real engines' layouts (multi-layer ones, and Caissa's single layer), with
 //! what each engine's own code computes on them (`tests/oracles/`). No real net of these is
-//! small or public enough to keep here, so the oracles were made the other way round: our writer wrote a seeded net in
-//! the engine's layout, the engine (built from its source, outside this repository) evaluated
-//! the oracle positions with it. The nets are large, so the seed is what is committed: the
+//! small or public enough to keep here, so the oracles were made the other way round: our
+//! writer wrote a seeded net in the engine's layout, the engine (built from its source, outside
+//! this repository) evaluated the oracle positions with it. The nets are large, so the seed is what is committed: the
 //! tests regenerate the net, byte for byte, with [`EngineNet::net`].
 //!
 //! Regenerate a file for an engine run with
