@@ -373,10 +373,7 @@ impl Chess768Arch {
     /// The file size with what may follow the last array: bullet pads the parameters to a
     /// multiple of 64 bytes (with zeros, or since March 2024 with `bulletbullet...`).
     pub fn file_bytes(&self) -> usize {
-        match self.file.format().end {
-            crate::frame::End::Bullet => self.param_bytes().next_multiple_of(64),
-            _ => self.param_bytes(),
-        }
+        self.file.format().end.padded(self.param_bytes())
     }
 }
 

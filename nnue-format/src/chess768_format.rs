@@ -33,6 +33,18 @@ pub enum Word {
     OutputBuckets,
 }
 
+impl Word {
+    /// What it is, in errors.
+    pub fn what(self) -> &'static str {
+        match self {
+            Word::Is(_, what) => what,
+            Word::Inputs => "the input features",
+            Word::OutputInputs => "the output layer's inputs (2N)",
+            Word::OutputBuckets => "the output buckets",
+        }
+    }
+}
+
 /// A header: its words, then bytes nobody reads (the engine's writer leaves them
 /// uninitialised, so the reader takes any value; the writer writes zeros).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +68,20 @@ pub enum OutputStore {
         /// The struct's alignment.
         align: usize,
     },
+}
+
+impl OutputStore {
+    /// The ignored bytes after each bucket's bias, for `hidden` neurons per perspective (none
+    /// when the layer is stored as arrays).
+    pub fn padding(self, hidden: usize) -> usize {
+        match self {
+            OutputStore::Arrays => 0,
+            OutputStore::Structs { bias, align } => {
+                let used = 2 * 2 * hidden + bias.size();
+                used.next_multiple_of(align) - used
+            }
+        }
+    }
 }
 
 /// The sizes of a single-layer net that its file's size and header words follow from (the
@@ -178,7 +204,7 @@ impl Chess768Format {
         let header = self.header.map_or(0, |h| 4 * h.words.len() + h.ignored);
         let output = match self.output {
             OutputStore::Arrays => 2 * (b * 2 * n + b),
-            OutputStore::Structs { bias, align } => b * (2 * 2 * n + bias.size()).next_multiple_of(align),
+            OutputStore::Structs { bias, .. } => b * (2 * 2 * n + bias.size() + self.output.padding(n)),
         };
         header + 2 * (inputs * n + n) + output
     }

@@ -34,6 +34,17 @@ pub enum End {
     Bullet,
 }
 
+impl End {
+    /// The size of a file whose arrays (and header) take `bytes`, with what may follow them:
+    /// bullet's padding to a multiple of 64 bytes, or nothing.
+    pub fn padded(self, bytes: usize) -> usize {
+        match self {
+            End::Bullet => bytes.next_multiple_of(64),
+            End::Exact | End::Aligned => bytes,
+        }
+    }
+}
+
 /// How the engine ships its files compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Zstd {

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::arch::{Architecture, OutputOrder, Sf19Arch, SfnnArch};
-use crate::chess768_format::{Chess768Format, OutputStore, Word};
+use crate::chess768_format::{Chess768Format, OutputStore};
 pub(crate) use crate::elem::Elem;
 use crate::layered::file::FileArray;
 use crate::layered::Numbers;
@@ -126,14 +126,8 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
             let format = a.file.format();
             if let Some(header) = format.header {
                 for &word in header.words {
-                    let what = match word {
-                        Word::Is(_, what) => what,
-                        Word::Inputs => "the input features",
-                        Word::OutputInputs => "the output layer's inputs (2N)",
-                        Word::OutputBuckets => "the output buckets",
-                    };
                     let value = Chess768Format::word(word, a.sizes());
-                    p.0.push(Part::Word { section: "header".into(), what: what.into(), value });
+                    p.0.push(Part::Word { section: "header".into(), what: word.what().into(), value });
                 }
                 p.0.push(Part::Skip { section: "header".into(), bytes: header.ignored });
             }
@@ -144,21 +138,16 @@ pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
                     // `[bucket][2N]` in the parameters; bullet's 2024 default stores `[2N][bucket]`.
                     let order = (a.output_order == OutputOrder::NeuronMajor)
                         .then(|| FileArray::new("l1 weights", Elem::I16, &[b, 2 * n], &[1, 0]));
-                    p.named("l1 weights", Elem::I16, b * 2 * n, order);
-                    p.within(format.output_weights_within);
+                    p.named("l1 weights", Elem::I16, b * 2 * n, order).within = format.output_weights_within;
                     p.named("l1 biases", Elem::I16, b, None);
                 }
-                OutputStore::Structs { bias, align } => {
+                OutputStore::Structs { bias, .. } => {
                     for bucket in 0..b {
                         let section = format!("output bucket {bucket}");
-                        p.array(&section, "l1 weights", Elem::I16, 2 * n, Storage::Raw, None);
-                        p.within(format.output_weights_within);
-                        p.array(&section, "l1 bias", Elem::I16, 1, Storage::Raw, None);
-                        if let Some(Part::Array(part)) = p.0.last_mut() {
-                            part.wide = bias == Elem::I32;
-                        }
-                        let used = 2 * 2 * n + bias.size();
-                        p.0.push(Part::Skip { section, bytes: used.next_multiple_of(align) - used });
+                        let weights = p.array(&section, "l1 weights", Elem::I16, 2 * n, Storage::Raw, None);
+                        weights.within = format.output_weights_within;
+                        p.array(&section, "l1 bias", Elem::I16, 1, Storage::Raw, None).wide = bias == Elem::I32;
+                        p.0.push(Part::Skip { section, bytes: format.output.padding(n) });
                     }
                 }
             }
@@ -202,7 +191,16 @@ impl Plan {
         self.0.push(Part::Hash { section: section.into(), value });
     }
 
-    fn array(&mut self, section: &str, what: &str, elem: Elem, len: usize, storage: Storage, order: Option<FileArray>) {
+    /// Appends an array; the part, to set what else it needs.
+    fn array(
+        &mut self,
+        section: &str,
+        what: &str,
+        elem: Elem,
+        len: usize,
+        storage: Storage,
+        order: Option<FileArray>,
+    ) -> &mut ArrayPart {
         let (section, what) = (section.into(), what.into());
         self.0.push(Part::Array(ArrayPart {
             section,
@@ -216,18 +214,13 @@ impl Plan {
             wide: false,
             within: None,
         }));
-    }
-
-    /// The last array's values must lie within this bound.
-    fn within(&mut self, within: Option<(i16, &'static str)>) {
-        if let Some(Part::Array(part)) = self.0.last_mut() {
-            part.within = within;
-        }
+        let Some(Part::Array(part)) = self.0.last_mut() else { unreachable!("an array was just pushed") };
+        part
     }
 
     /// A headerless net's array, its own section.
-    fn named(&mut self, name: &str, elem: Elem, len: usize, order: Option<FileArray>) {
-        self.array(name, name, elem, len, Storage::Raw, order);
+    fn named(&mut self, name: &str, elem: Elem, len: usize, order: Option<FileArray>) -> &mut ArrayPart {
+        self.array(name, name, elem, len, Storage::Raw, order)
     }
 
     /// An int8 affine layer as Stockfish stores it: int32 biases, then int8 weights

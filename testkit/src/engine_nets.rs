@@ -61,7 +61,8 @@ impl EngineNet {
     pub fn net(&self) -> Net {
         match self.arch.parse::<Architecture>() {
             Ok(Architecture::Chess768(a)) => synth::chess768(&a, self.seed),
-            _ => synth::layered(&self.layered_arch(), self.seed),
+            Ok(Architecture::Layered(a)) => synth::layered(&a, self.seed),
+            other => panic!("{}: {other:?}", self.name),
         }
     }
 

@@ -433,12 +433,7 @@ impl LayeredArch {
             // a compressed file: the raw arrays, as zstd decompresses them.
             format::End::Exact | format::End::Bullet => file::param_bytes(self),
         };
-        let bytes = header::bytes(self) + arrays;
-        if format.end == format::End::Bullet {
-            bytes.next_multiple_of(64)
-        } else {
-            bytes
-        }
+        format.end.padded(header::bytes(self) + arrays)
     }
 
     /// The sizes an uncompressed file of raw values may have: without and with what may
