@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use nnue_runtime::format::formats::{Zstd, FORMATS};
+use nnue_runtime::format::formats::{Chess768File, End, OutputStore, Zstd, CHESS768_FORMATS, FORMATS};
 use nnue_runtime::format::{Architecture, Encoding, FileLayout, Model, Net, OutputOrder, Padding};
 
 use crate::{load, Failure, Outcome};
@@ -16,7 +16,8 @@ struct Changes {
     padding: Option<Padding>,
     zstd: Option<bool>,
     encoding: Option<Encoding>,
-    file: Option<FileLayout>,
+    /// A file layout's name: a multi-layer one or a single-layer one, by the net's kind.
+    file: Option<String>,
 }
 
 fn parse(to: &str) -> Result<Changes, Failure> {
@@ -57,9 +58,12 @@ fn parse(to: &str) -> Result<Changes, Failure> {
                 })
             }
             "file" => {
-                let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-                let found = FileLayout::named(&value);
-                c.file = Some(found.ok_or_else(|| bad(item, &format!("file= one of {}", names.join(", "))))?);
+                let names = FORMATS.iter().map(|f| f.name).chain(CHESS768_FORMATS.iter().map(|f| f.name));
+                if FileLayout::named(&value).is_none() && Chess768File::by_name(&value).is_none() {
+                    let names: Vec<&str> = names.collect();
+                    return Err(bad(item, &format!("file= one of {}", names.join(", "))));
+                }
+                c.file = Some(value);
             }
             _ => return Err(bad(item, "out=, pad=, zstd=, encoding= or file=")),
         }
@@ -85,15 +89,38 @@ fn apply(net: &Net, c: &Changes) -> Result<Net, Failure> {
             if let Some(padding) = c.padding {
                 p.padding = padding;
             }
-            if c.zstd.is_some() || c.encoding.is_some() || c.file.is_some() {
-                return Err(no("zstd=, encoding= or file="));
+            if c.zstd.is_some() || c.encoding.is_some() {
+                return Err(no("zstd= or encoding="));
             }
+            if let Some(name) = &c.file {
+                let names: Vec<&str> = CHESS768_FORMATS.iter().map(|f| f.name).collect();
+                a.file = Chess768File::by_name(name).ok_or_else(|| {
+                    Failure(format!("file={name} isn't a single-layer file: file= one of {}", names.join(", ")))
+                })?;
+                // A record that stores the output per bucket has one order; one with no room
+                // after the last array takes no padding.
+                if a.file.format().output != OutputStore::Arrays {
+                    a.output_order = OutputOrder::BucketMajor;
+                }
+            }
+            if a.file.format().end == End::Exact && p.padding != Padding::None {
+                if c.padding.is_some() {
+                    let name = a.file.format().name;
+                    return Err(Failure(format!("pad= doesn't apply to file={name}: its files end at the last array")));
+                }
+                p.padding = Padding::None;
+            }
+            Architecture::Chess768(*a).validate().map_err(|e| Failure(format!("the new layout: {e}")))?;
         }
         Model::Layered(a, p) => {
             if c.order.is_some() || c.encoding.is_some() {
                 return Err(no("out= or encoding="));
             }
-            if let Some(file) = c.file {
+            if let Some(name) = &c.file {
+                let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
+                let file = FileLayout::named(name).ok_or_else(|| {
+                    Failure(format!("file={name} isn't a multi-layer file: file= one of {}", names.join(", ")))
+                })?;
                 a.file = file;
                 if !paddings(file).contains(&p.padding) {
                     p.padding = Padding::None;

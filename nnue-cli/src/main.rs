@@ -131,7 +131,7 @@ enum Command {
         /// output weights), `pad=none|zeros|bullet` (what follows a headerless net's arrays),
         /// `zstd=on|off` (a CBNF net's arrays), `encoding=raw|leb128` (a Stockfish net's
         /// transformer), `file=alexandria|bullet|obsidian|cbnf|reckless|plentychess` (a
-        /// multi-layer net's file layout).
+        /// multi-layer net's file layout), `file=bullet|caissa` (a single-layer net's).
         #[arg(long)]
         to: String,
         /// Where to write the converted net.

@@ -377,6 +377,30 @@ fn convert_round_trips() {
     let mid = round_trip("small768-pad", &file, Some(&text), "pad=bullet", "pad=zeros");
     assert!(mid.ends_with(b"bullet") || mid.windows(6).any(|w| w == b"bullet"));
     round_trip("small768-both", &file, Some(&text), "out=[2N][B],pad=none", "out=[B][2N],pad=zeros");
+    // Between single-layer records: bullet's arrays and Caissa's header and per-bucket structs
+    // (from either output order; Caissa's files have one, and no padding).
+    let caissa_like =
+        nnue_runtime::format::known::CAISSA.replace("-> 1024)x2", "-> 64)x2").replace(", file=caissa", "");
+    let Ok(Architecture::Chess768(caissa_like)) = caissa_like.parse() else { panic!("{caissa_like}") };
+    let text = Architecture::Chess768(caissa_like).to_string();
+    let file = write("caissa-like.nnue", &synth::chess768(&caissa_like, 8).to_bytes());
+    let mid = round_trip("caissa-like", &file, Some(&text), "file=caissa", "file=bullet,pad=zeros");
+    assert!(mid.starts_with(b"NNSC"), "Caissa's magic");
+    let neuron_major = scratch("caissa-like-2n.nnue");
+    ok(&["convert", &file, "--arch", &text, "--to", "out=[2N][B]", s(&neuron_major), "--force"]);
+    let to_caissa = scratch("caissa-like-2n.caissa");
+    let out = ok(&[
+        "convert",
+        s(&neuron_major),
+        "--arch",
+        &format!("{text}, out=[2N][B]"),
+        "--to",
+        "file=caissa",
+        s(&to_caissa),
+        "--force",
+    ]);
+    assert!(out.contains(", file=caissa"), "{out}");
+    assert_eq!(std::fs::read(&to_caissa).unwrap(), mid, "the same Caissa file from either order");
     // The real ones, if here.
     if let Some(akimbo) = net_or_skip(nnue_testkit::BULLET_AKIMBO, "nnue convert akimbo") {
         round_trip("akimbo", s(&akimbo), Some(AKIMBO), "out=[2N][B]", "out=[B][2N]");
@@ -416,6 +440,24 @@ fn convert_round_trips() {
     fails(&["convert", &file, "--arch", alexandria_text, "--to", "zstd=on", s(&never)], 1, "zstd= applies to");
     fails(&["convert", &file, "--arch", alexandria_text, "--to", "file=reckless", s(&never)], 1, "threats");
     fails(&["convert", &sfnn, "--to", "sideways", s(&never)], 1, "--to: `sideways`");
+    fails(&["convert", &sfnn, "--to", "file=obsidan", s(&never)], 1, "file= one of alexandria");
+    let small768 = scratch("small768.nnue");
+    let small_text = Architecture::Chess768(small).to_string();
+    fails(
+        &["convert", s(&small768), "--arch", &small_text, "--to", "file=obsidian", s(&never)],
+        1,
+        "isn't a single-layer file",
+    );
+    fails(
+        &["convert", s(&small768), "--arch", &small_text, "--to", "file=caissa,pad=bullet", s(&never)],
+        1,
+        "pad= doesn't apply to file=caissa",
+    );
+    fails(
+        &["convert", &file, "--arch", alexandria_text, "--to", "file=caissa", s(&never)],
+        1,
+        "isn't a multi-layer file",
+    );
     fails(&["convert", &sfnn, "--to", "encoding=raw", &sfnn], 1, "exists: give --force");
     assert!(!never.exists());
 }
