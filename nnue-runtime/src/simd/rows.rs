@@ -51,25 +51,26 @@ pub(crate) fn for_path(path: super::KernelPath) -> RowKernels {
     }
 }
 
-/// Stamps out one path's [`RowKernels`] under its target features.
+/// Stamps out one path's [`RowKernels`] under its target features, with the mixed sums tiled
+/// `$mixed_tile` columns wide (see [`tiled`]) and the int16-only ones 128.
 macro_rules! row_kernels {
-    ($(#[$features:meta])* $name:ident, $tile:literal, $doc:literal) => {
+    ($(#[$features:meta])* $name:ident, $mixed_tile:literal, $doc:literal) => {
         #[doc = $doc]
         pub(crate) const $name: RowKernels = {
             $(#[$features])*
             #[inline(never)]
             unsafe fn i16(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
-                i16_rows::<$tile>(rows, src, dst, added, removed)
+                i16_rows(rows, src, dst, added, removed)
             }
             $(#[$features])*
             #[inline(never)]
             unsafe fn mixed(int8: &[i8], int16: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
-                tiled::<$tile>(int8, int16, Some(src), dst, added, removed)
+                tiled::<$mixed_tile>(int8, int16, Some(src), dst, added, removed)
             }
             $(#[$features])*
             #[inline(never)]
             unsafe fn in_place(int8: &[i8], int16: &[i16], acc: &mut [i16], added: &[usize], removed: &[usize]) {
-                tiled::<$tile>(int8, int16, None, acc, added, removed)
+                tiled::<INT16_TILE>(int8, int16, None, acc, added, removed)
             }
             $(#[$features])*
             #[inline(never)]
@@ -111,7 +112,7 @@ fn row<T>(rows: &[T], f: usize, width: usize) -> &[T] {
 }
 
 #[inline(always)]
-fn i16_rows<const TILE: usize>(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
+fn i16_rows(rows: &[i16], src: &[i16], dst: &mut [i16], added: &[usize], removed: &[usize]) {
     let w = dst.len();
     let r = |f| row(rows, f, w);
     // A move's shapes, fused into one pass over `dst`; anything longer tile by tile.
@@ -121,7 +122,7 @@ fn i16_rows<const TILE: usize>(rows: &[i16], src: &[i16], dst: &mut [i16], added
         (&[a1, a2], &[s1, s2]) => fused(src, dst, [r(a1), r(a2)], [r(s1), r(s2)]),
         (&[a], &[]) => fused(src, dst, [r(a)], []),
         (&[], &[s]) => fused(src, dst, [], [r(s)]),
-        _ => tiled::<TILE>(&[], rows, Some(src), dst, added, removed),
+        _ => tiled::<INT16_TILE>(&[], rows, Some(src), dst, added, removed),
     }
 }
 
@@ -172,12 +173,18 @@ fn fused_cols<const A: usize, const S: usize, const T: usize>(
     dst[t..][..T].copy_from_slice(&v);
 }
 
+/// The tile of sums over int16 rows alone (non-threat nets' updates, every net's refresh-cache
+/// updates), on every path: 512 columns on AVX-512 measured no better there (4% slower per
+/// tree node on Stockfish 17.1's big net, AMD Zen 5, 2026-11-28).
+const INT16_TILE: usize = 128;
+
 /// `dst = src + Σ rows[added] − Σ rows[removed]` over int8 rows (features below
 /// `int8.len() / dst.len()`) then int16 rows, a tile of columns at a time so that each tile
 /// stays in registers and `dst` is written once a pass: `TILE` columns, then 128, 16 and one
-/// by one. `TILE` is the path's: as many columns as half its vector registers hold (128 on
-/// 16-register AVX2 and on NEON; 512 on AVX-512, as Stockfish tiles it: 128 there made four
-/// times the row loops and bounds checks, 13% of a Stockfish 19 tree node on Zen 5).
+/// by one. `TILE` is the caller's: [`INT16_TILE`] for int16 rows alone; for mixed sums the
+/// path's, as many columns as half its vector registers hold (128 on 16-register AVX2 and on
+/// NEON; 512 on AVX-512, as Stockfish tiles it: 128 there made four times the row loops and
+/// bounds checks, 13% of a Stockfish 19 tree node on Zen 5).
 ///
 /// Each feature's row is found once, before the tiles (the int8-or-int16 choice and the row's
 /// offset per row and tile were about half the instructions of a move's update); a pass takes
