@@ -238,7 +238,13 @@ mod plain {
         wrap(terms.sum::<i64>() + i64::from(b))
     }
 
-    pub fn chess768_output(us: &[i16], them: &[i16], weights: &[[i16; 64]; 2], qa: i16, screlu: bool) -> i32 {
+    pub fn chess768_output<const N: usize>(
+        us: &[i16],
+        them: &[i16],
+        weights: &[[i16; N]; 2],
+        qa: i16,
+        screlu: bool,
+    ) -> i32 {
         let mut sum = 0i64;
         for (side, w) in [us, them].into_iter().zip(weights) {
             for (&x, &w) in side.iter().zip(w) {
@@ -485,34 +491,55 @@ proptest! {
         each_path!(|K| K::affine_one::<32>(&input, &w, b), plain::affine_one(&input, &w, b));
     }
 
+    /// At 32, 64 and 256 columns: the kernels' two- and four-chain sums (AVX2 and AVX-VNNI
+    /// take four chains from 64 columns, AVX-512 from 128).
     #[test]
     fn chess768_output(
-        us in array::<i16, 64>(any::<i16>()),
-        them in array::<i16, 64>(any::<i16>()),
-        w in array::<i16, 128>(any::<i16>()),
+        us in array::<i16, 256>(any::<i16>()),
+        them in array::<i16, 256>(any::<i16>()),
+        w in array::<i16, 512>(any::<i16>()),
         qa in prop_oneof![Just(255i16), Just(181i16), Just(127i16), 1i16..=32767],
         screlu in any::<bool>(),
     ) {
-        let mut weights = [[0i16; 64]; 2];
-        weights[0].copy_from_slice(&w[..64]);
-        weights[1].copy_from_slice(&w[64..]);
-        // `screlu_in_i16` is what the loader proves: qa * max |w| fits int16.
-        let screlu_in_i16 = w.iter().all(|&x| i32::from(x).abs() * i32::from(qa) <= 32767);
-        each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, screlu, screlu_in_i16), plain::chess768_output(&us, &them, &weights, qa, screlu));
-        // A hand-built config may claim `screlu_in_i16` falsely: every path then wraps `v * w`
-        // in int16 alike (wrong, but the same everywhere).
-        let wrapped = {
-            let mut sum = 0i64;
-            for (side, w) in [&us, &them].into_iter().zip(&weights) {
-                for (&x, &w) in side.iter().zip(w) {
-                    let v = x.clamp(0, qa);
-                    sum += i64::from(v) * i64::from(v.wrapping_mul(w));
-                }
-            }
-            plain::wrap(sum)
-        };
-        each_path!(|K| K::chess768_output::<64>(&us, &them, &weights, qa, true, true), wrapped);
+        chess768_output_of::<32>(&us, &them, &w, qa, screlu)?;
+        chess768_output_of::<64>(&us, &them, &w, qa, screlu)?;
+        chess768_output_of::<256>(&us, &them, &w, qa, screlu)?;
     }
+}
+
+/// [`chess768_output`] on the first `N` columns of each side and weight row.
+fn chess768_output_of<const N: usize>(
+    us: &[i16],
+    them: &[i16],
+    w: &[i16],
+    qa: i16,
+    screlu: bool,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let us: [i16; N] = us[..N].try_into().unwrap();
+    let them: [i16; N] = them[..N].try_into().unwrap();
+    let mut weights = [[0i16; N]; 2];
+    weights[0].copy_from_slice(&w[..N]);
+    weights[1].copy_from_slice(&w[N..2 * N]);
+    // `screlu_in_i16` is what the loader proves: qa * max |w| fits int16.
+    let screlu_in_i16 = weights.as_flattened().iter().all(|&x| i32::from(x).abs() * i32::from(qa) <= 32767);
+    each_path!(
+        |K| K::chess768_output::<N>(&us, &them, &weights, qa, screlu, screlu_in_i16),
+        plain::chess768_output(&us, &them, &weights, qa, screlu)
+    );
+    // A hand-built config may claim `screlu_in_i16` falsely: every path then wraps `v * w`
+    // in int16 alike (wrong, but the same everywhere).
+    let wrapped = {
+        let mut sum = 0i64;
+        for (side, w) in [&us, &them].into_iter().zip(&weights) {
+            for (&x, &w) in side.iter().zip(w) {
+                let v = x.clamp(0, qa);
+                sum += i64::from(v) * i64::from(v.wrapping_mul(w));
+            }
+        }
+        plain::wrap(sum)
+    };
+    each_path!(|K| K::chess768_output::<N>(&us, &them, &weights, qa, true, true), wrapped);
+    Ok(())
 }
 
 /// The x86 kernels whose offsets come from a run-time `nnz` list once carried the pasted

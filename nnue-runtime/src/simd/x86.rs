@@ -93,11 +93,15 @@ unsafe fn chess768_output_zmm<const N: usize>(
     qa: i16,
     screlu: bool,
 ) -> i32 {
-    // SAFETY: AVX-512 F/BW by the caller; every 64-byte load is within an array of N int16
-    // (N a multiple of 32 lanes, the loop's step).
+    // SAFETY: AVX-512 F/BW by the caller; every 64-byte load (32 lanes) is within an array of
+    // N int16: the loop steps by `chains` chunks of 32 lanes, and N is a multiple of 64 lanes
+    // (two chains) or of 128 (four).
     unsafe {
         let (zero, top) = (_mm512_setzero_si512(), _mm512_set1_epi16(qa));
-        let (mut s0, mut s1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        // Four sums where N allows: each `vpdpwssd` (madd + add fused) waits on its chain's
+        // last; two chains took a 1024-wide output 27 ns, four 21 ns (AMD Zen 5, 2026-11-28).
+        let mut sums = [_mm512_setzero_si512(); 4];
+        let chains = if N.is_multiple_of(128) { 4 } else { 2 };
         for (side, w) in [us, them].into_iter().zip(weights) {
             let (s, w) = (side.as_ptr(), w.as_ptr());
             let term = |k: usize| {
@@ -110,13 +114,15 @@ unsafe fn chess768_output_zmm<const N: usize>(
             // A loop the compiler must keep: unrolled whole (the count is a constant), it
             // clamped every chunk first and spilled them to the stack, which took a 1024-wide
             // output twice the time of a loop (AMD Zen 5, 2026-11-28).
-            for k in (0..core::hint::black_box(N / 32)).step_by(2) {
-                s0 = _mm512_add_epi32(s0, term(k));
-                s1 = _mm512_add_epi32(s1, term(k + 1));
+            for k in (0..core::hint::black_box(N / 32)).step_by(chains) {
+                for c in 0..chains {
+                    sums[c] = _mm512_add_epi32(sums[c], term(k + c));
+                }
             }
         }
         // Wrapping int32 adds: the order doesn't change the sum.
-        _mm512_reduce_add_epi32(_mm512_add_epi32(s0, s1))
+        let [s0, s1, s2, s3] = sums;
+        _mm512_reduce_add_epi32(_mm512_add_epi32(_mm512_add_epi32(s0, s1), _mm512_add_epi32(s2, s3)))
     }
 }
 
@@ -970,25 +976,29 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 return chess768_output_zmm(us, them, weights, qa, screlu);
             }
             let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
-            // Two sums: with VNNI the compiler fuses each madd + add into one `vpdpwssd`,
-            // whose latency one chain would wait on. (N is a multiple of 32.)
-            let (mut s0, mut s1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+            // Four sums where N allows (two otherwise): with VNNI the compiler fuses each
+            // madd + add into one `vpdpwssd`, whose latency fewer chains would wait on (two
+            // took a 1024-wide output 48 ns on AVX-VNNI, slower than AVX2's 42; four 34, AMD
+            // Zen 5, 2026-11-28). AVX2 measured the same either way.
+            let mut s = [_mm256_setzero_si256(); 4];
+            let chains = if N.is_multiple_of(64) { 4 } else { 2 };
             for (side, w) in [us, them].into_iter().zip(weights) {
-                let (s, w) = (side.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
+                let (x, w) = (side.as_ptr() as *const __m256i, w.as_ptr() as *const __m256i);
                 let term = |k: usize| {
-                    let v = _mm256_min_epi16(_mm256_max_epi16(load(s.add(k)), zero), top);
+                    let v = _mm256_min_epi16(_mm256_max_epi16(load(x.add(k)), zero), top);
                     let w = load(w.add(k));
                     // SCReLU: v * (v * w), with v * w exact in int16 (the caller proved it).
                     let rhs = if screlu { _mm256_mullo_epi16(v, w) } else { w };
                     _mm256_madd_epi16(v, rhs)
                 };
-                for k in (0..N / 16).step_by(2) {
-                    s0 = _mm256_add_epi32(s0, term(k));
-                    s1 = _mm256_add_epi32(s1, term(k + 1));
+                for k in (0..N / 16).step_by(chains) {
+                    for c in 0..chains {
+                        s[c] = _mm256_add_epi32(s[c], term(k + c));
+                    }
                 }
             }
             // Wrapping int32 adds: the order doesn't change the sum.
-            hsum(_mm256_add_epi32(s0, s1))
+            hsum(_mm256_add_epi32(_mm256_add_epi32(s[0], s[1]), _mm256_add_epi32(s[2], s[3])))
         }
     }
 }
