@@ -44,7 +44,9 @@
 //! `--tree`: from each of the first 16 positions of `data/positions.txt` (or of `--fens`), every
 //! legal move to depth 3 (`--depth`), depth first in shakmaty's move order: push, evaluate,
 //! recurse, pop; the root is evaluated after a reset of the stack. The walk is generated once,
-//! before timing; 5 repetitions, the median time per evaluated node. `--tree-moves OUT` writes
+//! before timing, as the moves' changes; while timed it makes each move on a small board and
+//! builds the position evaluated from it (a copy and the move's squares, as an engine has the
+//! position it just made in cache); 5 repetitions, the median time per evaluated node. `--tree-moves OUT` writes
 //! the walk, one root a line: its FEN, a tab, then the UCI moves with `-` for each pop (what
 //! another engine's timing loop replays to do the same work).
 
