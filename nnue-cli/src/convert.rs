@@ -58,9 +58,10 @@ fn parse(to: &str) -> Result<Changes, Failure> {
                 })
             }
             "file" => {
-                let names = FORMATS.iter().map(|f| f.name).chain(CHESS768_FORMATS.iter().map(|f| f.name));
                 if FileLayout::named(&value).is_none() && Chess768File::by_name(&value).is_none() {
-                    let names: Vec<&str> = names.collect();
+                    let mut names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
+                    let single = CHESS768_FORMATS.iter().map(|f| f.name).filter(|n| !names.contains(n));
+                    names.extend(single.collect::<Vec<_>>());
                     return Err(bad(item, &format!("file= one of {}", names.join(", "))));
                 }
                 c.file = Some(value);
@@ -97,9 +98,14 @@ fn apply(net: &Net, c: &Changes) -> Result<Net, Failure> {
                 a.file = Chess768File::by_name(name).ok_or_else(|| {
                     Failure(format!("file={name} isn't a single-layer file: file= one of {}", names.join(", ")))
                 })?;
-                // A record that stores the output per bucket has one order; one with no room
-                // after the last array takes no padding.
+                // A record that stores the output per bucket has one order (out= asking for the
+                // other is refused); one with no room after the last array takes no padding.
                 if a.file.format().output != OutputStore::Arrays {
+                    if c.order == Some(OutputOrder::NeuronMajor) {
+                        return Err(Failure(format!(
+                            "out=[2N][B] doesn't apply to file={name}: its output layer is stored bucket by bucket"
+                        )));
+                    }
                     a.output_order = OutputOrder::BucketMajor;
                 }
             }

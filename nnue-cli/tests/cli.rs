@@ -440,7 +440,8 @@ fn convert_round_trips() {
     fails(&["convert", &file, "--arch", alexandria_text, "--to", "zstd=on", s(&never)], 1, "zstd= applies to");
     fails(&["convert", &file, "--arch", alexandria_text, "--to", "file=reckless", s(&never)], 1, "threats");
     fails(&["convert", &sfnn, "--to", "sideways", s(&never)], 1, "--to: `sideways`");
-    fails(&["convert", &sfnn, "--to", "file=obsidan", s(&never)], 1, "file= one of alexandria");
+    let err = fails(&["convert", &sfnn, "--to", "file=obsidan", s(&never)], 1, "file= one of alexandria, bullet");
+    assert!(err.contains(", caissa") && err.matches("bullet").count() == 1, "every layout once: {err}");
     let small768 = scratch("small768.nnue");
     let small_text = Architecture::Chess768(small).to_string();
     fails(
@@ -452,6 +453,11 @@ fn convert_round_trips() {
         &["convert", s(&small768), "--arch", &small_text, "--to", "file=caissa,pad=bullet", s(&never)],
         1,
         "pad= doesn't apply to file=caissa",
+    );
+    fails(
+        &["convert", s(&small768), "--arch", &small_text, "--to", "file=caissa,out=[2N][B]", s(&never)],
+        1,
+        "out=[2N][B] doesn't apply to file=caissa",
     );
     fails(
         &["convert", &file, "--arch", alexandria_text, "--to", "file=caissa", s(&never)],
