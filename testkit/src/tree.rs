@@ -6,7 +6,8 @@
 //! it, as an engine evaluates the position it has just made: reading stored positions instead
 //! (160 bytes a node, 42 MB for the default walk) missed the cache on every node, a stall no
 //! engine has, which moved with code layout (on a Zen 5, a Stockfish 19 node on the avx2 path
-//! went from 813–843 to 669–692 ns with this change alone; a few percent on avx512vnni).
+//! went from 813–843 to 669–692 ns with no kernel of that path changed; a few percent on
+//! avx512vnni).
 
 use nnue_runtime::{Color, Dirty, PieceType, Position, Square};
 use shakmaty::{CastlingMode, Chess, Position as _};
