@@ -204,7 +204,7 @@ fn tiled<const TILE: usize>(
     let w = dst.len();
     let mut pass = Pass::default();
     let mut first = true;
-    // The four lists' counts, a byte each (list `2 * kind + sign`), in a register: counts
+    // The four lists' counts (see `Pass::counts`), in a register until a pass runs: counts
     // kept in the lists themselves chained each feature's store to the next one's load (7% of
     // the kernel's samples in a Stockfish 19 tree walk).
     let mut counts = 0u32;
@@ -216,16 +216,16 @@ fn tiled<const TILE: usize>(
         let (kind, offset) = if at < int8.len() { (0, at) } else { (1, at - int8.len()) };
         let k = 2 * kind + sign;
         let n = (counts >> (8 * k) & 0xff) as usize;
-        pass.lists[kind][sign].offsets[n].write(offset);
+        pass.slots[kind][sign][n].write(offset);
         counts += 1 << (8 * k);
         if n + 1 == PASS {
-            pass.set_counts(counts);
+            pass.counts = counts;
             pass.run::<TILE>(int8, int16, if first { src } else { None }, dst);
             (pass, first, counts) = (Pass::default(), false, 0);
         }
     }
     if first || counts != 0 {
-        pass.set_counts(counts);
+        pass.counts = counts;
         pass.run::<TILE>(int8, int16, if first { src } else { None }, dst);
     }
 }
@@ -233,49 +233,31 @@ fn tiled<const TILE: usize>(
 /// Rows of one kind and sign a pass sums, at most.
 const PASS: usize = 32;
 
-/// The rows of one kind (int8 or int16) and sign, as offsets into their array. The slots
-/// start uninitialised: zeroing them took more instructions than a move's row lookups.
-#[derive(Clone, Copy)]
-struct List {
-    offsets: [MaybeUninit<usize>; PASS],
-    /// Slots written, from the first.
-    n: usize,
-}
-
-impl Default for List {
-    fn default() -> Self {
-        List { offsets: [const { MaybeUninit::uninit() }; PASS], n: 0 }
-    }
-}
-
-impl List {
-    /// The offsets written.
-    #[inline(always)]
-    fn offsets(&self) -> &[usize] {
-        // SAFETY: a zero-copy view of the first `n` slots, each written before `n` passed it
-        // (`tiled` writes a list's slot at its count, then increments the count, and sets `n`
-        // from the counts, each at most `PASS`, before a pass reads the lists).
-        unsafe { std::slice::from_raw_parts(self.offsets.as_ptr().cast::<usize>(), self.n) }
-    }
-}
-
-/// One pass's rows: `lists[kind][sign]`, kind 0 the int8 rows and 1 the int16 ones, sign 0
-/// added and 1 removed.
-#[derive(Default)]
+/// One pass's rows, as offsets into their array: `slots[kind][sign]`, kind 0 the int8 rows and
+/// 1 the int16 ones, sign 0 added and 1 removed. The slots start uninitialised: zeroing them
+/// took more instructions than a move's row lookups.
 struct Pass {
-    lists: [[List; 2]; 2],
+    slots: [[[MaybeUninit<usize>; PASS]; 2]; 2],
+    /// Slots written, from the first: list `2 * kind + sign`'s count in byte `2 * kind + sign`.
+    counts: u32,
+}
+
+impl Default for Pass {
+    fn default() -> Self {
+        Pass { slots: [[[const { MaybeUninit::uninit() }; PASS]; 2]; 2], counts: 0 }
+    }
 }
 
 impl Pass {
-    /// Each list's `n` from [`tiled`]'s packed counts (list `2 * kind + sign` in byte
-    /// `2 * kind + sign`).
+    /// The offsets written to one list.
     #[inline(always)]
-    fn set_counts(&mut self, counts: u32) {
-        for (kind, lists) in self.lists.iter_mut().enumerate() {
-            for (sign, list) in lists.iter_mut().enumerate() {
-                list.n = (counts >> (8 * (2 * kind + sign)) & 0xff) as usize;
-            }
-        }
+    fn rows(&self, kind: usize, sign: usize) -> &[usize] {
+        let n = (self.counts >> (8 * (2 * kind + sign)) & 0xff) as usize;
+        let slots = &self.slots[kind][sign][..n.min(PASS)];
+        // SAFETY: a zero-copy view of the first `n` slots, each written before the count
+        // passed it (`tiled` writes a list's slot at its count, then increments the count, and
+        // sets `counts` before a pass reads the lists).
+        unsafe { std::slice::from_raw_parts(slots.as_ptr().cast::<usize>(), slots.len()) }
     }
 
     /// `dst = from + the rows` (`from`: `src`, or `dst` itself after a first pass).
@@ -306,17 +288,17 @@ impl Pass {
     #[inline(always)]
     fn tile<const T: usize>(&self, int8: &[i8], int16: &[i16], from: Option<&[i16]>, dst: &mut [i16], t: usize) {
         let mut v: [i16; T] = from.unwrap_or(dst)[t..][..T].try_into().expect("T columns");
-        let [[add8, sub8], [add16, sub16]] = &self.lists;
-        for &o in add8.offsets() {
+        let (add8, add16, sub8, sub16) = (self.rows(0, 0), self.rows(1, 0), self.rows(0, 1), self.rows(1, 1));
+        for &o in add8 {
             add(&mut v, cols(int8, o + t), i16::wrapping_add);
         }
-        for &o in add16.offsets() {
+        for &o in add16 {
             add(&mut v, cols(int16, o + t), i16::wrapping_add);
         }
-        for &o in sub8.offsets() {
+        for &o in sub8 {
             add(&mut v, cols(int8, o + t), i16::wrapping_sub);
         }
-        for &o in sub16.offsets() {
+        for &o in sub16 {
             add(&mut v, cols(int16, o + t), i16::wrapping_sub);
         }
         dst[t..][..T].copy_from_slice(&v);
