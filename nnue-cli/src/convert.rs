@@ -59,10 +59,7 @@ fn parse(to: &str) -> Result<Changes, Failure> {
             }
             "file" => {
                 if FileLayout::named(&value).is_none() && Chess768File::by_name(&value).is_none() {
-                    let mut names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-                    let single = CHESS768_FORMATS.iter().map(|f| f.name).filter(|n| !names.contains(n));
-                    names.extend(single.collect::<Vec<_>>());
-                    return Err(bad(item, &format!("file= one of {}", names.join(", "))));
+                    return Err(bad(item, &format!("file= one of {}", file_names(true, true))));
                 }
                 c.file = Some(value);
             }
@@ -70,6 +67,19 @@ fn parse(to: &str) -> Result<Changes, Failure> {
         }
     }
     Ok(c)
+}
+
+/// The `file=` names of the multi-layer and/or the single-layer records, each once.
+fn file_names(multi: bool, single: bool) -> String {
+    let multi = FORMATS.iter().map(|f| f.name).filter(|_| multi);
+    let single = CHESS768_FORMATS.iter().map(|f| f.name).filter(|_| single);
+    let mut names: Vec<&str> = Vec::new();
+    for name in multi.chain(single) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.join(", ")
 }
 
 /// The paddings a multi-layer layout can have.
@@ -94,9 +104,8 @@ fn apply(net: &Net, c: &Changes) -> Result<Net, Failure> {
                 return Err(no("zstd= or encoding="));
             }
             if let Some(name) = &c.file {
-                let names: Vec<&str> = CHESS768_FORMATS.iter().map(|f| f.name).collect();
                 a.file = Chess768File::by_name(name).ok_or_else(|| {
-                    Failure(format!("file={name} isn't a single-layer file: file= one of {}", names.join(", ")))
+                    Failure(format!("file={name} isn't a single-layer file: file= one of {}", file_names(false, true)))
                 })?;
                 // A record that stores the output per bucket has one order (out= asking for the
                 // other is refused); one with no room after the last array takes no padding.
@@ -123,9 +132,8 @@ fn apply(net: &Net, c: &Changes) -> Result<Net, Failure> {
                 return Err(no("out= or encoding="));
             }
             if let Some(name) = &c.file {
-                let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
                 let file = FileLayout::named(name).ok_or_else(|| {
-                    Failure(format!("file={name} isn't a multi-layer file: file= one of {}", names.join(", ")))
+                    Failure(format!("file={name} isn't a multi-layer file: file= one of {}", file_names(true, false)))
                 })?;
                 a.file = file;
                 if !paddings(file).contains(&p.padding) {
