@@ -287,6 +287,16 @@ mod tests {
         }
     }
 
+    /// A backwards or empty slice is not a step (it panicked on the length's subtraction,
+    /// found by `own_layers`' mutated texts).
+    #[test]
+    fn a_backwards_slice_is_no_step() {
+        assert_eq!(Step::parse("r1[0..15]", 2), Some(Step::Slice(Slice { input: 1, start: 0, len: 15, out: 2 })));
+        for rhs in ["r1[15..0]", "r1[3..3]", "r1[18446744073709551615..0]"] {
+            assert_eq!(Step::parse(rhs, 2), None, "{rhs}");
+        }
+    }
+
     #[test]
     fn captures_take_the_shortest_text_before_each_literal() {
         assert_eq!(captures("r1[0..15]", "{}[{}..{}]"), Some(vec!["r1", "0", "15"]));

@@ -26,7 +26,10 @@ impl StepKind for Slice {
     fn parse(rhs: &str, out: Reg) -> Read<Self> {
         form(rhs, "{}[{}..{}]", |v| {
             let (start, end): (usize, usize) = (num(v[1])?, num(v[2])?);
-            (end > start).then_some(Slice { input: reg(v[0])?, start, len: end - start, out })
+            // Checked: a backwards range (`r1[5..3]`) is not a slice (`then_some` would
+            // compute its length first, and overflow).
+            let len = end.checked_sub(start).filter(|&len| len > 0)?;
+            Some(Slice { input: reg(v[0])?, start, len, out })
         })
     }
 
