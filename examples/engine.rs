@@ -110,11 +110,13 @@ impl<N: Network> Acc<N> {
 
     /// Computes the current accumulators now (`pos`: the position the moves lead to).
     fn update(&mut self, net: &N, pos: &Chess) {
-        self.stack.current(net, &nnue_testkit::chess::position(pos));
+        self.stack.current(net, pos);
     }
 
+    /// The stack reads shakmaty's board directly (an `EngineBoard`): a `Position` is built
+    /// only when a perspective is refreshed.
     fn evaluate(&mut self, net: &N, pos: &Chess) -> Evaluation {
-        self.stack.evaluate(net, &nnue_testkit::chess::position(pos))
+        self.stack.evaluate(net, pos)
     }
 }
 

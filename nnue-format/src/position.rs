@@ -153,15 +153,14 @@ impl Position {
     /// The position of `pieces` with `side_to_move` (a later piece on a square replaces an
     /// earlier one); checks one king per side and at most 32 pieces.
     ///
-    /// This is how an engine hands its own board to an evaluation: keep no `Position` in sync
-    /// with your board, build one from your pieces (a mailbox, piece lists, bitboards) when you
-    /// evaluate, and pass it to `nnue_runtime::AccumulatorStack::evaluate`
-    /// (which computes from the pushed moves, and reads of the position only the side to move,
-    /// the piece count and, to refresh a perspective, the pieces). It is one pass over the pieces and one over
-    /// the occupied squares: 86–145 ns for 32 pieces from a 64-square mailbox or a piece list,
-    /// 32–53 ns for 3 pieces (measured 2026-11-24 on an Intel Sapphire Rapids-class Xeon VM, 2
-    /// cores shared with other builds, release build), against 0.4–5 µs per ply for an
-    /// evaluation of a Stockfish net through the stack.
+    /// An engine needs one for the root of an accumulator stack and, when it refreshes a
+    /// perspective, for the position evaluated: keep no `Position` in sync with your board,
+    /// implement `nnue_runtime::EngineBoard` on your board (its `position` builds one from your
+    /// pieces: a mailbox, piece lists, bitboards) and evaluate the board itself. It is one pass
+    /// over the pieces and one over the occupied squares: 86–145 ns for 32 pieces from a
+    /// 64-square mailbox or a piece list, 32–53 ns for 3 pieces (measured 2026-11-24 on an
+    /// Intel Sapphire Rapids-class Xeon VM, 2 cores shared with other builds, release build),
+    /// which on every evaluation would be a sixth of a Stockfish 19 node.
     ///
     /// ```
     /// use nnue_format::{Color, Piece, PieceType, Position, PositionError, Square};

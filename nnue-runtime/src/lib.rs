@@ -34,7 +34,7 @@ pub mod reference;
 pub mod shakmaty;
 pub mod simd;
 
-pub use accumulator::{AccumulatorStack, RefreshCache};
+pub use accumulator::{AccumulatorStack, EngineBoard, RefreshCache};
 pub use dirty::Dirty;
 pub use network::{Accumulator, Evaluation, Network, Trace, WeightsId};
 pub use nnue_format as format;

@@ -1,6 +1,7 @@
 //! A bridge from [shakmaty](https://docs.rs/shakmaty) (feature `shakmaty`): its positions and
-//! moves as this crate's [`Position`] and [`Dirty`]. What an engine on another board writes
-//! once for its own types; the constructors of [`Dirty`] do the rest.
+//! moves as this crate's [`Position`] and [`Dirty`], and its `Chess` as an [`EngineBoard`] (an
+//! accumulator stack evaluates it directly). What an engine on another board writes once for
+//! its own types; the constructors of [`Dirty`] do the rest.
 //!
 //! shakmaty is GPL-3.0: enabling this feature makes the binary you build a GPL-3.0 work. This
 //! crate's own code stays MIT OR Apache-2.0.
@@ -19,6 +20,7 @@
 
 use shakmaty::{CastlingSide, Chess, Move, Position as _, Role};
 
+use crate::accumulator::EngineBoard;
 use crate::dirty::Dirty;
 use crate::position::{Color, Piece, PieceType, Position, Square};
 
@@ -62,6 +64,23 @@ pub fn position(pos: &Chess) -> Position {
     Position::new(color(pos.turn()), pieces).expect("a legal position has one king per side and at most 32 pieces")
 }
 
+/// An accumulator stack reads the turn and the piece count of a `Chess` on every evaluation
+/// and builds its [`Position`] only to refresh.
+///
+/// # Panics
+/// `position`, as [`position`].
+impl EngineBoard for Chess {
+    fn side_to_move(&self) -> Color {
+        color(self.turn())
+    }
+    fn piece_count(&self) -> usize {
+        self.board().occupied().count()
+    }
+    fn position(&self) -> Position {
+        position(self)
+    }
+}
+
 /// What `mv` changes on the board of `pos` (before the move is played).
 pub fn dirty(pos: &Chess, mv: &Move) -> Dirty {
     let us = color(pos.turn());
@@ -84,5 +103,23 @@ pub fn dirty(pos: &Chess, mv: &Move) -> Dirty {
             Dirty::castling(us, square(king), square(king_to), square(rook), square(rook_to))
         }
         Move::Put { .. } => unreachable!("no drops in standard chess"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode};
+
+    /// A `Chess` read as an engine board is the position [`position`] makes of it.
+    #[test]
+    fn a_chess_board_reads_as_its_position() {
+        for fen in ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "8/8/4k3/8/8/8/3PK3/8 w - - 0 1"] {
+            let game: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            let pos = position(&game);
+            assert_eq!(EngineBoard::side_to_move(&game), pos.side_to_move());
+            assert_eq!(EngineBoard::piece_count(&game), pos.piece_count());
+            assert_eq!(EngineBoard::position(&game), pos);
+        }
     }
 }

@@ -2,14 +2,14 @@
 //! root, every legal move to a depth, depth first in shakmaty's move order: push, evaluate,
 //! recurse, pop. Generated once, before timing, as steps and as UCI moves.
 //!
-//! The walk makes each move on a small board of its own and builds the position evaluated from
-//! it, as an engine evaluates the position it has just made: reading stored positions instead
-//! (160 bytes a node, 42 MB for the default walk) missed the cache on every node, a stall no
-//! engine has, which moved with code layout (on a Zen 5, a Stockfish 19 node on the avx2 path
-//! went from 813–843 to 669–692 ns with no kernel of that path changed; a few percent on
-//! avx512vnni).
+//! The walk makes each move on a small board of its own and evaluates that board (an
+//! [`EngineBoard`]: the whole position is built only to refresh), as an engine evaluates the
+//! position it has just made: reading stored positions instead (160 bytes a node, 42 MB for the
+//! default walk) missed the cache on every node, a stall no engine has, which moved with code
+//! layout (on a Zen 5, a Stockfish 19 node on the avx2 path went from 813–843 to 669–692 ns
+//! with no kernel of that path changed; a few percent on avx512vnni).
 
-use nnue_runtime::{Color, Dirty, PieceType, Position, Square};
+use nnue_runtime::{Color, Dirty, EngineBoard, Piece, Position, Square};
 use shakmaty::{CastlingMode, Chess, Position as _};
 
 /// The roots a tree bench walks from: the first of its positions.
@@ -91,10 +91,10 @@ pub fn run<N: nnue_runtime::Network>(net: &N, stack: &mut nnue_runtime::Accumula
     for tree in trees {
         stack.reset(net, &tree.root);
         std::hint::black_box(stack.evaluate(net, &tree.root));
-        walk_positions(tree, &mut boards, |dirty, pos| match dirty {
+        walk_positions(tree, &mut boards, |dirty, board| match dirty {
             Some(dirty) => {
                 stack.push(*dirty);
-                std::hint::black_box(stack.evaluate(net, pos));
+                std::hint::black_box(stack.evaluate(net, board));
             }
             None => stack.pop(),
         });
@@ -103,33 +103,32 @@ pub fn run<N: nnue_runtime::Network>(net: &N, stack: &mut nnue_runtime::Accumula
     nodes
 }
 
-/// Replays `tree`'s steps: `f(Some(change), position after it)` for each push, `f(None, _)` for
-/// each pop (with the position it returns to). `boards` is scratch, one per depth.
-fn walk_positions(tree: &Tree, boards: &mut Vec<Mailbox>, mut f: impl FnMut(Option<&Dirty>, &Position)) {
+/// Replays `tree`'s steps: `f(Some(change), board after it)` for each push, `f(None, _)` for
+/// each pop (with the board it returns to). `boards` is scratch, one per depth.
+fn walk_positions(tree: &Tree, boards: &mut Vec<Mailbox>, mut f: impl FnMut(Option<&Dirty>, &Mailbox)) {
     boards.clear();
     boards.push(Mailbox::of(&tree.root));
     for step in &tree.steps {
         match step {
             Step::Push(dirty) => {
                 let next = boards[boards.len() - 1].played(dirty);
-                f(Some(dirty), &next.position);
+                f(Some(dirty), &next);
                 boards.push(next);
             }
             Step::Pop => {
                 boards.pop();
-                f(None, &boards[boards.len() - 1].position);
+                f(None, &boards[boards.len() - 1]);
             }
         }
     }
 }
 
-/// A walk's board: what a move changes, and the position built from it.
+/// A walk's board: what a move changes, as an engine keeps it.
 #[derive(Clone)]
 struct Mailbox {
-    squares: [Option<nnue_runtime::Piece>; 64],
+    squares: [Option<Piece>; 64],
     occupied: u64,
-    kings: [Square; 2],
-    position: Position,
+    side_to_move: Color,
 }
 
 impl Mailbox {
@@ -139,12 +138,12 @@ impl Mailbox {
             squares[sq.index()] = Some(piece);
         }
         let occupied = squares.iter().enumerate().filter(|(_, p)| p.is_some()).fold(0, |o, (i, _)| o | 1 << i);
-        Mailbox { squares, occupied, kings: [pos.king(Color::White), pos.king(Color::Black)], position: pos.clone() }
+        Mailbox { squares, occupied, side_to_move: pos.side_to_move() }
     }
 
     /// The board after `dirty` (a legal move's change), the other side to move.
     fn played(&self, dirty: &Dirty) -> Mailbox {
-        let (mut squares, mut occupied, mut kings) = (self.squares, self.occupied, self.kings);
+        let (mut squares, mut occupied) = (self.squares, self.occupied);
         for (sq, _) in dirty.removed() {
             squares[sq.index()] = None;
             occupied &= !(1 << sq.index());
@@ -152,17 +151,21 @@ impl Mailbox {
         for (sq, piece) in dirty.added() {
             squares[sq.index()] = Some(piece);
             occupied |= 1 << sq.index();
-            if piece.kind == PieceType::King {
-                kings[piece.color.index()] = sq;
-            }
         }
-        let stm = match self.position.side_to_move() {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        };
-        let position =
-            Position::from_board(stm, squares, occupied, kings).expect("at most 32 pieces after a legal move");
-        Mailbox { squares, occupied, kings, position }
+        Mailbox { squares, occupied, side_to_move: !self.side_to_move }
+    }
+}
+
+impl EngineBoard for Mailbox {
+    fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+    fn piece_count(&self) -> usize {
+        self.occupied.count_ones() as usize
+    }
+    fn position(&self) -> Position {
+        let pieces = (0..64u8).filter_map(|i| Some((Square::new(i)?, self.squares[usize::from(i)]?)));
+        Position::new(self.side_to_move, pieces).expect("a legal move's board: one king a side, at most 32 pieces")
     }
 }
 
@@ -202,7 +205,8 @@ mod tests {
                     assert_eq!(mv, "-");
                     line.pop();
                 }
-                assert_eq!(*pos, crate::chess::position(line.last().unwrap()), "after {mv}");
+                assert_eq!(pos.position(), crate::chess::position(line.last().unwrap()), "after {mv}");
+                assert_eq!(pos.piece_count(), pos.position().piece_count(), "after {mv}");
             });
         }
     }

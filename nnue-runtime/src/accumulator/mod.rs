@@ -4,12 +4,16 @@
 //!   perspective's king changed them all.
 //! - [`AccumulatorStack`]: make/unmake push and pop cheap records; accumulators are computed
 //!   lazily when an evaluation needs them, from the last computed one or by a refresh.
+//! - [`EngineBoard`]: what an evaluation reads of the engine's board (the whole position only
+//!   to refresh).
 //! - [`RefreshCache`]: per perspective and king square, an accumulator and the placement it
 //!   reflects, so a refresh becomes an update by the difference ("Finny table").
 
+mod board;
 mod cache;
 mod stack;
 
+pub use board::EngineBoard;
 pub use cache::RefreshCache;
 pub use stack::AccumulatorStack;
 

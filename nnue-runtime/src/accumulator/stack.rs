@@ -1,6 +1,6 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
-use super::{deltas, Deltas, RefreshCache};
+use super::{deltas, Deltas, EngineBoard, RefreshCache};
 use crate::dirty::Dirty;
 use crate::features::threats::{self, Board, ThreatSet};
 use crate::network::{Evaluation, Network};
@@ -188,37 +188,40 @@ impl<N: Network> AccumulatorStack<N> {
         self.top
     }
 
-    /// The current accumulator, computed for both perspectives. `pos` must be the position
-    /// the pushed moves lead to.
+    /// The current accumulator, computed for both perspectives. `board` must be the position
+    /// the pushed moves lead to: of it, the stack reads the piece count, and the whole position
+    /// only to refresh a perspective ([`EngineBoard`]).
     ///
     /// # Panics
     /// When `net` is not the network the stack was built with (or a copy of it), in release
     /// builds too (a pointer comparison): its accumulators hold that network's sums. In debug
-    /// builds, when `pos` is not the position the pushed moves lead to (a forgotten push or
+    /// builds, when `board` is not the position the pushed moves lead to (a forgotten push or
     /// pop, or a `Dirty` that doesn't describe the move): the evaluation would be silently
     /// wrong.
-    pub fn current(&mut self, net: &N, pos: &Position) -> &N::Accumulator {
+    pub fn current<B: EngineBoard + ?Sized>(&mut self, net: &N, board: &B) -> &N::Accumulator {
         self.cache.check(net, "AccumulatorStack");
+        let mut pos = Built { board, pos: None };
         debug_assert!(
-            self.entries[self.top].board == Board::new(pos),
+            self.entries[self.top].board == Board::new(pos.get()),
             "AccumulatorStack: the position evaluated is not the one the {} pushed moves lead to \
              (a push or pop missing, or a Dirty that doesn't match its move)",
             self.top
         );
         for perspective in Color::BOTH {
-            self.materialize(net, pos, perspective);
+            self.materialize(net, &mut pos, perspective);
         }
         &self.entries[self.top].acc
     }
 
-    /// Evaluates the current position (`pos`, as for [`AccumulatorStack::current`]).
+    /// Evaluates the current position (`board`, as for [`AccumulatorStack::current`]): a
+    /// [`Position`], or the engine's own board ([`EngineBoard`]).
     ///
     /// # Panics
     /// As [`AccumulatorStack::current`].
-    pub fn evaluate(&mut self, net: &N, pos: &Position) -> Evaluation {
+    pub fn evaluate<B: EngineBoard + ?Sized>(&mut self, net: &N, board: &B) -> Evaluation {
         let path = self.path();
-        let acc = self.current(net, pos);
-        net.forward_on(path, acc, pos.side_to_move(), pos.piece_count())
+        let acc = self.current(net, board);
+        net.forward_on(path, acc, board.side_to_move(), board.piece_count())
     }
 
     /// Whether each ply's board is kept: for nets with board blocks, and in debug builds for
@@ -232,7 +235,7 @@ impl<N: Network> AccumulatorStack<N> {
         self.cache.path()
     }
 
-    fn materialize(&mut self, net: &N, pos: &Position, perspective: Color) {
+    fn materialize<B: EngineBoard + ?Sized>(&mut self, net: &N, pos: &mut Built<'_, B>, perspective: Color) {
         let p = perspective.index();
         if self.entries[self.top].computed[p] {
             return;
@@ -266,7 +269,7 @@ impl<N: Network> AccumulatorStack<N> {
             Some(s) if self.board_blocks => self.update_threats(net, pos, perspective, s),
             // A refresh from the cache costs about one row per changed piece, and a plain
             // one a row per piece: past that, updating is the dearer way.
-            Some(s) if rows <= pos.piece_count() => {
+            Some(s) if rows <= pos.board.piece_count() => {
                 for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
                     let (below, above) = self.entries.split_at_mut(j);
                     let (src, dst) = (&below[j - 1], &mut above[0]);
@@ -276,7 +279,7 @@ impl<N: Network> AccumulatorStack<N> {
             }
             _ => {
                 let top = &mut self.entries[self.top];
-                self.cache.refresh(net, pos, perspective, &mut top.acc);
+                self.cache.refresh(net, pos.get(), perspective, &mut top.acc);
                 top.computed[p] = true;
             }
         }
@@ -286,7 +289,13 @@ impl<N: Network> AccumulatorStack<N> {
     /// features it changed; on its king's moves within the board half, no piece rows but the
     /// piece sums swapped through the cache ([`RefreshCache::rebase`]).
     #[inline(never)]
-    fn update_threats(&mut self, net: &N, pos: &Position, perspective: Color, s: usize) {
+    fn update_threats<B: EngineBoard + ?Sized>(
+        &mut self,
+        net: &N,
+        pos: &mut Built<'_, B>,
+        perspective: Color,
+        s: usize,
+    ) {
         let (p, path, features) = (perspective.index(), self.path(), net.feature_set());
         for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
             let (below, above) = self.entries.split_at_mut(j);
@@ -304,7 +313,7 @@ impl<N: Network> AccumulatorStack<N> {
                 rebase = self.cache.plan_rebase(net, perspective, [&src.board, &dst.board], added, removed);
                 if rebase.is_none() {
                     // The pushes don't describe moves: refresh from the position instead.
-                    self.cache.refresh(net, pos, perspective, &mut self.entries[self.top].acc);
+                    self.cache.refresh(net, pos.get(), perspective, &mut self.entries[self.top].acc);
                     self.entries[self.top].computed[p] = true;
                     return;
                 }
@@ -315,6 +324,19 @@ impl<N: Network> AccumulatorStack<N> {
             }
             dst.computed[p] = true;
         }
+    }
+}
+
+/// The engine's board and, once a refresh (or a debug build's check) has asked for it, its
+/// position: built at most once per evaluation.
+struct Built<'a, B: ?Sized> {
+    board: &'a B,
+    pos: Option<Position>,
+}
+
+impl<B: EngineBoard + ?Sized> Built<'_, B> {
+    fn get(&mut self) -> &Position {
+        self.pos.get_or_insert_with(|| self.board.position())
     }
 }
 
@@ -341,6 +363,49 @@ mod tests {
         // The pawn went to e3 on the engine's board: not what was pushed.
         let wrong = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
         stack.evaluate(&eval, &wrong);
+    }
+
+    /// An engine's board given to the stack: its position is built only to refresh a
+    /// perspective, at most once an evaluation (debug builds build it once for their check),
+    /// and the values are the position's.
+    #[test]
+    fn an_engine_board_is_read_whole_only_to_refresh() {
+        use std::cell::Cell;
+        struct Counting(Position, Cell<usize>);
+        impl EngineBoard for Counting {
+            fn side_to_move(&self) -> Color {
+                self.0.side_to_move()
+            }
+            fn piece_count(&self) -> usize {
+                self.0.piece_count()
+            }
+            fn position(&self) -> Position {
+                self.1.set(self.1.get() + 1);
+                self.0.clone()
+            }
+        }
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let fen = |f: &str| Position::from_fen(f).unwrap();
+        let start = fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        let debug = usize::from(cfg!(debug_assertions));
+        // A pawn move updates both perspectives; a king move refreshes its own (HalfKAv2_hm),
+        // and a second evaluation of the same ply computes nothing.
+        let pawn = Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4"));
+        let king = Dirty::quiet(Piece::new(Color::Black, PieceType::King), sq("e8"), sq("d7"));
+        let plies =
+            [(pawn, fen("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"), 0), (king, fen("8/3k4/8/8/4P3/8/8/4K3 w - - 0 1"), 1)];
+        for (dirty, after, refreshes) in plies {
+            stack.push(dirty);
+            for built in [refreshes.max(debug), debug] {
+                // As a trait object too (a non-generic wrapper's argument).
+                let board = Counting(after.clone(), Cell::new(0));
+                let dyn_board: &dyn EngineBoard = &board;
+                assert_eq!(stack.evaluate(&eval, dyn_board), Network::evaluate(&eval, &after));
+                assert_eq!(board.1.get(), built);
+            }
+        }
     }
 
     /// A stack built with one network and evaluated with another of the same type once
