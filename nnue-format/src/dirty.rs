@@ -93,6 +93,7 @@ impl Dirty {
 
     /// Where each side's king is after the move, given where they were before.
     #[doc(hidden)]
+    #[inline] // on every push, from the stack's generic code (instantiated in the engine's crate)
     pub fn kings_after(&self, mut kings: [Square; 2]) -> [Square; 2] {
         for (sq, piece) in self.added() {
             if piece.kind == PieceType::King {

@@ -158,12 +158,28 @@ impl<A: Clone> RefreshCache<A> {
         perspective: Color,
         target: &mut A,
     ) {
-        let board = Board::new(pos);
-        let i = self.pieces_entry(net, &board, Some(pos), perspective).expect("a position's board has its kings");
+        self.refresh_board(net, &Board::new(pos), perspective, target).expect("a position's board has its kings");
+    }
+
+    /// [`RefreshCache::refresh`] for threat nets from a board of the position (the accumulator
+    /// stack keeps one a ply): no [`Position`] is built unless the entry is rebuilt. `None`
+    /// when the board is not a position (a king missing: pushes that don't describe moves),
+    /// `target` unchanged.
+    pub(super) fn refresh_board<N: Network<Accumulator = A>>(
+        &mut self,
+        net: &N,
+        board: &Board,
+        perspective: Color,
+        target: &mut A,
+    ) -> Option<()> {
+        self.check(net, "RefreshCache");
+        let king = board.king(perspective)?;
+        let i = self.pieces_entry(net, board, None, perspective)?;
         let threats = &mut self.threats;
         threats.clear();
-        net.feature_set().board_features(&board, perspective, pos.king(perspective).index(), threats);
+        net.feature_set().board_features(board, perspective, king.index(), threats);
         net.update_on(self.path, &self.entries[i].acc, target, perspective, threats, &[]);
+        Some(())
     }
 
     /// Threat nets, first half of a king move within its board half: `perspective`'s king went

@@ -40,10 +40,13 @@ impl Deltas {
         Deltas { added: [0; 2], removed: [0; 2], n_added: 0, n_removed: 0, king_move: true };
 
     /// Features to add (at most two).
+    // Inline: called from the stack's generic code, instantiated in the engine's crate.
+    #[inline]
     pub fn added(&self) -> &[usize] {
         &self.added[..self.n_added as usize]
     }
     /// Features to remove (at most two).
+    #[inline]
     pub fn removed(&self) -> &[usize] {
         &self.removed[..self.n_removed as usize]
     }
@@ -54,7 +57,7 @@ impl Deltas {
 ///
 /// For threat nets these are the piece features only: a move's threat changes depend on the
 /// board before it ([`crate::features::threats`]); [`AccumulatorStack`] adds them.
-#[inline]
+#[inline(always)]
 pub fn deltas(
     features: FeatureSet,
     perspective: Color,

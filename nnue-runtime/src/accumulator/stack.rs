@@ -3,6 +3,7 @@
 use super::{deltas, Deltas, EngineBoard, RefreshCache};
 use crate::dirty::Dirty;
 use crate::features::threats::{self, Board, ThreatSet};
+use crate::features::FeatureSet;
 use crate::network::{Evaluation, Network};
 use crate::position::{Color, Position, Square};
 use crate::simd::KernelPath;
@@ -76,6 +77,9 @@ pub struct AccumulatorStack<N: Network> {
     /// Whether the net has board blocks (threats, pawn pairs, the engine's own): boards are
     /// kept per ply, and updates list the blocks' changes.
     board_blocks: bool,
+    /// The net's feature set, for the board blocks' changes: read in place (a compiled-in
+    /// net's constant, 176 bytes, was copied to the stack on every update of a perspective).
+    features: FeatureSet,
     /// Scratch feature lists for threat-net updates.
     added: Vec<usize>,
     removed: Vec<usize>,
@@ -105,6 +109,7 @@ impl<N: Network> AccumulatorStack<N> {
             cache: RefreshCache::with_path(net, path),
             threats: net.feature_set().threat_set(),
             board_blocks: net.feature_set().has_board_blocks(),
+            features: net.feature_set(),
             added: Vec::new(),
             removed: Vec::new(),
             steps: Vec::new(),
@@ -278,9 +283,13 @@ impl<N: Network> AccumulatorStack<N> {
                 }
             }
             _ => {
-                let top = &mut self.entries[self.top];
-                self.cache.refresh(net, pos.get(), perspective, &mut top.acc);
-                top.computed[p] = true;
+                let Entry { acc, board, computed, .. } = &mut self.entries[self.top];
+                // A threat net refreshes from the board the stack keeps, without the engine's
+                // position (unless the pushes made a board that isn't one).
+                if !self.board_blocks || self.cache.refresh_board(net, board, perspective, acc).is_none() {
+                    self.cache.refresh(net, pos.get(), perspective, acc);
+                }
+                computed[p] = true;
             }
         }
     }
@@ -296,7 +305,7 @@ impl<N: Network> AccumulatorStack<N> {
         perspective: Color,
         s: usize,
     ) {
-        let (p, path, features) = (perspective.index(), self.path(), net.feature_set());
+        let (p, path, features) = (perspective.index(), self.path(), &self.features);
         for (j, d) in (s + 1..=self.top).zip(self.steps.iter().rev()) {
             let (below, above) = self.entries.split_at_mut(j);
             let (src, dst) = (&below[j - 1], &mut above[0]);
@@ -406,6 +415,17 @@ mod tests {
                 assert_eq!(board.1.get(), built);
             }
         }
+        // A threat net refreshes from the board the stack keeps: a king move to the other
+        // board half (every feature reoriented) builds no position either.
+        let net = synth::sf19(64, nnue_format::Sf19Inputs::Full, 3, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        let king = Dirty::quiet(Piece::new(Color::White, PieceType::King), sq("e1"), sq("d1"));
+        let after = fen("4k3/8/8/8/8/8/4P3/3K4 b - - 0 1");
+        stack.push(king);
+        let board = Counting(after.clone(), Cell::new(0));
+        assert_eq!(stack.evaluate(&eval, &board), Network::evaluate(&eval, &after));
+        assert_eq!(board.1.get(), debug);
     }
 
     /// A stack built with one network and evaluated with another of the same type once
