@@ -5,8 +5,9 @@ use crate::position::{Color, Position};
 
 /// An engine's board as [`AccumulatorStack::evaluate`](super::AccumulatorStack::evaluate)
 /// reads it: the side to move and the piece count on every evaluation, the whole
-/// [`Position`] only when a perspective is refreshed (its king changed every feature, or the
-/// stack was reset). The stack computes everything else from the pushed moves.
+/// [`Position`] only when a perspective is refreshed (its king changed every feature) and
+/// only for nets without board blocks (threat nets refresh from the board the stack keeps).
+/// The stack computes everything else from the pushed moves.
 ///
 /// Implement it on your board and pass the board itself: no [`Position`] is built on the
 /// evaluations that update (most of a search's). Building one from a 64-square mailbox on
@@ -67,8 +68,8 @@ pub trait EngineBoard {
     /// The pieces on the board, kings included (it picks Stockfish's layer stack and bullet's
     /// output bucket, and tells an update from a refresh).
     fn piece_count(&self) -> usize;
-    /// The whole position. Called only to refresh a perspective, and in debug builds on every
-    /// evaluation (to check it against the pushed moves).
+    /// The whole position. Called only to refresh a perspective of a net without board
+    /// blocks, and in debug builds on every evaluation (to check it against the pushed moves).
     fn position(&self) -> Position;
 }
 
