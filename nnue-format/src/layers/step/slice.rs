@@ -26,7 +26,9 @@ impl StepKind for Slice {
     fn parse(rhs: &str, out: Reg) -> Read<Self> {
         form(rhs, "{}[{}..{}]", |v| {
             let (start, end): (usize, usize) = (num(v[1])?, num(v[2])?);
-            (end > start).then_some(Slice { input: reg(v[0])?, start, len: end - start, out })
+            // Lazily: `end - start` only where it is positive.
+            let input = reg(v[0])?;
+            (end > start).then(|| Slice { input, start, len: end - start, out })
         })
     }
 
