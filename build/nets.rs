@@ -77,6 +77,7 @@ fn synthetic() -> Vec<(&'static str, Net)> {
         ),
         ("STORMPHRAX8_SYNTH", layered(engine_nets::STORMPHRAX8.arch, engine_nets::STORMPHRAX8.seed)),
         ("CAISSA_SYNTH", chess768(engine_nets::CAISSA.arch, engine_nets::CAISSA.seed)),
+        ("CINDER_SYNTH", layered(engine_nets::CINDER.arch, engine_nets::CINDER.seed)),
         (
             "LAYERED_F32_64",
             layered(&format!("(768x2hm -> 64)x2 -> pairwise>>10 -> (16 -> 32 -> 1)x8, f32, dual, l1mul=1024/4161600, scale=362, buckets=(63-p)(32-p)/225, file=alexandria, {kings2}"), 130),

@@ -9,8 +9,8 @@
 use nnue_runtime::{Evaluator, KernelPath, Net, Network, Position};
 use nnue_testkit::chess;
 use nnue_testkit::engine_nets::{
-    EngineNet, ALEXANDRIA, CAISSA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX, STORMPHRAX8,
-    STORMPHRAX8_NO_THREATS, VIRIDITHAS, VIRIDITHAS_AVX2,
+    EngineNet, ALEXANDRIA, CAISSA, CINDER, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, RECKLESS_PAIRS, STORMPHRAX,
+    STORMPHRAX8, STORMPHRAX8_NO_THREATS, VIRIDITHAS, VIRIDITHAS_AVX2,
 };
 
 nnue_runtime::nnue_net!(name = alexandria, env = "NNUE_SYNTH_ALEXANDRIA_SYNTH");
@@ -25,6 +25,7 @@ nnue_runtime::nnue_net!(name = viridithas_avx2, env = "NNUE_SYNTH_VIRIDITHAS_AVX
 nnue_runtime::nnue_net!(name = stormphrax8_no_threats, env = "NNUE_SYNTH_STORMPHRAX8_NO_THREATS_SYNTH");
 nnue_runtime::nnue_net!(name = stormphrax8, env = "NNUE_SYNTH_STORMPHRAX8_SYNTH");
 nnue_runtime::nnue_net!(name = caissa, env = "NNUE_SYNTH_CAISSA_SYNTH");
+nnue_runtime::nnue_net!(name = cinder, env = "NNUE_SYNTH_CINDER_SYNTH");
 
 /// One oracle row: the moves from the start position (games only), the FEN and the value.
 struct Row {
@@ -258,4 +259,22 @@ fn caissa() {
     let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
     let loaded = weights.chess768::<1024, 24576, 8>().unwrap();
     compare("caissa", &net, &positions, &games, &loaded, &caissa::NETWORK);
+}
+
+/// cinder: Stockfish 19's pawn-pair and threat inputs (int8 rows) beside `768x16hm`
+/// piece-square ones, all mirrored with the king on files a–d (the reader puts the file's rows
+/// in our order), `-> 1024)x2`, `(clamp(l, 0, 127) · clamp(h, 0, 127) + 64) >> 7`, sparse int8
+/// 16, signed square, f32 16 in four fma chains and signed square (twice), an output over 8
+/// lanes with a residual from the first signed square, times 75, int16 clamped to ±7871; the
+/// file zstd-compressed (the bytes cinder's build embedded).
+#[test]
+fn cinder() {
+    let (net, positions, games) = setup(&CINDER, env!("NNUE_SYNTH_CINDER_SYNTH"));
+    assert_eq!(net.arch().to_string(), cinder::ARCHITECTURE);
+    assert_eq!(net.arch().to_string().parse::<nnue_runtime::Architecture>(), "cinder".parse());
+    let shipped = net.to_zstd(1).unwrap();
+    assert_eq!(Net::from_bytes(&shipped, Some(&net.arch())).unwrap(), net, "the zstd-compressed file");
+    let weights = nnue_runtime::loaded::FastWeights::new(&net).unwrap();
+    let loaded = weights.layered_threats::<1024, 512, 256, 64368, 12288, 16, 32, 16, 8>().unwrap();
+    compare("cinder", &net, &positions, &games, &loaded, &cinder::NETWORK);
 }

@@ -193,7 +193,7 @@ pub fn run(file: &str, arch: Option<&str>, to: &str, out: &str, force: bool) -> 
     let bytes = if zstd {
         converted
             .to_zstd(1)
-            .ok_or_else(|| Failure("--zstd writes Stormphrax's and Viridithas's layouts only".into()))?
+            .ok_or_else(|| Failure("--zstd writes Stormphrax's, Viridithas's and cinder's layouts only".into()))?
     } else {
         converted.to_bytes()
     };

@@ -87,7 +87,7 @@ pub fn visit(net: &Net, large_pages: bool, v: &mut impl Visit) -> Result<bool, c
         chess768::<1024, 768, 8>,
         chess768::<1024, 24576, 8>,
         // Alexandria, Stormphrax 7, Integral, Obsidian, Stormphrax 8 without threats; Reckless,
-        // PlentyChess, Viridithas, Stormphrax 8.
+        // PlentyChess, Viridithas, Stormphrax 8, cinder.
         layered::<1536, 768, 384, 12288, 16, 32, 32, 8>,
         layered::<1792, 896, 448, 11264, 16, 32, 32, 8>,
         layered::<1536, 768, 384, 9216, 16, 16, 32, 8>,
@@ -97,6 +97,7 @@ pub fn visit(net: &Net, large_pages: bool, v: &mut impl Visit) -> Result<bool, c
         layered_threats::<1024, 512, 256, 64368, 9216, 16, 32, 32, 8>,
         layered_threats::<1024, 512, 256, 64368, 11264, 32, 32, 64, 8>,
         layered_threats::<1024, 512, 256, 64368, 11264, 32, 64, 64, 8>,
+        layered_threats::<1024, 512, 256, 64368, 12288, 16, 32, 16, 8>,
     );
     Ok(false)
 }

@@ -133,17 +133,18 @@ pub fn candidates(bytes: &[u8]) -> Vec<Candidate> {
             out.push(Candidate::known(who, Architecture::Layered(a)));
         }
     }
-    // Viridithas's `struct QuantisedNetwork`: its size raw; zstd-compressed (as it ships) any
-    // size, reading tells.
-    if let Some(a) = layered(known::VIRIDITHAS) {
+    // Viridithas's `struct QuantisedNetwork` and cinder's `Nnue`: their size raw;
+    // zstd-compressed (as they ship) any size, reading tells.
+    for (whose, text) in [("Viridithas's", known::VIRIDITHAS), ("cinder's", known::CINDER)] {
+        let Some(a) = layered(text) else { continue };
         let zstd = bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]);
         if zstd || size == a.param_bytes() {
             let who = if zstd {
-                "Viridithas's layout (zstd-compressed, as it ships: reading tells)"
+                format!("{whose} layout (zstd-compressed, as it ships: reading tells)")
             } else {
-                "Viridithas's layout"
+                format!("{whose} layout")
             };
-            out.push(Candidate::known(who, Architecture::Layered(a)));
+            out.push(Candidate::known(&who, Architecture::Layered(a)));
         }
     }
     out.extend(engine_shapes(size));

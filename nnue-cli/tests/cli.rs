@@ -171,6 +171,7 @@ fn inspect_engine_net(engine: &EngineNet, file: &str) {
             "reckless-pairs" => "Reckless".to_string(),
             "viridithas-avx2" => "Viridithas".to_string(),
             "plentychess" => "PlentyChess".to_string(),
+            "cinder" => "cinder".to_string(),
             "stormphrax8" | "stormphrax8-nothreats" => "Stormphrax 8".to_string(),
             n => format!("{}{}", n[..1].to_uppercase(), &n[1..]),
         };

@@ -6,7 +6,7 @@
 use crate::Architecture;
 
 pub use crate::preset::{
-    ALEXANDRIA, CAISSA, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, STORMPHRAX8, VIRIDITHAS,
+    ALEXANDRIA, CAISSA, CINDER, INTEGRAL, OBSIDIAN, PLENTYCHESS, RECKLESS, STORMPHRAX, STORMPHRAX8, VIRIDITHAS,
 };
 
 /// The engines' shipped headerless nets whose size follows from the description: whose, and

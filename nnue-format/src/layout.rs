@@ -283,7 +283,12 @@ arrays! {
         l2_weights,
         /// `[bucket][L3]` i32 or f32 bits.
         l2_biases,
-        /// `[bucket][L3]` i32 or f32 bits.
+        /// `[bucket][L3 (x2 by a signed square)][L3B]` f32 bits (no values without a second
+        /// dense layer).
+        l3b_weights,
+        /// `[bucket][L3B]` f32 bits.
+        l3b_biases,
+        /// `[bucket][the output layer's inputs]` i32 or f32 bits.
         l3_weights,
         /// `[bucket]` i32 or f32 bits.
         l3_biases,
@@ -377,6 +382,7 @@ pub fn param_arrays(param: Param) -> &'static str {
         Param::L1 | Param::Out => "l1",
         Param::L2 => "l2",
         Param::L3 => "l3",
+        Param::L3b => "l3b",
     }
 }
 
@@ -710,6 +716,17 @@ fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> Layere
             }
         }
     }
+    // The second dense layer (cinder's) input-major too.
+    let (o3, n3) = (arch.l3b.unwrap_or(0), arch.dense_act_width());
+    let mut l3b_weights = vec![0i32; p.l3b_weights.len()];
+    for k in 0..b * usize::from(o3 > 0) {
+        for o in 0..o3 {
+            for i in 0..n3 {
+                l3b_weights[(k * n3 + i) * o3 + o] = p.l3b_weights[(k * o3 + o) * n3 + i];
+            }
+        }
+    }
+    let l3b_dims = if o3 > 0 { vec![b, n3, o3] } else { vec![0] };
     LayeredLayout {
         threat_weights: int8_rows(&p.threat_weights, l1),
         ft_biases,
@@ -718,6 +735,8 @@ fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> Layere
         l1_biases: i32s(vec![b, l2], &p.l1_biases),
         l2_weights: i32s(vec![b, l2f, l3], &l2_weights),
         l2_biases: i32s(vec![b, l3], &p.l2_biases),
+        l3b_weights: i32s(l3b_dims, &l3b_weights),
+        l3b_biases: i32s(if o3 > 0 { vec![b, o3] } else { vec![0] }, &p.l3b_biases),
         l3_weights: i32s(vec![b, arch.l3_inputs()], &p.l3_weights),
         l3_biases: i32s(vec![b], &p.l3_biases),
         arch: *arch,

@@ -225,7 +225,7 @@ mod tests {
             steps.extend(tail);
             let layers = Layers {
                 bucket: Bucket::Single,
-                transform: Transform::Pairwise { max: 255, shift: 9 },
+                transform: Transform::Pairwise { max: 255, shift: 9, round: false },
                 steps,
                 positional: 9,
                 psqt_div: None,

@@ -381,7 +381,12 @@ pub struct LayeredParams {
     pub l2_weights: Vec<i32>,
     /// `[bucket][l3]`
     pub l2_biases: Vec<i32>,
-    /// `[bucket][l3]`
+    /// `[bucket][l3b][l3 (doubled by a signed square)]`: the second dense layer (empty
+    /// without one).
+    pub l3b_weights: Vec<i32>,
+    /// `[bucket][l3b]` (empty without a second dense layer).
+    pub l3b_biases: Vec<i32>,
+    /// `[bucket][the output layer's inputs]`
     pub l3_weights: Vec<i32>,
     /// `[bucket]`
     pub l3_biases: Vec<i32>,

@@ -88,11 +88,14 @@ pub(crate) enum Values {
 }
 
 /// An array's values as the parameters hold them.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) enum ValuesRef<'a> {
     I8(&'a [i8]),
     I16(&'a [i16]),
     I32(&'a [i32]),
+    /// Values the file holds in another arrangement than the parameters (cinder's rows and
+    /// split output weights), made for the writer.
+    Made(Values),
 }
 
 /// An array as read, or to write: its values (canonical order) and how it is stored.
@@ -303,9 +306,28 @@ pub(crate) fn arrays<'a>(model: &'a Model) -> Vec<Stored<ValuesRef<'a>>> {
             }
         }
         Model::Layered(a, p) => {
+            let format = a.file.format();
+            let main = a.l3_inputs() - crate::layered::file::skip_inputs(a);
             // In the file's order (`layered::file`), by name.
             for f in crate::layered::file::arrays(a) {
                 out.push(match f.name {
+                    "threat weights" if format.mirrored_a_to_d => (
+                        ValuesRef::Made(Values::I8(crate::layered::mirror::threat_rows(a, &p.threat_weights, false))),
+                        raw,
+                    ),
+                    "ft weights" if format.mirrored_a_to_d => {
+                        (ValuesRef::Made(Values::I16(crate::layered::mirror::piece_rows(a, &p.ft_weights, false))), raw)
+                    }
+                    "l3 weights" if format.split_skip => {
+                        let split = crate::layered::mirror::split_output(a, &p.l3_weights, main);
+                        (ValuesRef::Made(Values::I32(split.0)), raw)
+                    }
+                    "skip weights" => {
+                        let split = crate::layered::mirror::split_output(a, &p.l3_weights, main);
+                        (ValuesRef::Made(Values::I32(split.1)), raw)
+                    }
+                    "l3b weights" => (I32(&p.l3b_weights), raw),
+                    "l3b biases" => (I32(&p.l3b_biases), raw),
                     "threat weights" => (I8(&p.threat_weights), raw),
                     "ft weights" => (I16(&p.ft_weights), raw),
                     "ft biases" => (I16(&p.ft_biases), raw),
@@ -366,11 +388,20 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
                 Some(Values::I32(v)) => v,
                 _ => unreachable!("the plan lists int32 arrays here"),
             };
-            let threat_weights = i8s(take("threat weights"));
-            let (ft_weights, ft_biases, l1_weights) =
+            let mut threat_weights = i8s(take("threat weights"));
+            let (mut ft_weights, ft_biases, l1_weights) =
                 (i16s(take("ft weights")), i16s(take("ft biases")), i8s(take("l1 weights")));
-            let [l1_biases, l2_weights, l2_biases, l3_weights, l3_biases] =
+            let [l1_biases, l2_weights, l2_biases, mut l3_weights, l3_biases] =
                 ["l1 biases", "l2 weights", "l2 biases", "l3 weights", "l3 biases"].map(|n| i32s(take(n)));
+            let i32s_or_none = |v: Option<Values>| v.map(|v| i32s(Some(v))).unwrap_or_default();
+            let (l3b_weights, l3b_biases) = (i32s_or_none(take("l3b weights")), i32s_or_none(take("l3b biases")));
+            if let Some(skip) = take("skip weights") {
+                l3_weights = crate::layered::mirror::join_output(&a, &l3_weights, &i32s(Some(skip)));
+            }
+            if a.file.format().mirrored_a_to_d {
+                threat_weights = crate::layered::mirror::threat_rows(&a, &threat_weights, true);
+                ft_weights = crate::layered::mirror::piece_rows(&a, &ft_weights, true);
+            }
             let params = LayeredParams {
                 threat_weights,
                 ft_weights,
@@ -379,6 +410,8 @@ pub(crate) fn assemble(arch: &Architecture, arrays: Vec<Stored<Values>>, padding
                 l1_biases,
                 l2_weights,
                 l2_biases,
+                l3b_weights,
+                l3b_biases,
                 l3_weights,
                 l3_biases,
                 padding,
@@ -530,6 +563,9 @@ mod tests {
                     ValuesRef::I8(v) => (Elem::I8, v.len()),
                     ValuesRef::I16(v) => (Elem::I16, v.len()),
                     ValuesRef::I32(v) => (Elem::I32, v.len()),
+                    ValuesRef::Made(Values::I8(v)) => (Elem::I8, v.len()),
+                    ValuesRef::Made(Values::I16(v)) => (Elem::I16, v.len()),
+                    ValuesRef::Made(Values::I32(v)) => (Elem::I32, v.len()),
                 })
                 .collect();
             assert_eq!(listed, held, "{}", net.arch());

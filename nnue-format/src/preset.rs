@@ -72,8 +72,21 @@ pub const STORMPHRAX8: &str = "(704x16hm -> 1024)x2 -> pairwise>>9 -> (32 -> 64 
 pub const CAISSA: &str = "(768x32hm -> 1024)x2 -> 1x8, screlu, qa=255, scale=none, file=caissa, \
     kings=[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31]";
 
+/// cinder's nets (brunocodutra/cinder c72467a, v0.6.1, 2026-08-21: `lib/nnue.rs`, shipped
+/// zstd-compressed): piece-square inputs with kings on their own planes beside Stockfish 19's
+/// pawn pairs and threats (mirrored with the king on files a–d: the file's rows are put in our
+/// order at load), a rounded pairwise product of halves clamped at 127, signed squares after
+/// the sparse layer and two f32 dense layers each summed in four fma chains, an output over 8
+/// lanes with a residual from the first activation, times 75, converted to int16 and clamped
+/// to ±7871 (its `Value`, before its search's own rescaling). The f32 orders are its AVX2
+/// build's (`target-cpu=x86-64-v3`).
+pub const CINDER: &str = "(768x16hm -> 1024)x2 -> pairwise>>7 -> (16 -> 16 -> 16 -> 1)x8, f32, l1act=signedsquare, \
+    l2act=signedsquare, skip, l1mul=128/1209675, ftmax=127, ftround, l2chains=4, outlanes=8, scale=75, outclamp=7871, \
+    buckets=[0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3,4,4,4,4,5,5,5,5,6,6,6,6,7,7,7,7], threats=pawnpairs+sf19, file=cinder, \
+    kings=[0,1,2,3,4,5,6,7,8,9,10,11,8,9,10,11,12,13,14,15,12,13,14,15,12,13,14,15,12,13,14,15]";
+
 /// Every preset: its name and the description it stands for.
-pub const PRESETS: [(&str, &str); 19] = [
+pub const PRESETS: [(&str, &str); 20] = [
     ("akimbo", AKIMBO),
     ("pawnocchio", PAWNOCCHIO),
     ("caissa", CAISSA),
@@ -83,6 +96,7 @@ pub const PRESETS: [(&str, &str); 19] = [
     ("reckless", RECKLESS),
     ("plentychess", PLENTYCHESS),
     ("viridithas", VIRIDITHAS),
+    ("cinder", CINDER),
     ("stormphrax7", STORMPHRAX),
     ("stormphrax", STORMPHRAX8),
     ("stockfish13", "HalfKP -> 256x2 -> 32 -> 32 -> 1"),

@@ -118,6 +118,13 @@ pub enum ShapeError {
         /// Its activation's width.
         to: usize,
     },
+    /// A multi-layer net's option its arithmetic doesn't take (cinder's options outside
+    /// cinder's stack): which and why.
+    #[error("{reason}")]
+    Stack {
+        /// Which option, and why.
+        reason: &'static str,
+    },
     /// The shift after the pairwise product (`pairwise>>N`).
     #[error("pairwise>>{got}: the shift must be {min} to {max}")]
     FtShift {

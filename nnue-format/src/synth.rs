@@ -200,11 +200,13 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
             let mut f = |n: usize, lo: f32, hi: f32| {
                 fill(&mut rng, n, |r| (lo + (real(r, 1.0) + 1.0) / 2.0 * (hi - lo)).to_bits() as i32)
             };
+            // Squares compound (cinder's signed squares): smaller weights after them.
+            let (dense, out) = if arch.l1_act == crate::layered::Act::SignedSquare { (0.2, 0.5) } else { (0.6, 2.0) };
             (
                 f(b * l2, -0.3, 0.5),
-                f(b * l3 * l2f, -0.6, 0.6),
+                f(b * l3 * l2f, -dense, dense),
                 f(b * l3, -0.3, 0.5),
-                f(b * arch.l3_inputs(), -2.0, 2.0),
+                f(b * arch.l3_inputs(), -out, out),
                 f(b, -0.5, 0.5),
             )
         }
@@ -225,7 +227,19 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     // Threat rows: a position has some 30–60 active threats per perspective, so smaller than
     // the piece rows (drawn last: nets without threats keep their values for a seed).
     let threat_weights = fill(&mut rng, arch.int8_inputs() * l1, |r| r.weight(12, 127) as i8);
+    // A second dense layer (cinder's), drawn after everything else for the same reason.
+    let (l3b_weights, l3b_biases) = match arch.l3b {
+        Some(n) => {
+            let mut f = |n: usize, lo: f32, hi: f32| {
+                fill(&mut rng, n, |r| (lo + (real(r, 1.0) + 1.0) / 2.0 * (hi - lo)).to_bits() as i32)
+            };
+            (f(b * n * arch.dense_act_width(), -0.2, 0.2), f(b * n, -0.3, 0.5))
+        }
+        None => (Vec::new(), Vec::new()),
+    };
     let params = crate::LayeredParams {
+        l3b_weights,
+        l3b_biases,
         threat_weights,
         ft_weights,
         ft_biases,

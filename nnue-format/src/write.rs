@@ -39,6 +39,9 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
                     ValuesRef::I8(v) => stored(&mut out, &a, v, encoding),
                     ValuesRef::I16(v) => stored(&mut out, &a, v, encoding),
                     ValuesRef::I32(v) => stored(&mut out, &a, v, encoding),
+                    ValuesRef::Made(plan::Values::I8(v)) => stored(&mut out, &a, &v, encoding),
+                    ValuesRef::Made(plan::Values::I16(v)) => stored(&mut out, &a, &v, encoding),
+                    ValuesRef::Made(plan::Values::I32(v)) => stored(&mut out, &a, &v, encoding),
                 }
                 out.resize(out.len().next_multiple_of(a.align), 0);
             }
@@ -123,7 +126,8 @@ impl Net {
     /// The net zstd-compressed as its engine ships it, in `frames` zstd frames (one is what
     /// `zstd` writes; the engines read any number): Stormphrax's layout (`file=cbnf`) as the
     /// `CBNF` header with the zstd flag, then its arrays back to back (no padding);
-    /// Viridithas's (`file=viridithas`) as its whole file. `None` for layouts their engines
+    /// Viridithas's and cinder's (`file=viridithas`, `file=cinder`) as the whole file. `None`
+    /// for layouts their engines
     /// don't ship compressed (their record: [`crate::layered::format::Format::zstd`]), or
     /// when `frames` is 0.
     pub fn to_zstd(&self, frames: usize) -> Option<Vec<u8>> {

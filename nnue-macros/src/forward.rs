@@ -111,12 +111,12 @@ pub(crate) fn emit(net: &Net<'_>) -> Result<TokenStream, String> {
     };
     e.body.push(bucket);
     match (lowered.input, layers.transform) {
-        (Input::Listed, Transform::Pairwise { max, shift }) => {
+        (Input::Listed, Transform::Pairwise { max, shift, round }) => {
             let (max, shift) = (Literal::i16_unsuffixed(max as i16), Literal::u32_unsuffixed(shift));
             let (half, chunks) = (lit(net.l1 / 2), lit(net.l1 / 4));
             e.body.push(quote! {
                 let mut scratch = l::PairwiseScratch::<#half, #chunks>::new();
-                let ft = l::Pairwise::<#max, #shift>::apply(k, acc, stm, &mut scratch);
+                let ft = l::Pairwise::<#max, #shift, #round>::apply(k, acc, stm, &mut scratch);
             });
         }
         (Input::Clipped, _) => e.body.push(quote!(let ft = l::clipped_both(k, acc, stm);)),
@@ -380,9 +380,30 @@ impl Emitter<'_> {
                 let (w, b, x) = (w(param), self.one_bias(*param), self.var(*x)?);
                 (*out, self.bind(*out, quote!(f32), quote!(l::dot_f32(&#x, &#w[bucket], #b)), Kind::Float))
             }
-            F32ToInt { x, scale, out } => {
+            SignedSquareF32 { x, n, out } => {
+                let x = self.var(*x)?;
+                (*out, self.floats(*out, 2 * n, quote!(l::signed_square_f32(&#x))))
+            }
+            AffineChainsF32 { param, x, n, chains, out, .. } => {
+                let (w, b, x, c) = (w(param), self.array(*param, "biases"), self.var(*x)?, lit(*chains as usize));
+                (*out, self.floats(*out, *n, quote!(l::affine_chains_f32(&#x, &#w[bucket], &#b[bucket], #c))))
+            }
+            LanesF32 { param, x, lanes, skip, out, .. } => {
+                let (w, b, x) = (w(param), self.one_bias(*param), self.var(*x)?);
+                let (lanes, skip) = (lit(*lanes as usize), lit(*skip));
+                let expr = quote!(l::lanes_f32(&#x, &#w[bucket], #b, #lanes, #skip));
+                (*out, self.bind(*out, quote!(f32), expr, Kind::Float))
+            }
+            F32ToInt { x, scale, clamp, out } => {
                 let (x, scale) = (self.var(*x)?, Literal::i32_unsuffixed(*scale));
-                (*out, self.scalar_val(*out, quote!(l::f32_to_int(#x, #scale)), true))
+                let clamp = match clamp {
+                    Some(m) => {
+                        let m = Literal::i32_unsuffixed(*m);
+                        quote!(Some(#m))
+                    }
+                    None => quote!(None),
+                };
+                (*out, self.scalar_val(*out, quote!(l::f32_to_int(#x, #scale, #clamp)), true))
             }
             ShiftBias { param, x, n, shift, out } => {
                 let (x, b, shift) = (self.var(*x)?, self.array(*param, "biases"), Literal::u32_unsuffixed(*shift));

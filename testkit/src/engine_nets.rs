@@ -30,7 +30,7 @@ use nnue_runtime::format as nnue_format;
 include!("engine_nets_table.rs");
 
 /// Every engine net.
-pub const ALL: [EngineNet; 12] = [
+pub const ALL: [EngineNet; 13] = [
     ALEXANDRIA,
     STORMPHRAX,
     INTEGRAL,
@@ -43,6 +43,7 @@ pub const ALL: [EngineNet; 12] = [
     STORMPHRAX8,
     STORMPHRAX8_NO_THREATS,
     CAISSA,
+    CINDER,
 ];
 
 impl EngineNet {

@@ -144,3 +144,15 @@ pub const CAISSA: EngineNet = EngineNet {
     seed: 2035,
     oracle: "caissa-synth.tsv",
 };
+
+/// cinder (brunocodutra/cinder c72467a, v0.6.1, 2026-08-21): Stockfish 19's pawn-pair and
+/// threat inputs beside king-bucketed chess-768 (mirrored with the king on files a–d), a
+/// rounded pairwise product, signed squares, two f32 dense layers in four fma chains, an output
+/// over 8 lanes with a residual, its int16 value clamped to ±7871; shipped zstd-compressed.
+pub const CINDER: EngineNet = EngineNet {
+    name: "cinder",
+    engine: "cinder c72467ab62fd6bf4b81f774fe7c725881212544d, cargo build --release, RUSTFLAGS=-Ctarget-cpu=x86-64-v3 (AVX2, FMA), nightly rustc",
+    arch: nnue_format::known::CINDER,
+    seed: 2036,
+    oracle: "cinder-synth.tsv",
+};

@@ -9,7 +9,8 @@
 //!
 //! A Stormphrax net can also be written with the last array's padding (`padded`, as its own
 //! writer does) or zstd-compressed (`zstd`, as it ships its nets; `zstd3`: in three frames);
-//! a Viridithas net zstd-compressed (`zstd`: one frame, as it ships and embeds its nets).
+//! a Viridithas or cinder net zstd-compressed (`zstd`: one frame, as they ship and embed
+//! their nets).
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,12 +33,9 @@ fn main() {
         _ => None,
     };
     let is_cbnf = file == Some(nnue_runtime::format::FileLayout::Cbnf);
-    if file == Some(nnue_runtime::format::FileLayout::Viridithas) && matches!(form, "" | "zstd") {
-        let bytes = if form.is_empty() {
-            net_value.to_bytes()
-        } else {
-            nnue_runtime::format::synth::viridithas_zstd(&net_value)
-        };
+    let whole_zstd = [nnue_runtime::format::FileLayout::Viridithas, nnue_runtime::format::FileLayout::Cinder];
+    if file.is_some_and(|f| whole_zstd.contains(&f)) && matches!(form, "" | "zstd") {
+        let bytes = if form.is_empty() { net_value.to_bytes() } else { net_value.to_zstd(1).expect("one frame") };
         if let Err(e) = std::fs::write(out, &bytes) {
             eprintln!("writing {out}: {e}");
             std::process::exit(1);

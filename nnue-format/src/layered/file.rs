@@ -81,6 +81,16 @@ impl FileArray {
     }
 }
 
+/// The output layer's inputs whose weights the file stores apart (`split_skip`: the skip
+/// connection's), 0 in other files.
+pub(crate) fn skip_inputs(arch: &LayeredArch) -> usize {
+    if arch.file.format().split_skip {
+        arch.l3_inputs() - arch.last_act_width()
+    } else {
+        0
+    }
+}
+
 /// The arrays of a net of `arch`, in file order, as its layout's record (`super::format`) says.
 pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
     let (inputs, l1, l2, l3, l2f, b) = (arch.int16_inputs(), arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
@@ -106,21 +116,34 @@ pub(crate) fn arrays(arch: &LayeredArch) -> Vec<FileArray> {
         Axes::BucketInputMajor => FileArray::new("l2 weights", I32, &[b, l3, l2f], &[0, 2, 1]),
         Axes::InputMajor => FileArray::new("l2 weights", I32, &[b, l3, l2f], &[2, 0, 1]),
     };
+    // `split_skip`: the skip inputs' weights are an array of their own ("skip weights").
+    let skip = skip_inputs(arch);
+    let l3i = l3i - skip;
     let output = match format.output {
         Axes::InputMajor => FileArray::new("l3 weights", I32, &[b, l3i], &[1, 0]),
         _ => FileArray::new("l3 weights", I32, &[b, l3i], &[0, 1]),
     };
-    rows.into_iter()
+    let mut arrays: Vec<FileArray> = rows
+        .into_iter()
         .chain([
             FileArray::new("ft biases", I16, &[l1], &[0]),
             sparse,
             FileArray::new("l1 biases", I32, &[b, l2], &[0, 1]),
-            dense,
-            FileArray::new("l2 biases", I32, &[b, l3], &[0, 1]),
-            output,
-            FileArray::new("l3 biases", I32, &[b], &[0]),
         ])
-        .collect()
+        .collect();
+    if skip > 0 {
+        arrays.push(FileArray::new("skip weights", I32, &[b, skip], &[0, 1]));
+    }
+    arrays.extend([dense, FileArray::new("l2 biases", I32, &[b, l3], &[0, 1])]);
+    if let Some(n) = arch.l3b {
+        // Only cinder's stack has it: canonical.
+        arrays.extend([
+            FileArray::new("l3b weights", I32, &[b, n, arch.dense_act_width()], &[0, 1, 2]),
+            FileArray::new("l3b biases", I32, &[b, n], &[0, 1]),
+        ]);
+    }
+    arrays.extend([output, FileArray::new("l3 biases", I32, &[b], &[0])]);
+    arrays
 }
 
 impl FileArray {
@@ -200,6 +223,39 @@ mod round_trip {
         assert_eq!(Net::from_bytes(&shipped, Some(&arch)).unwrap(), net);
         let cut = Net::from_bytes(&shipped[..shipped.len() - 1], Some(&arch)).unwrap_err();
         assert!(cut.to_string().contains("zstd"), "{cut}");
+    }
+
+    /// cinder's layout: read back as written, raw and zstd-compressed; its rows stored in
+    /// cinder's order (mirrored with the king on files a–d, its piece numbering), the output's
+    /// residual weights apart; the description prints as read.
+    #[test]
+    fn a_cinder_file_round_trips_in_its_own_row_order() {
+        let text = "(768x2hm -> 64)x2 -> pairwise>>7 -> (16 -> 16 -> 16 -> 1)x8, f32, l1act=signedsquare, \
+                    l2act=signedsquare, skip, l1mul=128/1209675, ftmax=127, ftround, l2chains=4, outlanes=8, scale=75, \
+                    outclamp=7871, threats=pawnpairs+sf19, file=cinder, \
+                    kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let arch: Architecture = text.parse().unwrap();
+        assert_eq!(arch.to_string(), text.split_whitespace().collect::<Vec<_>>().join(" "));
+        let Architecture::Layered(a) = arch else { unreachable!() };
+        assert_eq!((a.l2_full(), a.dense_act_width(), a.last_act_width(), a.l3_inputs()), (32, 32, 32, 64));
+        let net = crate::synth::layered(&a, 5);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), a.param_bytes());
+        assert_eq!(Net::from_bytes(&bytes, Some(&arch)).unwrap(), net);
+        let shipped = net.to_zstd(1).unwrap();
+        assert!(shipped.len() < bytes.len());
+        assert_eq!(Net::from_bytes(&shipped, Some(&arch)).unwrap(), net);
+        let Model::Layered(_, p) = &net.model else { unreachable!() };
+        // Our first piece-square row (own pawn on a1, king bucket 0) is cinder's row of the
+        // own pawn on h1: 7, after the 64368 int8 rows.
+        let (l1, int8) = (64, (4560 + 59808) * 64);
+        let row = |r: usize| &bytes[int8 + 2 * l1 * r..int8 + 2 * l1 * (r + 1)];
+        let ours: Vec<u8> = p.ft_weights[..l1].iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(row(7), &ours[..]);
+        // The residual weights follow the sparse layer's biases: bucket 0's first is the
+        // output weights' 33rd.
+        let at = int8 + 2 * 768 * 2 * l1 + 2 * l1 + 8 * 16 * l1 + 4 * 8 * 16;
+        assert_eq!(bytes[at..at + 4], p.l3_weights[32].to_le_bytes());
     }
 
     /// PlentyChess's layout, one varint per value: read back as written, byte for byte; its

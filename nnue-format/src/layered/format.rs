@@ -45,6 +45,13 @@ pub enum FileLayout {
     /// (a fixed permutation of each half), which only its AVX2 build's int16 pair sums
     /// could see; with exact sums the order doesn't matter.
     Viridithas,
+    /// cinder's (brunocodutra/cinder, `lib/nnue.rs`), zstd-compressed, no header, no padding:
+    /// pawn-pair and threat rows (int8), piece-square rows (int16, cinder's piece order) and
+    /// biases, the layers canonical (`[B][out][in]`), their biases f32, the output layer's
+    /// residual weights stored after the sparse layer's biases. cinder mirrors a side's
+    /// features when its king is on files a–d, we on e–h: a fixed permutation of the rows,
+    /// applied at load and undone at write ([`Format::mirrored_a_to_d`]).
+    Cinder,
 }
 
 /// The axis order of a layer's weights (canonical: `[B][out][in]`, as
@@ -94,6 +101,14 @@ pub struct Format {
     /// How our writer's synthetic nets end: as the engine's own files (Obsidian's and
     /// Reckless's struct sizes, bullet's padding), CBNF's unpadded.
     pub synth_padding: Padding,
+    /// The engine mirrors a side's features when its king is on files a–d (ours: e–h), and
+    /// numbers its piece-square rows `64·(2·piece type + colour) + square`: the reader puts
+    /// the rows in our order (`crate::mirror_rows`), the writer back (cinder's).
+    pub mirrored_a_to_d: bool,
+    /// The output layer's inputs after the last dense activation (the sparse layer's
+    /// activation, `skip`) have their weights as an array of their own, after the sparse
+    /// layer's biases (cinder's residual).
+    pub split_skip: bool,
 }
 
 /// A headerless file of raw values back to back, the layers input-major, no board inputs: what
@@ -114,11 +129,13 @@ const fn plain(layout: FileLayout, name: &'static str) -> Format {
         dense: Axes::InputMajor,
         output: Axes::InputMajor,
         synth_padding: Padding::None,
+        mirrored_a_to_d: false,
+        split_skip: false,
     }
 }
 
 /// Every engine's file, in the order descriptions list them.
-pub const FORMATS: [Format; 7] = [
+pub const FORMATS: [Format; 8] = [
     // struct QuantisedNetwork: FTWeights[inputs][L1], FTBiases[L1], L1Weights[L1][B][L2],
     // L1Biases[B][L2], L2Weights[L2 (x2)][B][L3], L2Biases[B][L3], L3Weights[L3][B],
     // L3Biases[B]; no header, no padding.
@@ -190,6 +207,23 @@ pub const FORMATS: [Format; 7] = [
         threats_first: true,
         ..plain(FileLayout::Viridithas, "viridithas")
     },
+    // cinder's `Nnue` (lib/nnue.rs, read in order from `nnue.bin`, which build.rs decompresses
+    // from `nnue.bin.zst`): pawn pairs[4560][L1] i8, threats[59808][L1] i8, piece-square
+    // [inputs][L1] i16, biases[L1] i16, then `[B][L2][L1]` i8, `[B][L2]`, the residual
+    // `[B][L2 x2]`, `[B][L3][L2 x2]`, `[B][L3]`, `[B][L3B][L3 x2]`, `[B][L3B]`, `[B][L3B x2]`,
+    // `[B]` f32.
+    Format {
+        zstd: Zstd::WholeFile,
+        threats: &[ThreatInputs::PawnPairsSf19],
+        needs_threats: true,
+        threats_first: true,
+        sparse: Axes::Canonical,
+        dense: Axes::Canonical,
+        output: Axes::Canonical,
+        mirrored_a_to_d: true,
+        split_skip: true,
+        ..plain(FileLayout::Cinder, "cinder")
+    },
 ];
 
 impl FileLayout {
@@ -204,6 +238,7 @@ impl FileLayout {
             FileLayout::Reckless => 4,
             FileLayout::PlentyChess => 5,
             FileLayout::Viridithas => 6,
+            FileLayout::Cinder => 7,
         };
         &FORMATS[i]
     }

@@ -19,7 +19,8 @@
 //! 2. **Transformer.** int16 rows summed into one int16 accumulator per perspective, wrapping.
 //! 3. **Pairwise activation** `pairwise>>S`: per perspective (side to move's first), for
 //!    `i < L1/2`: `clamp(a[i], 0, 255) · clamp(a[i + L1/2], 0, 255) >> S`, a byte; L1 bytes in
-//!    all.
+//!    all. `ftmax=127, ftround` with `pairwise>>7` (cinder's): `(clamp(a[i], 0, 127) ·
+//!    clamp(a[i + L1/2], 0, 127) + 64) >> 7`.
 //! 4. **Sparse int8 layer** L1 → L2 per output bucket: `s[j] = Σ x[i] · w[j][i]` in int32.
 //!    `l1sums=i16pairs` (Integral's; `l1sums=exact`, the default, is the plain sum): the non-zero 4-byte groups of `x` are listed in order
 //!    and taken two at a time; for each pair and output, bytes 0–1 of each group give one
@@ -32,20 +33,25 @@
 //!    - `f32`: `z = fma(s, l1mul, bias)` (one rounding, `l1mul` the f32 quotient of the two
 //!      integers); `dual` gives `[clamp(z, 0, 1); L2] ++ [min(z², 1); L2]`, `screlu`
 //!      `clamp(z, 0, 1)²`, `crelu` `clamp(z, 0, 1)`, `hardswish` `z · clamp(z + 3, 0, 6) ·
-//!      (1/6)` (in that order, `1/6` the f32 quotient; Viridithas's);
+//!      (1/6)` (in that order, `1/6` the f32 quotient; Viridithas's), `signedsquare`
+//!      `[max(z, 0)²] ++ [min(z, 0)²]` (cinder's, doubling the width);
 //!    - `i32`: `o = (s >> l1shift) + bias`; `dual` gives `[clamp(o, 0, Q) · Q; L2] ++
 //!      [min(o·o, Q²); L2]` (wrapping product), `screlu` `clamp(o, 0, Q)²`.
 //! 6. **Dense layer** L2 (·2 when dual) → L3: `f32`: each output starts at its bias and adds
-//!    `fma(x[i], w[k][i], ·)` for `i` in order, then `l2act=`: `clamp(y, 0, 1)²` (`screlu`,
+//!    `fma(x[i], w[k][i], ·)` for `i` in order (`l2chains=K`, cinder's: K chains from 0, chain
+//!    k over `i ≡ k mod K`, then `bias + ((0 + c0) + c1) + …`), then `l2act=`: `clamp(y, 0, 1)²` (`screlu`,
 //!    unless said), `clamp(y, 0, 1)` (`crelu`) or `swiglu` (`hardswish(y[i]) · y[i + L3/2]`
 //!    for `i < L3/2`, halving the width: Viridithas's); then with `residual` the dense
 //!    layer's input added (`a[i] + x[i]`, as wide); `i32`: `y = bias + Σ x[i] · w[k][i]`
 //!    wrapping, then `clamp(y, 0, Q³)` (`crelu`, the only one). No engine computes the other
-//!    i32 activations, so they are refused rather than guessed.
+//!    i32 activations, so they are refused rather than guessed. `(L2 -> L3 -> L3B -> 1)`
+//!    (f32, cinder's): a second dense layer L3 (x2) → L3B, summed and activated alike.
 //! 7. **Output** L3 (L3/2 after `swiglu`) → 1 (with `skip`, f32 only: over the dense layer's values then the
 //!    sparse layer's activation, `L3 + L2 (x2)` inputs, PlentyChess's): `f32`: 16 lane sums, lane `j` taking inputs `j, j + 16, ...` in order
 //!    (`x·w`, then `fma`), the lanes halved four times (`p[j] + p[j + half]`), the bias added
-//!    last, then `(out · scale) as i32` (truncating; Alexandria's AVX2 order); `i32`:
+//!    last, then `(out · scale) as i32` (truncating; Alexandria's AVX2 order); `outlanes=W`
+//!    (cinder's): [`LanesF32`](crate::layers::step::LanesF32)'s W lanes, the skip inputs its
+//!    residual part; `outclamp=V` then clamps the integer to `±V`; `i32`:
 //!    `out = bias + Σ clamp(y, 0, Q³) · w` (wrapping), then `(out / Q) · scale / Q³` (int32,
 //!    each division truncating; Stormphrax's).
 //!
@@ -57,6 +63,7 @@
 pub(crate) mod file;
 pub mod format;
 pub(crate) mod header;
+pub(crate) mod mirror;
 
 pub use format::FileLayout;
 
@@ -87,6 +94,24 @@ pub struct LayeredArch {
     pub bucket_rule: BucketRule,
     /// The pairwise product's right shift.
     pub ft_shift: u32,
+    /// The pairwise factors' clamp (`ftmax=`; 255 unless said).
+    pub ft_max: i32,
+    /// The pairwise product rounded before its shift (`ftround`: `(a·b + 2^(S−1)) >> S`,
+    /// cinder's `mulhrs`), else truncated.
+    pub ft_round: bool,
+    /// A second f32 dense layer after the first (`(L2 -> L3 -> L3B -> 1)`), with the first's
+    /// activation: its outputs (cinder's).
+    pub l3b: Option<usize>,
+    /// The f32 dense layers' sums in this many fma chains (`l2chains=K`: chain `k` the inputs
+    /// `i ≡ k mod K` in order from 0, then `bias + (((c0 + c1) + c2) + …)`, cinder's); 0, unless
+    /// said: one chain from the bias.
+    pub dense_chains: u32,
+    /// The f32 output layer over this many lanes (`outlanes=W`, cinder's; see
+    /// [`LanesF32`](crate::layers::step::LanesF32)); 0, unless said: 16 lanes halved.
+    pub out_lanes: u32,
+    /// The final value clamped to `±M` after its conversion (`outclamp=M`, cinder's
+    /// `Value`), if said.
+    pub out_clamp: Option<i32>,
     /// The sparse layer's activation (`l1act=`; `dual` doubles the dense layer's inputs).
     pub l1_act: Act,
     /// The output layer reads the sparse layer's activation after the dense layer's
@@ -294,6 +319,8 @@ pub enum Act {
     /// `hardswish(x[i]) · x[i + n/2]` for `i < n/2` (f32, after the dense layer only:
     /// Viridithas's SwiGLU), halving the width.
     Swiglu,
+    /// `[max(x, 0)²] ++ [min(x, 0)²]` (f32 only; cinder's), doubling the width.
+    SignedSquare,
 }
 
 impl Act {
@@ -304,6 +331,7 @@ impl Act {
             Act::Dual => "dual",
             Act::HardSwish => "hardswish",
             Act::Swiglu => "swiglu",
+            Act::SignedSquare => "signedsquare",
         }
     }
 
@@ -389,24 +417,36 @@ impl LayeredArch {
         self.int8_inputs() + self.int16_inputs()
     }
 
-    /// The dense layer's inputs: L2, doubled by a dual activation.
+    /// The dense layer's inputs: L2, doubled by a dual activation or a signed square.
     pub fn l2_full(&self) -> usize {
-        self.l2 * if self.dual() { 2 } else { 1 }
+        self.l2 * if self.dual() || self.l1_act == Act::SignedSquare { 2 } else { 1 }
+    }
+
+    /// The width of the dense activation of `n` values: halved by `swiglu`, doubled by
+    /// `signedsquare`.
+    fn act_width(&self, n: usize) -> usize {
+        match self.l2_act {
+            Act::Swiglu => n / 2,
+            Act::SignedSquare => 2 * n,
+            _ => n,
+        }
     }
 
     /// The output layer's inputs: L3, and the sparse layer's activation after them with `skip`
     /// in f32 stacks (i32 stacks add it to the L3 values: as many).
     pub fn l3_inputs(&self) -> usize {
-        self.dense_act_width() + if self.skip && self.concat_skip() { self.l2_full() } else { 0 }
+        self.last_act_width() + if self.skip && self.concat_skip() { self.l2_full() } else { 0 }
     }
 
-    /// The width of the dense layer's activation: L3, halved by `l2act=swiglu`.
+    /// The width of the dense layer's activation: L3, halved by `l2act=swiglu`, doubled by
+    /// `l2act=signedsquare`.
     pub fn dense_act_width(&self) -> usize {
-        if self.l2_act == Act::Swiglu {
-            self.l3 / 2
-        } else {
-            self.l3
-        }
+        self.act_width(self.l3)
+    }
+
+    /// The width of the last dense layer's activation (the second's with `l3b`).
+    pub fn last_act_width(&self) -> usize {
+        self.act_width(self.l3b.unwrap_or(self.l3))
     }
 
     /// The skip connection joins the sparse layer's activation to the dense layer's output
@@ -477,8 +517,9 @@ impl LayeredArch {
         let reason = match (self.numbers, self.l1_act, self.l2_act) {
             (_, _, Act::Dual) => Err("l2act=dual: a dual activation only follows the sparse layer"),
             (_, Act::Swiglu, _) => Err("l1act=swiglu: a gated activation only follows the dense layer"),
-            (Numbers::I32 { .. }, Act::HardSwish, _) | (Numbers::I32 { .. }, _, Act::HardSwish | Act::Swiglu) => {
-                Err("hardswish and swiglu are f32 activations")
+            (Numbers::I32 { .. }, Act::HardSwish | Act::SignedSquare, _)
+            | (Numbers::I32 { .. }, _, Act::HardSwish | Act::Swiglu | Act::SignedSquare) => {
+                Err("hardswish, swiglu and signedsquare are f32 activations")
             }
             // No engine computes these; their integer scales would be a guess.
             (Numbers::I32 { .. }, Act::Crelu, _) => Err("l1act=crelu: i32 stacks take screlu or dual"),
@@ -486,6 +527,35 @@ impl LayeredArch {
             _ => Ok(()),
         };
         reason.map_err(|reason| ShapeError::Activations { reason })
+    }
+
+    /// Why cinder's options don't fit the rest of the stack, if they don't.
+    fn stack_reason(&self) -> Option<&'static str> {
+        let f32 = matches!(self.numbers, Numbers::F32 { .. });
+        let main = self.last_act_width();
+        if !f32 && (self.l3b.is_some() || self.dense_chains > 0 || self.out_lanes > 0 || self.out_clamp.is_some()) {
+            return Some("l3b, l2chains=, outlanes= and outclamp= belong to f32 stacks");
+        }
+        if self.l3b.is_some_and(|n| n == 0 || !n.is_multiple_of(16) || n > 128) {
+            return Some("the second dense layer's outputs must be a positive multiple of 16, at most 128");
+        }
+        if self.l3b.is_some() && self.residual {
+            return Some("residual: no engine adds the dense input after a second dense layer");
+        }
+        if !matches!(self.dense_chains, 0 | 2 | 4 | 8 | 16) {
+            return Some("l2chains= takes 2, 4, 8 or 16 chains");
+        }
+        if self.out_lanes > 0 {
+            let lanes = self.out_lanes as usize;
+            let skip = self.l3_inputs() - main;
+            if !matches!(self.out_lanes, 4 | 8 | 16) || !main.is_multiple_of(lanes) || !skip.is_multiple_of(lanes) {
+                return Some("outlanes= takes 4, 8 or 16 lanes, dividing the output layer's inputs");
+            }
+        }
+        if self.out_clamp.is_some_and(|m| m <= 0) {
+            return Some("outclamp= must be positive");
+        }
+        None
     }
 
     /// Shape checks the kernels rely on.
@@ -526,7 +596,17 @@ impl LayeredArch {
         if self.residual && (!matches!(self.numbers, Numbers::F32 { .. }) || self.dense_act_width() != self.l2_full()) {
             return Err(ShapeError::Residual { from: self.l2_full(), to: self.dense_act_width() });
         }
-        if !Self::FT_SHIFTS.contains(&self.ft_shift) {
+        if let Some(reason) = self.stack_reason() {
+            return Err(ShapeError::Stack { reason });
+        }
+        if self.ft_round {
+            // The kernels' `mulhrs` of `a << (15 − S)` by `b`: cinder's 127 and 7 only.
+            if (self.ft_max, self.ft_shift) != (127, 7) {
+                return Err(ShapeError::Stack { reason: "ftround: the rounded transform is ftmax=127, pairwise>>7" });
+            }
+        } else if self.ft_max != 255 {
+            return Err(ShapeError::Stack { reason: "ftmax=: a truncated transform clamps at 255" });
+        } else if !Self::FT_SHIFTS.contains(&self.ft_shift) {
             let (min, max) = (*Self::FT_SHIFTS.start(), *Self::FT_SHIFTS.end());
             return Err(ShapeError::FtShift { got: self.ft_shift, min, max });
         }
@@ -556,7 +636,11 @@ impl fmt::Display for LayeredArch {
         if self.kings.mirrored {
             write!(f, "hm")?;
         }
-        write!(f, " -> {})x2 -> pairwise>>{} -> ({} -> {} -> 1)", self.l1, self.ft_shift, self.l2, self.l3)?;
+        write!(f, " -> {})x2 -> pairwise>>{} -> ({} -> {}", self.l1, self.ft_shift, self.l2, self.l3)?;
+        if let Some(n) = self.l3b {
+            write!(f, " -> {n}")?;
+        }
+        write!(f, " -> 1)")?;
         if self.buckets > 1 {
             write!(f, "x{}", self.buckets)?;
         }
@@ -585,7 +669,22 @@ impl fmt::Display for LayeredArch {
                 write!(f, ", i32{act}{wide}{act2}, q={}, l1shift={l1_shift}", 1u32 << q_bits)?
             }
         }
+        if self.ft_max != 255 {
+            write!(f, ", ftmax={}", self.ft_max)?;
+        }
+        if self.ft_round {
+            write!(f, ", ftround")?;
+        }
+        if self.dense_chains > 0 {
+            write!(f, ", l2chains={}", self.dense_chains)?;
+        }
+        if self.out_lanes > 0 {
+            write!(f, ", outlanes={}", self.out_lanes)?;
+        }
         write!(f, ", scale={}", self.scale)?;
+        if let Some(m) = self.out_clamp {
+            write!(f, ", outclamp={m}")?;
+        }
         match self.l1_sums {
             L1Sums::Exact => {}
             L1Sums::I16Pairs => write!(f, ", l1sums=i16pairs")?,
@@ -635,8 +734,10 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let (shift, rest) = rest.split_once("->(").ok_or_else(shape_err)?;
     let (stack, buckets) = rest.split_once(')').ok_or_else(shape_err)?;
     let sizes: Vec<&str> = stack.split("->").collect();
-    let [l2, l3, "1"] = sizes[..] else {
-        return Err(format!("the stack `({stack})` must be `(L2 -> L3 -> 1)`"));
+    let (l2, l3, l3b) = match sizes[..] {
+        [l2, l3, "1"] => (l2, l3, None),
+        [l2, l3, l3b, "1"] => (l2, l3, Some(parse_num(l3b)?)),
+        _ => return Err(format!("the stack `({stack})` must be `(L2 -> L3 -> 1)` or `(L2 -> L3 -> L3B -> 1)`")),
     };
     let buckets = match buckets {
         "" => 1,
@@ -651,6 +752,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
     let mut skip = false;
     let mut residual = false;
     let mut wide = false;
+    let (mut ft_max, mut ft_round, mut dense_chains, mut out_lanes, mut out_clamp) = (255, false, 0, 0, None);
     for opt in options {
         match opt.split_once('=') {
             None if opt == "f32" || opt == "i32" => numbers = Some(opt.clone()),
@@ -658,6 +760,13 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
             None if opt == "skip" => skip = true,
             None if opt == "residual" => residual = true,
             None if opt == "wide" => wide = true,
+            None if opt == "ftround" => ft_round = true,
+            Some(("ftmax", v)) => ft_max = i32::try_from(parse_u32("ftmax", v)?).map_err(|_| "ftmax is too large")?,
+            Some(("l2chains", v)) => dense_chains = parse_u32("l2chains", v)?,
+            Some(("outlanes", v)) => out_lanes = parse_u32("outlanes", v)?,
+            Some(("outclamp", v)) => {
+                out_clamp = Some(i32::try_from(parse_u32("outclamp", v)?).map_err(|_| "outclamp is too large")?)
+            }
             Some(("l1act", v)) => l1_act = parse_act("l1act", v)?,
             Some(("l2act", v)) => l2_act = Some(parse_act("l2act", v)?),
             Some(("l1mul", v)) => {
@@ -726,6 +835,12 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         buckets,
         bucket_rule,
         ft_shift: parse_u32("pairwise", shift)?,
+        ft_max,
+        ft_round,
+        l3b,
+        dense_chains,
+        out_lanes,
+        out_clamp,
         l1_act,
         skip,
         residual,
@@ -734,7 +849,7 @@ pub(crate) fn parse_layered(shape_rest: &str, options: &[String]) -> Result<Laye
         numbers,
         scale: scale.ok_or_else(|| missing("scale=..."))?,
         file: file.ok_or_else(|| {
-            missing("its file layout (file=alexandria, bullet, cbnf, obsidian, reckless, plentychess or viridithas)")
+            missing("its file layout (file=alexandria, bullet, cbnf, obsidian, reckless, plentychess, viridithas or cinder)")
         })?,
     })
 }
@@ -748,10 +863,10 @@ pub(crate) fn parse_bucket_table(v: &str) -> Result<[u8; 33], String> {
 }
 
 fn parse_act(name: &str, v: &str) -> Result<Act, String> {
-    [Act::Crelu, Act::Screlu, Act::Dual, Act::HardSwish, Act::Swiglu]
+    [Act::Crelu, Act::Screlu, Act::Dual, Act::HardSwish, Act::Swiglu, Act::SignedSquare]
         .into_iter()
         .find(|a| a.name() == v)
-        .ok_or_else(|| format!("{name}={v}: expected crelu, screlu, dual, hardswish or swiglu"))
+        .ok_or_else(|| format!("{name}={v}: expected crelu, screlu, dual, hardswish, swiglu or signedsquare"))
 }
 
 fn parse_u32(name: &str, s: &str) -> Result<u32, String> {
@@ -803,7 +918,7 @@ mod tests {
             ),
             ("threats=reckless, file=bullet", "stored by file=reckless only"),
             ("file=reckless", "say which"),
-            ("threats=pawnpairs+sf19, file=reckless", "stored by file=cbnf or file=plentychess or file=viridithas only"),
+            ("threats=pawnpairs+sf19, file=reckless", "stored by file=cbnf or file=plentychess or file=viridithas or file=cinder only"),
         ] {
             let text = format!("{base}, {options}, {two}");
             let e = text.parse::<Architecture>().unwrap_err().to_string();
@@ -836,7 +951,7 @@ mod tests {
             ("threats=custom:99999999999, file=reckless", "out of range"),
             (
                 "threats=custom:18, file=bullet",
-                "threats=custom:18 are stored by file=cbnf or file=reckless or file=plentychess or file=viridithas only",
+                "threats=custom:18 are stored by file=cbnf or file=reckless or file=plentychess or file=viridithas or file=cinder only",
             ),
         ] {
             let text = format!("{base}, {options}, {two}");
@@ -967,7 +1082,7 @@ mod tests {
             ("f32, l2act=dual, l1mul=1/64", "only follows the sparse layer"),
             ("i32, l1act=crelu, q=64, l1shift=8", "i32 stacks take screlu or dual"),
             ("i32, l2act=screlu, q=64, l1shift=8", "i32 stacks clip"),
-            ("f32, l1act=relu, l1mul=1/64", "expected crelu, screlu, dual, hardswish or swiglu"),
+            ("f32, l1act=relu, l1mul=1/64", "expected crelu, screlu, dual, hardswish, swiglu or signedsquare"),
             ("f32, l1act=swiglu, l1mul=1/64", "only follows the dense layer"),
             ("i32, l1act=hardswish, q=64, l1shift=8", "f32 activations"),
             ("i32, l2act=swiglu, q=64, l1shift=8", "f32 activations"),

@@ -132,8 +132,15 @@ pub enum Call {
     AffineF32 { param: Param, x: Reg, inputs: usize, n: usize, out: Reg },
     /// An f32 layer of `inputs` to one value, in its 16-lane order.
     DotF32 { param: Param, x: Reg, inputs: usize, out: Reg },
-    /// `(x · scale) as i32`.
-    F32ToInt { x: Reg, scale: i32, out: Reg },
+    /// `[max(x, 0)²] ++ [min(x, 0)²]` of `n` values (cinder's signed square).
+    SignedSquareF32 { x: Reg, n: usize, out: Reg },
+    /// An f32 layer of `inputs` to `n` values summed in `chains` fma chains (cinder's).
+    AffineChainsF32 { param: Param, x: Reg, inputs: usize, n: usize, chains: u32, out: Reg },
+    /// An f32 layer of `inputs` to one value over `lanes` lanes, its last `skip` inputs a
+    /// residual part (cinder's output).
+    LanesF32 { param: Param, x: Reg, inputs: usize, lanes: u32, skip: usize, out: Reg },
+    /// `(x · scale) as i32`, then clamped to `±clamp` if said.
+    F32ToInt { x: Reg, scale: i32, clamp: Option<i32>, out: Reg },
     /// `(x >> shift) + bias` of `n` sums (`shift` < 32).
     ShiftBias { param: Param, x: Reg, n: usize, shift: u32, out: Reg },
     /// `[clamp(o, 0, Q) · Q] ++ [min(o · o, Q²)]` of `n` sums, Q = 2^q_bits.

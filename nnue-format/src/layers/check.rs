@@ -62,6 +62,7 @@ impl Architecture {
                     Param::L1 => shape(a.l1, a.l2, I8, n),
                     Param::L2 => shape(a.l2_full(), a.l3, n, n),
                     Param::L3 => shape(a.l3_inputs(), 1, n, n),
+                    Param::L3b => a.l3b.and_then(|o| shape(a.dense_act_width(), o, n, n)),
                     _ => None,
                 }
             }
@@ -166,7 +167,9 @@ impl Layers {
         // Pairwise: half of each perspective's L1 values, so L1 in all.
         let l1 = arch.l1();
         regs[0] = Some(match self.transform {
-            Transform::Pairwise { max, shift } => Kind::Bytes { len: l1, max: (max * max) >> shift },
+            Transform::Pairwise { max, shift, round } => {
+                Kind::Bytes { len: l1, max: (max * max + if round { 1 << (shift - 1) } else { 0 }) >> shift }
+            }
             Transform::Clipped { max, bytes: true } => Kind::Bytes { len: 2 * l1, max },
             Transform::Clipped { bytes: false, .. } => Kind::Int(2 * l1),
         });

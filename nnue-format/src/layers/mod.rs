@@ -14,9 +14,11 @@
 //! bucket 0 | bucket (pieces - 1) / 4 | bucket (pieces - 2) / ceil(32 / B)
 //!          | bucket min((63 - pieces)(32 - pieces) / 225, 7)
 //! r0 = clamp(a, 0, M) · clamp(a', 0, M) >> S, per half, side to move first
+//! r0 = (clamp(a, 0, M) · clamp(a', 0, M) + 2^(S-1)) >> S, per half, side to move first
 //! r0 = clamp(acc, 0, M), side to move first [(bytes)]
 //! rN = P · rI + b (int8)        rN = l1 · rI (int8)        rN = P · rI (int16)
 //! rN = P · rI + b (f32, fma in order)   rN = P · rI + b (f32, 16 lanes)   rN = P · rI + b (int32)
+//! rN = P · rI + b (f32, K fma chains)   rN = P · rI + b (f32, W lanes, last N residual)
 //! rN = rI[S..E]     rN = rA ++ rB ++ …     rN = rI²     rN = rI + P.b
 //! rN = clamp(rI >> S, 0, 127)     rN = min(127, rI² >> S)     rN = clamp(rI, 0, M)
 //! rN = rI / K     rN = rI · K     rN = rA + rB     rN = rA - rB
@@ -24,6 +26,7 @@
 //! rN = clamp(rI, 0.0, 1.0)²     rN = clamp(rI, 0.0, 1.0)     rN = rA + rB   (f32)
 //! rN = rI · clamp(rI + 3.0, 0.0, 6.0) · (1/6)
 //! rN = swiglu(rI)   (x[i] · clamp(x[i] + 3.0, 0.0, 6.0) · (1/6) · x[i + n/2])
+//! rN = max(rI, 0.0)² ++ min(rI, 0.0)²     rN = clamp(int(rI · K), -M, M)
 //! rN = int(rI · K)     rN = (rI >> S) + P.b     rN = clamp(rI, 0, Q) · Q ++ min(rI², Q²)     rN = clamp(rI, 0, Q)²
 //! positional = rN[; psqt = (us - them) / 2 / D]
 //! ```
@@ -68,6 +71,8 @@ pub enum Param {
     L2,
     /// See [`Param::L1`].
     L3,
+    /// A multi-layer net's second f32 dense layer, between L2 and L3 (cinder's).
+    L3b,
     /// A chess-768 net's output layer (int16 weights `[2N]` per bucket, int16 bias).
     Out,
 }
@@ -98,12 +103,15 @@ impl Bucket {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Transform {
     /// `clamp(a[i], 0, max) · clamp(a[i + L1/2], 0, max) >> shift` for `i < L1/2`, per
-    /// perspective; bytes, traced as the transformer's output.
+    /// perspective (with `round`, `(… + 2^(shift − 1)) >> shift`: cinder's `mulhrs`); bytes,
+    /// traced as the transformer's output.
     Pairwise {
         /// The clamp's upper bound.
         max: i32,
         /// The product's right shift.
         shift: u32,
+        /// The product rounded to nearest (half up) before the shift, else truncated.
+        round: bool,
     },
     /// `clamp(a[i], 0, max)` per perspective; traced as the transformer's output when
     /// `bytes` (max at most 255).
@@ -144,7 +152,7 @@ impl Architecture {
                 let max = if matches!(self, Architecture::Sfnn(_)) { 254 } else { 255 };
                 Layers {
                     bucket: Bucket::Stockfish,
-                    transform: Transform::Pairwise { max, shift: 9 },
+                    transform: Transform::Pairwise { max, shift: 9, round: false },
                     steps: vec![
                         AffineI8 { param: Fc0, input: 0, out: 1 }.into(),
                         Slice { input: 1, start: 0, len: hidden, out: 2 }.into(),
@@ -172,7 +180,7 @@ impl Architecture {
             }
             Architecture::Sf19(a) => Layers {
                 bucket: Bucket::Stockfish,
-                transform: Transform::Pairwise { max: 255, shift: 9 },
+                transform: Transform::Pairwise { max: 255, shift: 9, round: false },
                 steps: vec![
                     AffineI8 { param: Fc0, input: 0, out: 1 }.into(),
                     SqrClippedShift { input: 1, shift: 21, out: 2 }.into(),
@@ -260,19 +268,29 @@ impl Architecture {
                 let mut steps = vec![sparse, trace(1, false)];
                 match a.numbers {
                     Numbers::F32 { num, den } => {
+                        // `l2chains=K`: cinder's order of the dense layers' sums.
+                        let dense = |param, input, out| match a.dense_chains {
+                            0 => AffineF32 { param, input, out }.into(),
+                            chains => AffineChainsF32 { param, input, chains, out }.into(),
+                        };
                         steps.extend([
                             DequantF32 { param: L1, input: 1, num, den, out: 2 }.into(),
                             f32_act(a.l1_act, 2, 3),
-                            AffineF32 { param: L2, input: 3, out: 4 }.into(),
+                            dense(L2, 3, 4),
                             f32_act(a.l2_act, 4, 5),
                         ]);
                         // `residual`: the dense layer's input added to its activation.
-                        let act = if a.residual {
+                        let mut act = if a.residual {
                             steps.push(AddF32 { a: 5, b: 3, out: 9 }.into());
                             9
                         } else {
                             5
                         };
+                        // A second dense layer, with the first's activation (cinder's).
+                        if a.l3b.is_some() {
+                            steps.extend([dense(L3b, act, 12), f32_act(a.l2_act, 12, 13)]);
+                            act = 13;
+                        }
                         // `skip`: the output layer reads the sparse layer's activation too.
                         let last = if a.skip {
                             steps.push(Concat { inputs: vec![act, 3], out: 8 }.into());
@@ -280,10 +298,15 @@ impl Architecture {
                         } else {
                             act
                         };
-                        steps.extend([
-                            DotF32 { param: L3, input: last, out: 6 }.into(),
-                            F32ToInt { input: 6, scale: a.scale, out: 7 }.into(),
-                        ]);
+                        let output = match a.out_lanes {
+                            0 => DotF32 { param: L3, input: last, out: 6 }.into(),
+                            lanes => {
+                                let skip = a.l3_inputs() - a.last_act_width();
+                                LanesF32 { param: L3, input: last, lanes, skip, out: 6 }.into()
+                            }
+                        };
+                        steps
+                            .extend([output, F32ToInt { input: 6, scale: a.scale, clamp: a.out_clamp, out: 7 }.into()]);
                     }
                     Numbers::I32 { q_bits, l1_shift, wide: true } => {
                         steps.extend([
@@ -325,7 +348,7 @@ impl Architecture {
                 steps.extend([trace(2, false), trace(4, false), trace(output, false)]);
                 Layers {
                     bucket: Bucket::Rule(a.bucket_rule, a.buckets),
-                    transform: Transform::Pairwise { max: 255, shift: a.ft_shift },
+                    transform: Transform::Pairwise { max: a.ft_max, shift: a.ft_shift, round: a.ft_round },
                     steps,
                     positional: 7,
                     psqt_div: None,
@@ -344,6 +367,7 @@ impl fmt::Display for Param {
             Param::L1 => "l1",
             Param::L2 => "l2",
             Param::L3 => "l3",
+            Param::L3b => "l3b",
             Param::Out => "out",
         };
         f.write_str(name)
@@ -364,8 +388,15 @@ impl fmt::Display for Layers {
             }
         }
         match self.transform {
-            Transform::Pairwise { max, shift } => {
+            Transform::Pairwise { max, shift, round: false } => {
                 writeln!(f, "r0 = clamp(a, 0, {max}) · clamp(a', 0, {max}) >> {shift}, per half, side to move first")?
+            }
+            Transform::Pairwise { max, shift, round: true } => {
+                let half = text::pow2(shift.saturating_sub(1));
+                writeln!(
+                    f,
+                    "r0 = (clamp(a, 0, {max}) · clamp(a', 0, {max}) + {half}) >> {shift}, per half, side to move first"
+                )?
             }
             Transform::Clipped { max, bytes: false } => writeln!(f, "r0 = clamp(acc, 0, {max}), side to move first")?,
             Transform::Clipped { max, bytes: true } => {
@@ -413,10 +444,11 @@ impl Layers {
         // Per register: the largest value it holds, where the steps bound it (all are >= 0).
         let mut bound: Vec<Option<i32>> = vec![None; usize::from(Reg::MAX) + 1];
         bound[0] = match self.transform {
-            Transform::Pairwise { max, shift } => {
+            Transform::Pairwise { max, shift, round } => {
                 let m = i64::from(max.max(0));
+                let half = if round { 1i64.checked_shl(shift.saturating_sub(1)).unwrap_or(0) } else { 0 };
                 // A shift of 64 or more leaves 0 (the product is below 2^62).
-                i32::try_from((m * m).checked_shr(shift).unwrap_or(0)).ok()
+                i32::try_from((m * m + half).checked_shr(shift).unwrap_or(0)).ok()
             }
             Transform::Clipped { max, .. } => Some(max.max(0)),
         };
@@ -458,6 +490,7 @@ mod tests {
             "(768hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x8, f32, l1act=crelu, l1mul=1/64, scale=200, l1sums=i16pairs, file=obsidian".into(),
             "(768hm -> 64)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, l2act=swiglu, residual, l1mul=512/4161600, scale=240, file=bullet".into(),
             crate::preset::VIRIDITHAS.into(),
+            crate::preset::CINDER.into(),
         ] {
             let arch: Architecture = text.parse().unwrap();
             let layers = arch.layers();
@@ -542,7 +575,7 @@ mod tests {
         use step::*;
         let fc0 = || Step::AffineI8(AffineI8 { param: Param::Fc0, input: 0, out: 1 });
         // 254 · 254 >> 8 = 252; 255 · 255 >> 9 = 127 is the edge.
-        let pairwise = |max, shift| Transform::Pairwise { max, shift };
+        let pairwise = |max, shift| Transform::Pairwise { max, shift, round: false };
         assert_eq!(with(pairwise(254, 8), vec![fc0()]).int8_input_max(), Some(252));
         assert!(!with(pairwise(254, 8), vec![fc0()]).int8_inputs_fit_7_bits());
         assert!(with(pairwise(255, 9), vec![fc0()]).int8_inputs_fit_7_bits());

@@ -74,6 +74,7 @@ pub(crate) fn param(s: &str) -> Option<Param> {
         "l1" => Param::L1,
         "l2" => Param::L2,
         "l3" => Param::L3,
+        "l3b" => Param::L3b,
         "out" => Param::Out,
         _ => return None,
     })
@@ -133,11 +134,28 @@ impl FromStr for Layers {
             },
         };
         let (n, second) = it.next().ok_or_else(|| err(n + 1, "expected the transform `r0 = …`".into()))?;
-        let transform = if let Some(v) =
+        let rounded =
+            captures(second, "r0 = (clamp(a, 0, {}) · clamp(a', 0, {}) + {}) >> {}, per half, side to move first");
+        let transform = if let Some(v) = rounded {
+            match (num::<i32>(v[0]), num::<u32>(v[3])) {
+                (Some(max), Some(shift)) if v[0] == v[1] && shift > 0 && v[2] == pow2(shift - 1) => {
+                    Transform::Pairwise { max, shift, round: true }
+                }
+                _ => {
+                    return Err(err(
+                        *n,
+                        format!(
+                            "a rounded pairwise transform clamps both halves alike and adds half the shift's unit, found `{}`",
+                            shown(second)
+                        ),
+                    ))
+                }
+            }
+        } else if let Some(v) =
             captures(second, "r0 = clamp(a, 0, {}) · clamp(a', 0, {}) >> {}, per half, side to move first")
         {
             match (num::<i32>(v[0]), num::<u32>(v[2])) {
-                (Some(max), Some(shift)) if v[0] == v[1] => Transform::Pairwise { max, shift },
+                (Some(max), Some(shift)) if v[0] == v[1] => Transform::Pairwise { max, shift, round: false },
                 _ => {
                     return Err(err(
                         *n,

@@ -136,6 +136,10 @@ fn word_layer(model: &Model, param: Param, bucket: usize) -> (&[i32], &[i32]) {
         Param::L2 => {
             (&p.l2_weights[bucket * l3 * l2f..(bucket + 1) * l3 * l2f], &p.l2_biases[bucket * l3..(bucket + 1) * l3])
         }
+        Param::L3b => {
+            let (o, n) = (a.l3b.unwrap_or(0), a.dense_act_width());
+            (&p.l3b_weights[bucket * o * n..(bucket + 1) * o * n], &p.l3b_biases[bucket * o..(bucket + 1) * o])
+        }
         _ => {
             let n = a.l3_inputs();
             (&p.l3_weights[bucket * n..(bucket + 1) * n], &p.l3_biases[bucket..bucket + 1])
@@ -153,11 +157,13 @@ fn transform(t: Transform, us: &[i16], them: &[i16]) -> Vec<i32> {
     let mut out = Vec::with_capacity(us.len());
     for acc in [us, them] {
         match t {
-            Transform::Pairwise { max, shift } => {
+            Transform::Pairwise { max, shift, round } => {
                 let half = acc.len() / 2;
+                let r = if round { 1 << (shift - 1) } else { 0 };
                 out.extend(
-                    (0..half)
-                        .map(|j| (i32::from(acc[j]).clamp(0, max) * i32::from(acc[j + half]).clamp(0, max)) >> shift),
+                    (0..half).map(|j| {
+                        (i32::from(acc[j]).clamp(0, max) * i32::from(acc[j + half]).clamp(0, max) + r) >> shift
+                    }),
                 );
             }
             Transform::Clipped { max, .. } => out.extend(acc.iter().map(|&v| i32::from(v).clamp(0, max))),

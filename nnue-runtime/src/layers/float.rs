@@ -143,10 +143,90 @@ pub fn dot_f32<const IN: usize>(x: &[f32; IN], w: &[i32; IN], b: i32) -> f32 {
     portable::dot16_f32(x, bytemuck::cast_ref(w), f(b))
 }
 
-/// `(x · scale) as i32`, truncating.
+/// `[max(z, 0)²; N] ++ [min(z, 0)²; N]` (`M` = 2N; cinder's signed square).
+///
+/// # Panics
+/// When `M` is not 2N.
 #[inline(always)]
-pub fn f32_to_int(x: f32, scale: i32) -> i32 {
-    (x * scale as f32) as i32
+pub fn signed_square_f32<const N: usize, const M: usize>(z: &[f32; N]) -> [f32; M] {
+    // Not a const assertion, as `dual_f32`.
+    assert!(M == 2 * N, "a signed square doubles its input");
+    let mut a = [0f32; M];
+    for j in 0..N {
+        let (p, n) = (z[j].max(0.0), z[j].min(0.0));
+        a[j] = p * p;
+        a[N + j] = n * n;
+    }
+    a
+}
+
+/// The most fma chains [`affine_chains_f32`] takes.
+pub const MAX_CHAINS: usize = 16;
+
+/// Per output: `chains` fma chains over input-major weights, chain `k` the inputs `i ≡ k mod
+/// chains` in order from 0, then `bias + ((((0 + c0) + c1) + c2) + …)` (cinder's `lnn.rs`).
+///
+/// # Panics
+/// When `chains` is 0 or above [`MAX_CHAINS`].
+#[inline(always)]
+pub fn affine_chains_f32<const IN: usize, const OUT: usize>(
+    x: &[f32; IN],
+    w: &[[i32; OUT]; IN],
+    b: &[i32; OUT],
+    chains: usize,
+) -> [f32; OUT] {
+    assert!((1..=MAX_CHAINS).contains(&chains), "1 to 16 chains");
+    let mut c = [[0f32; OUT]; MAX_CHAINS];
+    for (i, (x, row)) in x.iter().zip(w).enumerate() {
+        for (c, &w) in c[i % chains].iter_mut().zip(row) {
+            *c = x.mul_add(f(w), *c);
+        }
+    }
+    let mut y = [0f32; OUT];
+    for (o, y) in y.iter_mut().enumerate() {
+        let mut s = 0f32;
+        for c in &c[..chains] {
+            s += c[o];
+        }
+        *y = f(b[o]) + s;
+    }
+    y
+}
+
+/// One output over `lanes` lanes, the last `skip` inputs a residual part (cinder's `lno.rs`
+/// and `lro.rs`): lane `l` adds `fma(w[i], x[i], b / main)` over the main inputs `i ≡ l`, and
+/// (products rounded) `w[i]·x[i]` over the residual ones, from 0; the lanes' `r + o` added in
+/// order from −0.0.
+#[inline(always)]
+pub fn lanes_f32<const IN: usize>(x: &[f32; IN], w: &[i32; IN], b: i32, lanes: usize, skip: usize) -> f32 {
+    let main = IN - skip;
+    let c = f(b) / main as f32;
+    let mut total = -0.0f32;
+    for l in 0..lanes {
+        let (mut o, mut r) = (0f32, 0f32);
+        let mut i = l;
+        while i < main {
+            o += f(w[i]).mul_add(x[i], c);
+            i += lanes;
+        }
+        let mut i = main + l;
+        while i < IN {
+            r += f(w[i]) * x[i];
+            i += lanes;
+        }
+        total += r + o;
+    }
+    total
+}
+
+/// `(x · scale) as i32`, truncating, then clamped to `±clamp` if said.
+#[inline(always)]
+pub fn f32_to_int(x: f32, scale: i32, clamp: Option<i32>) -> i32 {
+    let v = (x * scale as f32) as i32;
+    match clamp {
+        Some(m) => v.clamp(-m, m),
+        None => v,
+    }
 }
 
 /// The values' bits, as a trace records f32 layers.

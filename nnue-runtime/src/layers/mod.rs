@@ -25,8 +25,8 @@ pub use affine::{affine_dense, affine_listed, affine_listed_fours, affine_listed
 pub use chess768::{crelu_output, screlu_output};
 pub use composed::{Composed, Forward};
 pub use float::{
-    add_f32, affine_f32, concat_f32, crelu_f32, dequant, dot_f32, dual_f32, f32_bits, f32_to_int, hard_swish_f32,
-    screlu_f32, swiglu_f32,
+    add_f32, affine_chains_f32, affine_f32, concat_f32, crelu_f32, dequant, dot_f32, dual_f32, f32_bits, f32_to_int,
+    hard_swish_f32, lanes_f32, screlu_f32, signed_square_f32, swiglu_f32, MAX_CHAINS,
 };
 pub use int32::{affine_i32, clamp_square, clamped_dot_i32, dual_i32, dual_wide_i32, shift_bias, skip_output_wide_i32};
 pub use output::{psqt, stockfish_bucket};

@@ -8,9 +8,10 @@ use crate::position::Color;
 use crate::simd::Kernels;
 
 /// Stockfish's pairwise transform (and bullet's pairwise CReLU): per perspective,
-/// `clamp(a[i], 0, MAX) · clamp(a[i + L1/2], 0, MAX) >> SHIFT` over pack-ordered columns,
-/// listing the non-zero 4-byte chunks for the next layer as it goes.
-pub struct Pairwise<const MAX: i16, const SHIFT: u32>;
+/// `clamp(a[i], 0, MAX) · clamp(a[i + L1/2], 0, MAX) >> SHIFT` over pack-ordered columns
+/// (`ROUND`: plus `2^(SHIFT − 1)` before the shift, cinder's), listing the non-zero 4-byte
+/// chunks for the next layer as it goes.
+pub struct Pairwise<const MAX: i16, const SHIFT: u32, const ROUND: bool = false>;
 
 /// What [`Pairwise`] writes: all of `out`, the front of `nnz`. Never cleared. Cache-line
 /// aligned, as the kernels' stores are.
@@ -56,7 +57,7 @@ impl<'a, const HALF: usize, const CHUNKS: usize> Sparse<'a, HALF, CHUNKS> {
     }
 }
 
-impl<const MAX: i16, const SHIFT: u32> Pairwise<MAX, SHIFT> {
+impl<const MAX: i16, const SHIFT: u32, const ROUND: bool> Pairwise<MAX, SHIFT, ROUND> {
     /// The transform of `acc`, `stm`'s half first, into `scratch`.
     #[inline(always)]
     pub fn apply<'o, K: Kernels, const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize>(
@@ -70,7 +71,7 @@ impl<const MAX: i16, const SHIFT: u32> Pairwise<MAX, SHIFT> {
         // (saturating packs, clamps, 16-bit products) writes all of `out` and the front of
         // `nnz` it returns.
         let (out, nnz) = unsafe {
-            K::ft_pairwise_both::<L1, HALF, CHUNKS, MAX, SHIFT>(us, them, &mut scratch.out, &mut scratch.nnz)
+            K::ft_pairwise_both::<L1, HALF, CHUNKS, MAX, SHIFT, ROUND>(us, them, &mut scratch.out, &mut scratch.nnz)
         };
         Sparse { out, nnz }
     }

@@ -16,12 +16,14 @@ use nnue_format::layout::{param_arrays, Elem, InputOrder};
 use nnue_format::lower::{lower, Call, Kind, ListedSums, Part};
 
 use super::{LayersError, LoadError};
+use crate::layers::MAX_CHAINS;
 use crate::layers::{
-    add_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_fours, affine_listed_pairs, affine_one,
-    affine_sparse, clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32, crelu_output, dequant, dot_f32,
-    dual_f32, dual_i32, dual_wide_i32, f32_bits, f32_to_int, hard_swish_f32, psqt, screlu_f32, screlu_output,
-    shift_bias, skip_output_wide_i32, sqr_clipped_and_clipped, swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act,
-    Forward, On, Pairwise, PairwiseScratch, SfnnFc0Act, SfnnFc1Act, Sparse,
+    add_f32, affine_chains_f32, affine_dense, affine_f32, affine_i32, affine_listed, affine_listed_fours,
+    affine_listed_pairs, affine_one, affine_sparse, clamp_square, clamped_dot_i32, clipped, clipped_both, crelu_f32,
+    crelu_output, dequant, dot_f32, dual_f32, dual_i32, dual_wide_i32, f32_bits, f32_to_int, hard_swish_f32, lanes_f32,
+    psqt, screlu_f32, screlu_output, shift_bias, signed_square_f32, skip_output_wide_i32, sqr_clipped_and_clipped,
+    swiglu_f32, unpack_sfnn_fc0_act, unpack_sfnn_fc1_act, Forward, On, Pairwise, PairwiseScratch, SfnnFc0Act,
+    SfnnFc1Act, Sparse,
 };
 use crate::network::{Accumulator, Evaluation, Trace};
 use crate::position::Color;
@@ -73,14 +75,18 @@ pub trait Input {
 }
 
 /// A pairwise transform of `HALF` products per perspective (`CHUNKS` = HALF / 2 four-byte
-/// chunks in all), clamped at 255 and shifted by 9 to 15, read by a listed sparse layer of 16
-/// or 32 outputs: the multi-layer nets.
+/// chunks in all), clamped at 255 and shifted by 9 to 15 (or cinder's: clamped at 127, rounded,
+/// shifted by 7), read by a listed sparse layer of 16 or 32 outputs: the multi-layer nets.
 #[derive(Debug, Clone, Copy)]
 pub struct PairwiseInput<const HALF: usize, const CHUNKS: usize>;
 impl<const HALF: usize, const CHUNKS: usize> Input for PairwiseInput<HALF, CHUNKS> {
     const CHUNKS: usize = CHUNKS;
     fn runs(transform: Transform) -> bool {
-        matches!(transform, Transform::Pairwise { max: 255, shift: 9..=15 })
+        matches!(
+            transform,
+            Transform::Pairwise { max: 255, shift: 9..=15, round: false }
+                | Transform::Pairwise { max: 127, shift: 7, round: true }
+        )
     }
 }
 
@@ -94,7 +100,7 @@ impl<const HALF: usize, const CHUNKS: usize, const MAX: i16, const OUT: usize> I
 {
     const CHUNKS: usize = CHUNKS;
     fn runs(transform: Transform) -> bool {
-        transform == Transform::Pairwise { max: i32::from(MAX), shift: 9 }
+        transform == Transform::Pairwise { max: i32::from(MAX), shift: 9, round: false }
     }
     fn listed(n: usize, pairs: bool) -> bool {
         n == OUT && !pairs
@@ -171,7 +177,10 @@ enum Op<'w> {
     AddF32 { a: At, b: At, n: usize, out: At },
     AffineF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, out: At },
     DotF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], out: At },
-    F32ToInt { x: At, scale: i32, out: At },
+    SignedSquareF32 { x: At, n: usize, out: At },
+    AffineChainsF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], n: usize, chains: usize, out: At },
+    LanesF32 { x: At, inputs: usize, w: &'w [i32], b: &'w [i32], lanes: usize, skip: usize, out: At },
+    F32ToInt { x: At, scale: i32, clamp: Option<i32>, out: At },
     ShiftBias { x: At, n: usize, shift: u32, b: &'w [i32], out: At },
     DualI32 { x: At, n: usize, q_bits: u32, out: At },
     ClampSquare { x: At, n: usize, q_bits: u32, out: At },
@@ -489,8 +498,10 @@ impl<const L1: usize, const P: usize, const HALF: usize, const CHUNKS: usize> Fo
     ) -> Evaluation {
         let bucket = self.bucket.of(pieces);
         let mut scratch = PairwiseScratch::<HALF, CHUNKS>::new();
-        let Transform::Pairwise { shift, .. } = self.transform else { unreachable!("a pairwise program") };
+        let Transform::Pairwise { shift, round, .. } = self.transform else { unreachable!("a pairwise program") };
         let ft: Sparse<'_, HALF, CHUNKS> = match shift {
+            // cinder's (`runs` admits no other rounded transform).
+            _ if round => Pairwise::<127, 7, true>::apply(k, acc, stm, &mut scratch),
             9 => Pairwise::<255, 9>::apply(k, acc, stm, &mut scratch),
             10 => Pairwise::<255, 10>::apply(k, acc, stm, &mut scratch),
             11 => Pairwise::<255, 11>::apply(k, acc, stm, &mut scratch),
@@ -675,7 +686,20 @@ fn run<K: Kernels>(k: On<K>, op: &Op<'_>, a: &mut Arena, bucket: usize) {
         Op::DotF32 { x, inputs, w, b, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
             a.f[out] = dot_f32::<IN>(get(&a.f, x), part(w, bucket), b[bucket]);
         }),
-        Op::F32ToInt { x, scale, out } => a.i[out] = f32_to_int(a.f[x], scale),
+        Op::SignedSquareF32 { x, n, out } => sized!(n; 16 | 32 | 64 => |N| {
+            let y: [f32; N] = *get(&a.f, x);
+            put::<f32, { 2 * N }>(&mut a.f, out, signed_square_f32::<N, { 2 * N }>(&y));
+        }),
+        Op::AffineChainsF32 { x, inputs, w, b, n, chains, out } => {
+            sized!(inputs; 16 | 32 | 64 => |IN| sized!(n; 16 | 32 | 64 => |OUT| {
+                let y = affine_chains_f32::<IN, OUT>(get(&a.f, x), part(w, bucket), part(b, bucket), chains);
+                put(&mut a.f, out, y)
+            }))
+        }
+        Op::LanesF32 { x, inputs, w, b, lanes, skip, out } => sized!(inputs; 16 | 32 | 64 => |IN| {
+            a.f[out] = lanes_f32::<IN>(get(&a.f, x), part(w, bucket), b[bucket], lanes, skip);
+        }),
+        Op::F32ToInt { x, scale, clamp, out } => a.i[out] = f32_to_int(a.f[x], scale, clamp),
         Op::ShiftBias { x, n, shift, b, out } => sized!(n; 16 | 32 | 64 => |N| {
             let y: [i32; N] = shift_bias(get(&a.i, x), shift, part(b, bucket));
             put(&mut a.i, out, y)
@@ -801,7 +825,9 @@ impl<'w> Builder<'_, 'w> {
             HardSwishF32 { n, out, .. } | SwigluF32 { n, out, .. } | AddF32 { n, out, .. } => (out, FLOAT, n),
             ConcatF32 { n, out, .. } | AffineF32 { n, out, .. } => (out, FLOAT, n),
             DualF32 { n, out, .. } => (out, FLOAT, 2 * n),
-            DotF32 { out, .. } => (out, FLOAT, 1),
+            DotF32 { out, .. } | LanesF32 { out, .. } => (out, FLOAT, 1),
+            SignedSquareF32 { n, out, .. } => (out, FLOAT, 2 * n),
+            AffineChainsF32 { n, out, .. } => (out, FLOAT, n),
             Fc0Act { out, .. } | Fc1Act { out, .. } => (out, BYTE, 32),
             Clipped { n, out, .. } | Concat { n, out, .. } => (out, BYTE, n),
         };
@@ -930,7 +956,40 @@ impl<'w> Builder<'_, 'w> {
                 let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
                 Op::DotF32 { x: self.at(x)?, inputs, w, b, out }
             }
-            F32ToInt { x, scale, .. } => Op::F32ToInt { x: self.at(x)?, scale, out },
+            SignedSquareF32 { x, n, .. } => {
+                self.sized("an f32 activation", n, VECTOR)?;
+                Op::SignedSquareF32 { x: self.at(x)?, n, out }
+            }
+            AffineChainsF32 { param, x, inputs, n, chains, .. } => {
+                self.sized("a dense layer's input", inputs, VECTOR)?;
+                self.sized("a dense layer", n, VECTOR)?;
+                let chains = chains as usize;
+                if !(1..=MAX_CHAINS).contains(&chains) || !inputs.is_multiple_of(chains) {
+                    return Err(LayersError::Size {
+                        what: "a dense layer's fma chains",
+                        n: chains,
+                        sizes: vec![2, 4, 8, 16],
+                    }
+                    .into());
+                }
+                let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs * n)?, self.biases(param, n)?);
+                Op::AffineChainsF32 { x: self.at(x)?, inputs, w, b, n, chains, out }
+            }
+            LanesF32 { param, x, inputs, lanes, skip, .. } => {
+                self.sized("an f32 output layer", inputs, VECTOR)?;
+                let (lanes, main) = (lanes as usize, inputs - skip);
+                if lanes == 0 || !main.is_multiple_of(lanes) || !skip.is_multiple_of(lanes) {
+                    return Err(LayersError::Size {
+                        what: "an f32 output layer's lanes",
+                        n: lanes,
+                        sizes: vec![4, 8, 16],
+                    }
+                    .into());
+                }
+                let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
+                Op::LanesF32 { x: self.at(x)?, inputs, w, b, lanes, skip, out }
+            }
+            F32ToInt { x, scale, clamp, .. } => Op::F32ToInt { x: self.at(x)?, scale, clamp, out },
             ShiftBias { param, x, n, shift, .. } => {
                 self.sized("a rescaling", n, VECTOR)?;
                 Op::ShiftBias { x: self.at(x)?, n, shift, b: self.biases(param, n)?, out }

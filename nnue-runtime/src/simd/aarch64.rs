@@ -166,6 +166,7 @@ unsafe impl<D: Dot4> Kernels for Arm<D> {
         const CHUNKS: usize,
         const MAX: i16,
         const SHIFT: u32,
+        const ROUND: bool,
     >(
         us: &[i16; L1],
         them: &[i16; L1],
@@ -183,9 +184,16 @@ unsafe impl<D: Dot4> Kernels for Arm<D> {
                 // a * b / 512 as the doubling high half of (a << 6) * b: exact, never
                 // saturating (a << 6 <= 16320). No lower clamp on b: a negative product
                 // narrows to 0, as a clamped b would give.
+                // `ROUND`: the rounding doubling high half (`sqrdmulh`) of (a << (15 - SHIFT)) * b
+                // is (a * b + 2^(SHIFT - 1)) >> SHIFT, as cinder's `mulhrs`.
                 let product = |j: usize| {
                     let x = pre_qdmulh::<SHIFT>(vmaxq_s16(vminq_s16(vld1q_s16(a.add(j)), top), zero));
-                    vqdmulhq_s16(x, vminq_s16(vld1q_s16(a.add(HALF + j)), top))
+                    let y = vminq_s16(vld1q_s16(a.add(HALF + j)), top);
+                    if ROUND {
+                        vqrdmulhq_s16(x, y)
+                    } else {
+                        vqdmulhq_s16(x, y)
+                    }
                 };
                 for k in 0..HALF / 32 {
                     // pack_slot order: blocks 0 and 2 of 8 in the first 16 bytes, 1 and 3 in the next.
@@ -422,10 +430,12 @@ unsafe impl<D: Dot4> Kernels for Arm<D> {
 /// (exact while the shifted `x` fits int16: `x <= 255`, `SHIFT >= 9`).
 #[inline(always)]
 unsafe fn pre_qdmulh<const SHIFT: u32>(x: int16x8_t) -> int16x8_t {
-    const { assert!(9 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 7 to 15") };
     // SAFETY: NEON shifts of a register; the caller holds NEON.
     unsafe {
         match SHIFT {
+            7 => vshlq_n_s16::<8>(x),
+            8 => vshlq_n_s16::<7>(x),
             9 => vshlq_n_s16::<6>(x),
             10 => vshlq_n_s16::<5>(x),
             11 => vshlq_n_s16::<4>(x),

@@ -324,7 +324,9 @@ pub unsafe trait Kernels: sealed::Sealed {
     /// SFNNv5+ pairwise activation of both perspectives' doubled, pack-ordered accumulators:
     /// `out[p][j] = clamp(a, 0, MAX) * clamp(b, 0, MAX) >> SHIFT` for the two halves a, b (`MAX`:
     /// 254 for SFNNv5+'s doubled accumulators, 255 for Stockfish 18's threat nets and the
-    /// multi-layer nets; at most 255; `SHIFT` 9 to 15: 9 for Stockfish's `/ 512`). Also
+    /// multi-layer nets; at most 255; `SHIFT` 9 to 15: 9 for Stockfish's `/ 512`). With
+    /// `ROUND`, `(clamp(a) * clamp(b) + 2^(SHIFT - 1)) >> SHIFT` (cinder's `mulhrs`: `MAX`
+    /// 127, `SHIFT` 7; `MAX << (15 - SHIFT)` must fit an int16 and the result 127). Also
     /// lists the non-zero 4-byte chunks of `out` (as one `[[u8; 4]; CHUNKS]`) in `nnz`, for
     /// [`Kernels::affine_sparse_listed`]. Neither buffer needs clearing: the kernel writes all
     /// of `out` and returns it with the initialised front of `nnz`.
@@ -335,6 +337,7 @@ pub unsafe trait Kernels: sealed::Sealed {
         const CHUNKS: usize,
         const MAX: i16,
         const SHIFT: u32,
+        const ROUND: bool,
     >(
         us: &[i16; L1],
         them: &[i16; L1],

@@ -24,6 +24,7 @@ unsafe impl Kernels for Scalar {
         const CHUNKS: usize,
         const MAX: i16,
         const SHIFT: u32,
+        const ROUND: bool,
     >(
         us: &[i16; L1],
         them: &[i16; L1],
@@ -35,7 +36,8 @@ unsafe impl Kernels for Scalar {
             for j in 0..HALF {
                 let a = i32::from(acc[j]).clamp(0, i32::from(MAX));
                 let b = i32::from(acc[j + HALF]).clamp(0, i32::from(MAX));
-                out[pack_slot(j)] = ((a * b) >> SHIFT) as u8;
+                let half = if ROUND { 1 << (SHIFT - 1) } else { 0 };
+                out[pack_slot(j)] = ((a * b + half) >> SHIFT) as u8;
             }
         }
         let chunks: &[[u8; 4]; CHUNKS] = bytemuck::must_cast_ref(out);

@@ -156,6 +156,23 @@ mod plain {
         (out, nnz.collect())
     }
 
+    /// cinder's transform, as its spec writes it: `(clamp(l, 0, 127) · clamp(h, 0, 127) + 64) >> 7`.
+    pub fn ft_pairwise_rounded<const HALF: usize>(us: &[i16], them: &[i16]) -> ([[u8; HALF]; 2], Vec<u16>) {
+        let mut out = [[0u8; HALF]; 2];
+        for (acc, out) in [us, them].into_iter().zip(&mut out) {
+            let (a, b) = acc.split_at(HALF);
+            let logical: Vec<u8> = a
+                .iter()
+                .zip(b)
+                .map(|(&x, &y)| ((x.clamp(0, 127) as u32 * y.clamp(0, 127) as u32 + 64) >> 7) as u8)
+                .collect();
+            out.copy_from_slice(&pack_ordered(&logical));
+        }
+        let bytes: Vec<u8> = out.iter().flatten().copied().collect();
+        let nnz = bytes.chunks(4).enumerate().filter(|(_, c)| c.iter().any(|&x| x != 0)).map(|(i, _)| i as u16);
+        (out, nnz.collect())
+    }
+
     /// fc_0's 16 outputs: `packs_epi32` of its two registers, then `packs_epi16` of the
     /// squared and the plain activation of that.
     pub fn sfnn_fc0_act(fc0: &[i32; 16]) -> [u8; 32] {
@@ -319,7 +336,7 @@ proptest! {
     fn ft_pairwise(us in array::<i16, 128>(any::<i16>()), them in array::<i16, 128>(any::<i16>())) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254, 9>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254, 9, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, plain::ft_pairwise::<64>(&us, &them, 254, 9));
     }
@@ -328,7 +345,7 @@ proptest! {
     fn ft_pairwise_near_the_window(us in array::<i16, 256>(-300i16..600), them in array::<i16, 256>(-300i16..600)) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255, 9>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255, 9, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, plain::ft_pairwise::<128>(&us, &them, 255, 9));
     }
@@ -338,7 +355,7 @@ proptest! {
     fn ft_pairwise_wide(us in array::<i16, 512>(-300i16..600), them in array::<i16, 512>(-300i16..600)) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 255, 9>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 255, 9, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, plain::ft_pairwise::<256>(&us, &them, 255, 9));
     }
@@ -363,14 +380,31 @@ proptest! {
     fn ft_pairwise_shifted(us in array::<i16, 128>(-300i16..600), them in array::<i16, 128>(-300i16..600)) {
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 10>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 10, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, plain::ft_pairwise::<64>(&us, &them, 255, 10));
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 15>(&us, &them, &mut out, &mut nnz);
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 15, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
         }, plain::ft_pairwise::<64>(&us, &them, 255, 15));
+    }
+
+    /// cinder's rounded transform, `(clamp(a, 0, 127) · clamp(b, 0, 127) + 64) >> 7`, on any
+    /// int16 (negative halves included), in ymm and in zmm (from `x86::ZMM_MIN_HALF` columns).
+    #[test]
+    fn ft_pairwise_rounded(us in array::<i16, 512>(any::<i16>()), them in array::<i16, 512>(-300i16..600)) {
+        each_path!(|K| {
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 127, 7, true>(&us, &them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
+        }, plain::ft_pairwise_rounded::<256>(&us, &them));
+        let (us, them): (&[i16; 128], &[i16; 128]) = (us[..128].try_into().unwrap(), them[..128].try_into().unwrap());
+        each_path!(|K| {
+            let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 127, 7, true>(us, them, &mut out, &mut nnz);
+            (*out, nnz.to_vec())
+        }, plain::ft_pairwise_rounded::<64>(us, them));
     }
 
     #[test]

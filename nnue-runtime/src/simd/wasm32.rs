@@ -177,6 +177,7 @@ unsafe impl Kernels for Simd128 {
         const CHUNKS: usize,
         const MAX: i16,
         const SHIFT: u32,
+        const ROUND: bool,
     >(
         us: &[i16; L1],
         them: &[i16; L1],
@@ -192,11 +193,13 @@ unsafe impl Kernels for Simd128 {
             for (p, acc) in [us, them].into_iter().enumerate() {
                 let (a, o) = (acc.as_ptr(), out_base.add(p * HALF));
                 // Both factors clamped to 0..=MAX (at most 255): the product fits uint16, shifted
-                // right by SHIFT as unsigned. A negative b gives 0, as the clamp says.
+                // right by SHIFT as unsigned. A negative b gives 0, as the clamp says. Rounded
+                // (`ROUND`: MAX 127), the half added still fits.
+                let half = i16x8_splat(if ROUND { 1 << (SHIFT - 1) } else { 0 });
                 let product = |j: usize| {
                     let x = i16x8_max(i16x8_min(load(a.add(j)), top), zero);
                     let y = i16x8_max(i16x8_min(load(a.add(HALF + j)), top), zero);
-                    u16x8_shr(i16x8_mul(x, y), SHIFT)
+                    u16x8_shr(i16x8_add(i16x8_mul(x, y), half), SHIFT)
                 };
                 for k in 0..HALF / 32 {
                     // pack_slot order: blocks 0 and 2 of 8 in the first 16 bytes, 1 and 3 in the next.
@@ -534,6 +537,7 @@ unsafe impl Kernels for RelaxedSimd {
         const CHUNKS: usize,
         const MAX: i16,
         const SHIFT: u32,
+        const ROUND: bool,
     >(
         us: &[i16; L1],
         them: &[i16; L1],
@@ -541,7 +545,7 @@ unsafe impl Kernels for RelaxedSimd {
         nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
     ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
         // SAFETY: SIMD128's kernel on the same arguments; the build has SIMD128.
-        unsafe { Simd128::ft_pairwise_both::<L1, HALF, CHUNKS, MAX, SHIFT>(us, them, out, nnz) }
+        unsafe { Simd128::ft_pairwise_both::<L1, HALF, CHUNKS, MAX, SHIFT, ROUND>(us, them, out, nnz) }
     }
 
     #[inline(always)]

@@ -476,6 +476,7 @@ unsafe fn ft_pairwise_zmm<
     const CHUNKS: usize,
     const MAX: i16,
     const SHIFT: u32,
+    const ROUND: bool,
     const COMPRESS: bool,
 >(
     us: &[i16; L1],
@@ -493,12 +494,14 @@ unsafe fn ft_pairwise_zmm<
             let a = acc.as_ptr();
             for k in 0..HALF / 64 {
                 let product = |j: usize| {
-                    let x = pre_mulhi_zmm::<SHIFT>(_mm512_max_epi16(
-                        _mm512_min_epi16(_mm512_loadu_si512(a.add(j) as *const _), top),
-                        zero,
-                    ));
+                    let x = _mm512_max_epi16(_mm512_min_epi16(_mm512_loadu_si512(a.add(j) as *const _), top), zero);
                     // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
-                    _mm512_mulhi_epi16(x, _mm512_min_epi16(_mm512_loadu_si512(a.add(HALF + j) as *const _), top))
+                    let y = _mm512_min_epi16(_mm512_loadu_si512(a.add(HALF + j) as *const _), top);
+                    if ROUND {
+                        _mm512_mulhrs_epi16(pre_mulhrs_zmm::<SHIFT>(x), y)
+                    } else {
+                        _mm512_mulhi_epi16(pre_mulhi_zmm::<SHIFT>(x), y)
+                    }
                 };
                 let packed = _mm512_packus_epi16(product(64 * k), product(64 * k + 32));
                 let bytes = _mm512_permutexvar_epi64(order, packed);
@@ -538,6 +541,7 @@ unsafe fn ft_pairwise_zmm_vbmi2<
     const CHUNKS: usize,
     const MAX: i16,
     const SHIFT: u32,
+    const ROUND: bool,
 >(
     us: &[i16; L1],
     them: &[i16; L1],
@@ -545,7 +549,7 @@ unsafe fn ft_pairwise_zmm_vbmi2<
     nnz: &'o mut MaybeUninit<[u16; CHUNKS]>,
 ) -> (&'o [[u8; HALF]; 2], &'o [u16]) {
     // SAFETY: this function's features are the kernel's requirement.
-    unsafe { ft_pairwise_zmm::<L1, HALF, CHUNKS, MAX, SHIFT, true>(us, them, out, nnz) }
+    unsafe { ft_pairwise_zmm::<L1, HALF, CHUNKS, MAX, SHIFT, ROUND, true>(us, them, out, nnz) }
 }
 
 /// The 512-bit transform's output listed both ways (table lookups; `vpcompressw`), for the
@@ -563,9 +567,9 @@ pub(crate) fn ft_pairwise_zmm_both_ways<const L1: usize, const HALF: usize, cons
         // SAFETY: called only where the CPU has AVX-512 F/BW (and VBMI2/VL for `compress`).
         let (out, nnz) = unsafe {
             if compress {
-                ft_pairwise_zmm::<L1, HALF, CHUNKS, 255, 9, true>(us, them, &mut out, &mut nnz)
+                ft_pairwise_zmm::<L1, HALF, CHUNKS, 255, 9, false, true>(us, them, &mut out, &mut nnz)
             } else {
-                ft_pairwise_zmm::<L1, HALF, CHUNKS, 255, 9, false>(us, them, &mut out, &mut nnz)
+                ft_pairwise_zmm::<L1, HALF, CHUNKS, 255, 9, false, false>(us, them, &mut out, &mut nnz)
             }
         };
         (*out, nnz.to_vec())
@@ -573,10 +577,28 @@ pub(crate) fn ft_pairwise_zmm_both_ways<const L1: usize, const HALF: usize, cons
     [avx512.then(|| run(false)), (avx512 && has_vbmi2()).then(|| run(true))]
 }
 
+/// `x << (15 - SHIFT)`, so that `mulhrs` of it and `b` is `(x * b + 2^(SHIFT - 1)) >> SHIFT`
+/// (exact while the shifted `x` fits int16: cinder's `x <= 127`, `SHIFT` 7).
+#[inline(always)]
+unsafe fn pre_mulhrs<const SHIFT: u32>(x: __m256i) -> __m256i {
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the rounded pairwise shift must be 7 to 15") };
+    // SAFETY: AVX2 shifts of a register; the caller holds AVX2.
+    unsafe { _mm256_sll_epi16(x, _mm_cvtsi32_si128(15 - SHIFT as i32)) }
+}
+
+/// [`pre_mulhrs`] in 512-bit registers.
+#[inline(always)]
+unsafe fn pre_mulhrs_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the rounded pairwise shift must be 7 to 15") };
+    // SAFETY: AVX-512 BW shifts of a register; the caller holds AVX-512 BW.
+    unsafe { _mm512_sll_epi16(x, _mm_cvtsi32_si128(15 - SHIFT as i32)) }
+}
+
 /// [`pre_mulhi`] in 512-bit registers.
 #[inline(always)]
 unsafe fn pre_mulhi_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
-    const { assert!(9 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    // Shifts 7 and 8 are the rounded transform's (`pre_mulhrs_zmm`), never truncated here.
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
     // SAFETY: AVX-512 BW shifts of a register; the caller holds AVX-512 BW.
     unsafe {
         match SHIFT {
@@ -587,7 +609,7 @@ unsafe fn pre_mulhi_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
             13 => _mm512_slli_epi16::<3>(x),
             14 => _mm512_slli_epi16::<2>(x),
             15 => _mm512_slli_epi16::<1>(x),
-            _ => unreachable!("the const assert above"),
+            _ => unreachable!("a truncated pairwise shift is 9 to 15 (`LayeredArch::validate`)"),
         }
     }
 }
@@ -596,7 +618,8 @@ unsafe fn pre_mulhi_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
 /// shifted `x` fits int16: `x <= 255`, `SHIFT >= 9`).
 #[inline(always)]
 unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
-    const { assert!(9 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    // Shifts 7 and 8 are the rounded transform's (`pre_mulhrs`), never truncated here.
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
     // SAFETY: AVX2 shifts of a register; the caller holds AVX2.
     unsafe {
         match SHIFT {
@@ -607,7 +630,7 @@ unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
             13 => _mm256_slli_epi16::<3>(x),
             14 => _mm256_slli_epi16::<2>(x),
             15 => _mm256_slli_epi16::<1>(x),
-            _ => unreachable!("the const assert above"),
+            _ => unreachable!("a truncated pairwise shift is 9 to 15 (`LayeredArch::validate`)"),
         }
     }
 }
@@ -678,6 +701,7 @@ unsafe impl<D: Dot> Kernels for X86<D> {
         const CHUNKS: usize,
         const MAX: i16,
         const SHIFT: u32,
+        const ROUND: bool,
     >(
         us: &[i16; L1],
         them: &[i16; L1],
@@ -693,9 +717,9 @@ unsafe impl<D: Dot> Kernels for X86<D> {
             if D::ZMM && HALF.is_multiple_of(64) && HALF >= ZMM_MIN_HALF {
                 if has_vbmi2() {
                     // SAFETY: the CPU has AVX512-VBMI2 (detected), and this path's features.
-                    return ft_pairwise_zmm_vbmi2::<L1, HALF, CHUNKS, MAX, SHIFT>(us, them, out, nnz);
+                    return ft_pairwise_zmm_vbmi2::<L1, HALF, CHUNKS, MAX, SHIFT, ROUND>(us, them, out, nnz);
                 }
-                return ft_pairwise_zmm::<L1, HALF, CHUNKS, MAX, SHIFT, false>(us, them, out, nnz);
+                return ft_pairwise_zmm::<L1, HALF, CHUNKS, MAX, SHIFT, ROUND, false>(us, them, out, nnz);
             }
             let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(MAX));
             let mut list = NonZero::new(nnz);
@@ -705,12 +729,20 @@ unsafe impl<D: Dot> Kernels for X86<D> {
                 for k in 0..HALF / 32 {
                     // Registers of 16: k-th block of 32 in the first half, and its partner in the second.
                     let (lo, hi) = (2 * k, HALF / 16 + 2 * k);
-                    let a0 = pre_mulhi::<SHIFT>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero));
-                    let a1 = pre_mulhi::<SHIFT>(_mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero));
+                    let a0 = _mm256_max_epi16(_mm256_min_epi16(load(a.add(lo)), top), zero);
+                    let a1 = _mm256_max_epi16(_mm256_min_epi16(load(a.add(lo + 1)), top), zero);
                     // No lower clamp on b: a negative product packs to 0, as a clamped b would give.
                     let b0 = _mm256_min_epi16(load(a.add(hi)), top);
                     let b1 = _mm256_min_epi16(load(a.add(hi + 1)), top);
-                    let packed = _mm256_packus_epi16(_mm256_mulhi_epi16(a0, b0), _mm256_mulhi_epi16(a1, b1));
+                    // `ROUND`: `mulhrs` of a << (15 - SHIFT) by b is (a * b + 2^(SHIFT - 1)) >> SHIFT.
+                    let product = |a: __m256i, b: __m256i| {
+                        if ROUND {
+                            _mm256_mulhrs_epi16(pre_mulhrs::<SHIFT>(a), b)
+                        } else {
+                            _mm256_mulhi_epi16(pre_mulhi::<SHIFT>(a), b)
+                        }
+                    };
+                    let packed = _mm256_packus_epi16(product(a0, b0), product(a1, b1));
                     _mm256_storeu_si256(o.add(k), packed);
                     // The 8 chunks just written, listed while still in a register.
                     list.push_group(packed);

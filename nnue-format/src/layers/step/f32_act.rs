@@ -55,6 +55,16 @@ pub struct SwigluF32 {
     pub out: Reg,
 }
 
+/// `[max(x, 0)²] ++ [min(x, 0)²]` (the signed square, cinder's `concat(x, −x).sqrrelu()`):
+/// one product each, twice as many values.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SignedSquareF32 {
+    /// The f32 values read.
+    pub input: Reg,
+    /// Twice as many written.
+    pub out: Reg,
+}
+
 /// The step of activation `act`.
 pub(crate) fn f32_act(act: Act, input: Reg, out: Reg) -> Step {
     match act {
@@ -63,6 +73,7 @@ pub(crate) fn f32_act(act: Act, input: Reg, out: Reg) -> Step {
         Act::Dual => DualF32 { input, out }.into(),
         Act::HardSwish => HardSwishF32 { input, out }.into(),
         Act::Swiglu => SwigluF32 { input, out }.into(),
+        Act::SignedSquare => SignedSquareF32 { input, out }.into(),
     }
 }
 
@@ -229,5 +240,36 @@ impl StepKind for SwigluF32 {
             return err(format!("r{out}: a gated activation of {n} values, not an even number"));
         }
         Ok(Lowers::To(call::Kind::Floats(n / 2), Call::SwigluF32 { x: input, n: n / 2, out }))
+    }
+}
+
+impl StepKind for SignedSquareF32 {
+    fn parse(rhs: &str, out: Reg) -> Read<Self> {
+        form(rhs, "max({}, 0.0)² ++ min({}, 0.0)²", |v| {
+            (v[0] == v[1]).then_some(SignedSquareF32 { input: reg(v[0])?, out })
+        })
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "max(r{0}, 0.0)² ++ min(r{0}, 0.0)²", self.input)
+    }
+
+    fn reads(&self) -> Vec<Reg> {
+        vec![self.input]
+    }
+
+    fn check(&self, fit: &Fit<'_>) -> Result<Kind, String> {
+        Ok(Kind::Float(fit.floats(self.input)?.checked_mul(2).ok_or_else(Fit::too_long)?))
+    }
+
+    fn eval(&self, m: &Machine<'_>) -> Value {
+        let z = m.floats(self.input);
+        let (pos, neg) = (z.iter().map(|&z| z.max(0.0)), z.iter().map(|&z| z.min(0.0)));
+        Value::Float(pos.chain(neg).map(|v| v * v).collect())
+    }
+
+    fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
+        let n = r.floats(self.input)?;
+        Ok(Lowers::To(call::Kind::Floats(2 * n), Call::SignedSquareF32 { x: self.input, n, out: self.out }))
     }
 }

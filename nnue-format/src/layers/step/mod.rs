@@ -21,6 +21,7 @@ mod add_bias_i16;
 mod add_f32;
 mod add_sub;
 mod affine_f32;
+mod affine_f32_chains;
 mod affine_i32;
 mod affine_i8;
 mod affine_i8_fours;
@@ -37,6 +38,7 @@ mod dual_i32;
 mod dual_wide_i32;
 mod f32_act;
 mod f32_to_int;
+mod lanes_f32;
 mod mul;
 mod output_wide_i32;
 mod shift_bias;
@@ -48,6 +50,7 @@ pub use add_bias_i16::AddBiasI16;
 pub use add_f32::AddF32;
 pub use add_sub::{Add, Sub};
 pub use affine_f32::AffineF32;
+pub use affine_f32_chains::AffineChainsF32;
 pub use affine_i32::AffineI32;
 pub use affine_i8::AffineI8;
 pub use affine_i8_fours::{AffineI8Fours, VIRIDITHAS_ORDER};
@@ -63,8 +66,9 @@ pub use dot_i16::DotI16;
 pub use dual_i32::DualI32;
 pub use dual_wide_i32::DualWideI32;
 pub(crate) use f32_act::f32_act;
-pub use f32_act::{ClampF32, DualF32, HardSwishF32, ScreluF32, SwigluF32};
+pub use f32_act::{ClampF32, DualF32, HardSwishF32, ScreluF32, SignedSquareF32, SwigluF32};
 pub use f32_to_int::F32ToInt;
+pub use lanes_f32::LanesF32;
 pub use mul::Mul;
 pub use output_wide_i32::OutputWideI32;
 pub use shift_bias::ShiftBias;
@@ -299,6 +303,7 @@ steps! {
     ScreluF32,
     HardSwishF32,
     SwigluF32,
+    SignedSquareF32,
     AddF32,
     ClampF32,
     DualWideI32,
@@ -313,7 +318,9 @@ steps! {
     AffineI8,
     DotI16,
     AffineF32,
+    AffineChainsF32,
     DotF32,
+    LanesF32,
     AffineI32,
     AffineI8Pairs,
     AffineI8Fours,
