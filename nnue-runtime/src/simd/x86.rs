@@ -598,7 +598,7 @@ unsafe fn pre_mulhrs_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
 #[inline(always)]
 unsafe fn pre_mulhi_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
     // Shifts 7 and 8 are the rounded transform's (`pre_mulhrs_zmm`), never truncated here.
-    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 7 to 15 (9 to 15 truncated)") };
     // SAFETY: AVX-512 BW shifts of a register; the caller holds AVX-512 BW.
     unsafe {
         match SHIFT {
@@ -619,7 +619,7 @@ unsafe fn pre_mulhi_zmm<const SHIFT: u32>(x: __m512i) -> __m512i {
 #[inline(always)]
 unsafe fn pre_mulhi<const SHIFT: u32>(x: __m256i) -> __m256i {
     // Shifts 7 and 8 are the rounded transform's (`pre_mulhrs`), never truncated here.
-    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 9 to 15") };
+    const { assert!(7 <= SHIFT && SHIFT <= 15, "the pairwise shift must be 7 to 15 (9 to 15 truncated)") };
     // SAFETY: AVX2 shifts of a register; the caller holds AVX2.
     unsafe {
         match SHIFT {
