@@ -69,7 +69,8 @@ pub trait EngineBoard {
     /// output bucket, and tells an update from a refresh).
     fn piece_count(&self) -> usize;
     /// The whole position. Called only to refresh a perspective of a net without board
-    /// blocks, and in debug builds on every evaluation (to check it against the pushed moves).
+    /// blocks, and in debug builds on every evaluation (to check it against the pushed moves,
+    /// and the two answers above against it).
     fn position(&self) -> Position;
 }
 

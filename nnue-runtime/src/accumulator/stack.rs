@@ -201,8 +201,8 @@ impl<N: Network> AccumulatorStack<N> {
     /// When `net` is not the network the stack was built with (or a copy of it), in release
     /// builds too (a pointer comparison): its accumulators hold that network's sums. In debug
     /// builds, when `board` is not the position the pushed moves lead to (a forgotten push or
-    /// pop, or a `Dirty` that doesn't describe the move): the evaluation would be silently
-    /// wrong.
+    /// pop, or a `Dirty` that doesn't describe the move), or when its piece count or side to
+    /// move is not its position's: the evaluation would be silently wrong.
     pub fn current<B: EngineBoard + ?Sized>(&mut self, net: &N, board: &B) -> &N::Accumulator {
         self.cache.check(net, "AccumulatorStack");
         let mut pos = Built { board, pos: None };
@@ -211,6 +211,11 @@ impl<N: Network> AccumulatorStack<N> {
             "AccumulatorStack: the position evaluated is not the one the {} pushed moves lead to \
              (a push or pop missing, or a Dirty that doesn't match its move)",
             self.top
+        );
+        // An engine's board answers these itself: they must be its position's.
+        debug_assert!(
+            (board.piece_count(), board.side_to_move()) == (pos.get().piece_count(), pos.get().side_to_move()),
+            "AccumulatorStack: the board's piece count or side to move is not its position's (EngineBoard)"
         );
         for perspective in Color::BOTH {
             self.materialize(net, &mut pos, perspective);
@@ -426,6 +431,31 @@ mod tests {
         let board = Counting(after.clone(), Cell::new(0));
         assert_eq!(stack.evaluate(&eval, &board), Network::evaluate(&eval, &after));
         assert_eq!(board.1.get(), debug);
+    }
+
+    /// An engine board whose piece count is not its position's is caught in debug builds
+    /// (the count picks the layer stack: the value would be another's).
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "piece count or side to move is not its position's")]
+    fn an_engine_board_that_miscounts_is_caught_in_debug_builds() {
+        struct Miscounting(Position);
+        impl EngineBoard for Miscounting {
+            fn side_to_move(&self) -> Color {
+                self.0.side_to_move()
+            }
+            fn piece_count(&self) -> usize {
+                self.0.piece_count() + 1
+            }
+            fn position(&self) -> Position {
+                self.0.clone()
+            }
+        }
+        let net = synth::sfnn(64, 1, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let start = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let mut stack = AccumulatorStack::new(&eval, &start);
+        stack.evaluate(&eval, &Miscounting(start));
     }
 
     /// A stack built with one network and evaluated with another of the same type once
