@@ -249,6 +249,16 @@ impl Fit<'_> {
         }
     }
 
+    /// The arrays of an f32 dense layer `p` (more than one output) reading `r`'s values.
+    pub(crate) fn f32_dense(&self, p: Param, r: Reg) -> Result<ParamShape, String> {
+        let s = self.shape(p, Number::F32)?;
+        self.reads(r, s, p, self.floats(r)?)?;
+        if s.outputs == 1 {
+            return Err(format!("{p} has {} outputs", s.outputs));
+        }
+        Ok(s)
+    }
+
     /// The error of a register longer than all registers may be together.
     pub(crate) fn too_long() -> String {
         format!("the result would hold more than the {MAX_REGISTER_VALUES} values all registers may hold together")

@@ -135,36 +135,24 @@ mod plain {
         v.rem_euclid(1 << 32) as u32 as i32
     }
 
+    /// The pairwise transform, `clamp(a, 0, max) · clamp(b, 0, max) >> shift` per perspective,
+    /// pack-ordered, and its non-zero chunks; `round`: plus `2^(shift − 1)` before the shift
+    /// (cinder's `(clamp(l, 0, 127) · clamp(h, 0, 127) + 64) >> 7`).
     pub fn ft_pairwise<const HALF: usize>(
         us: &[i16],
         them: &[i16],
         max: i16,
         shift: u32,
+        round: bool,
     ) -> ([[u8; HALF]; 2], Vec<u16>) {
+        let half = if round { 1u32 << (shift - 1) } else { 0 };
         let mut out = [[0u8; HALF]; 2];
         for (acc, out) in [us, them].into_iter().zip(&mut out) {
             let (a, b) = acc.split_at(HALF);
             let logical: Vec<u8> = a
                 .iter()
                 .zip(b)
-                .map(|(&x, &y)| ((x.clamp(0, max) as u32 * y.clamp(0, max) as u32) >> shift) as u8)
-                .collect();
-            out.copy_from_slice(&pack_ordered(&logical));
-        }
-        let bytes: Vec<u8> = out.iter().flatten().copied().collect();
-        let nnz = bytes.chunks(4).enumerate().filter(|(_, c)| c.iter().any(|&x| x != 0)).map(|(i, _)| i as u16);
-        (out, nnz.collect())
-    }
-
-    /// cinder's transform, as its spec writes it: `(clamp(l, 0, 127) · clamp(h, 0, 127) + 64) >> 7`.
-    pub fn ft_pairwise_rounded<const HALF: usize>(us: &[i16], them: &[i16]) -> ([[u8; HALF]; 2], Vec<u16>) {
-        let mut out = [[0u8; HALF]; 2];
-        for (acc, out) in [us, them].into_iter().zip(&mut out) {
-            let (a, b) = acc.split_at(HALF);
-            let logical: Vec<u8> = a
-                .iter()
-                .zip(b)
-                .map(|(&x, &y)| ((x.clamp(0, 127) as u32 * y.clamp(0, 127) as u32 + 64) >> 7) as u8)
+                .map(|(&x, &y)| ((x.clamp(0, max) as u32 * y.clamp(0, max) as u32 + half) >> shift) as u8)
                 .collect();
             out.copy_from_slice(&pack_ordered(&logical));
         }
@@ -338,7 +326,7 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 254, 9, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<64>(&us, &them, 254, 9));
+        }, plain::ft_pairwise::<64>(&us, &them, 254, 9, false));
     }
 
     #[test]
@@ -347,7 +335,7 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<256, 128, 64, 255, 9, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<128>(&us, &them, 255, 9));
+        }, plain::ft_pairwise::<128>(&us, &them, 255, 9, false));
     }
 
     /// From `x86::ZMM_MIN_HALF` columns a half, the AVX512-VNNI path's 512-bit transform.
@@ -357,7 +345,7 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 255, 9, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<256>(&us, &them, 255, 9));
+        }, plain::ft_pairwise::<256>(&us, &them, 255, 9, false));
     }
 
     /// The AVX512-VNNI path's transform lists its non-zero chunks with `vpcompressw` where the
@@ -365,7 +353,7 @@ proptest! {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn ft_pairwise_zmm_lists_alike_both_ways(us in array::<i16, 512>(-300i16..600), them in array::<i16, 512>(-300i16..600)) {
-        let want = plain::ft_pairwise::<256>(&us, &them, 255, 9);
+        let want = plain::ft_pairwise::<256>(&us, &them, 255, 9, false);
         let [lookup, compress] = super::x86::ft_pairwise_zmm_both_ways::<512, 256, 128>(&us, &them);
         for (way, got) in [("lookup", lookup), ("vpcompressw", compress)] {
             match got {
@@ -382,12 +370,12 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 10, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<64>(&us, &them, 255, 10));
+        }, plain::ft_pairwise::<64>(&us, &them, 255, 10, false));
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 255, 15, false>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise::<64>(&us, &them, 255, 15));
+        }, plain::ft_pairwise::<64>(&us, &them, 255, 15, false));
     }
 
     /// cinder's rounded transform, `(clamp(a, 0, 127) · clamp(b, 0, 127) + 64) >> 7`, on any
@@ -398,13 +386,13 @@ proptest! {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<512, 256, 128, 127, 7, true>(&us, &them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise_rounded::<256>(&us, &them));
+        }, plain::ft_pairwise::<256>(&us, &them, 127, 7, true));
         let (us, them): (&[i16; 128], &[i16; 128]) = (us[..128].try_into().unwrap(), them[..128].try_into().unwrap());
         each_path!(|K| {
             let (mut out, mut nnz) = (MaybeUninit::uninit(), MaybeUninit::uninit());
             let (out, nnz) = K::ft_pairwise_both::<128, 64, 32, 127, 7, true>(us, them, &mut out, &mut nnz);
             (*out, nnz.to_vec())
-        }, plain::ft_pairwise_rounded::<64>(us, them));
+        }, plain::ft_pairwise::<64>(us, them, 127, 7, true));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::{Lowers, Read, Registers, StepKind};
 use crate::layers::call::{self, Call, LowerError};
-use crate::layers::check::{Fit, Kind, Number};
+use crate::layers::check::{Fit, Kind};
 use crate::layers::text::{form, param, reg};
 use crate::layers::{Param, Reg};
 use crate::reference::interpret::{f32s, Machine, Value};
@@ -36,11 +36,7 @@ impl StepKind for AffineF32 {
     }
 
     fn check(&self, fit: &Fit<'_>) -> Result<Kind, String> {
-        let s = fit.shape(self.param, Number::F32)?;
-        fit.reads(self.input, s, self.param, fit.floats(self.input)?)?;
-        if s.outputs == 1 {
-            return Err(format!("{} has {} outputs", self.param, s.outputs));
-        }
+        let s = fit.f32_dense(self.param, self.input)?;
         Ok(Kind::Float(s.outputs))
     }
 
