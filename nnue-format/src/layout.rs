@@ -689,6 +689,22 @@ pub fn fast_layout(net: &Net) -> FastLayout {
     }
 }
 
+/// Per bucket, `[outputs][inputs]` weights as `[inputs][outputs]` (empty without outputs).
+fn input_major(w: &[i32], outputs: usize, inputs: usize) -> Vec<i32> {
+    let mut out = vec![0i32; w.len()];
+    if outputs * inputs == 0 {
+        return out;
+    }
+    for (k, bucket) in w.chunks_exact(outputs * inputs).enumerate() {
+        for o in 0..outputs {
+            for i in 0..inputs {
+                out[(k * inputs + i) * outputs + o] = bucket[o * inputs + i];
+            }
+        }
+    }
+    out
+}
+
 /// A multi-layer net's arrays (see [`LayeredLayout`]).
 fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> LayeredLayout {
     let (l1, l2, l3, l2f, b) = (arch.l1, arch.l2, arch.l3, arch.l2_full(), arch.buckets);
@@ -708,24 +724,10 @@ fn layered_layout(arch: &crate::LayeredArch, p: &crate::LayeredParams) -> Layere
             weights: p.l1_weights[k * l2 * l1..(k + 1) * l2 * l1].to_vec(),
         })
         .collect();
-    let mut l2_weights = vec![0i32; b * l2f * l3];
-    for k in 0..b {
-        for o in 0..l3 {
-            for i in 0..l2f {
-                l2_weights[(k * l2f + i) * l3 + o] = p.l2_weights[(k * l3 + o) * l2f + i];
-            }
-        }
-    }
+    let l2_weights = input_major(&p.l2_weights, l3, l2f);
     // The second dense layer (cinder's) input-major too.
     let (o3, n3) = (arch.l3b.unwrap_or(0), arch.dense_act_width());
-    let mut l3b_weights = vec![0i32; p.l3b_weights.len()];
-    for k in 0..b * usize::from(o3 > 0) {
-        for o in 0..o3 {
-            for i in 0..n3 {
-                l3b_weights[(k * n3 + i) * o3 + o] = p.l3b_weights[(k * o3 + o) * n3 + i];
-            }
-        }
-    }
+    let l3b_weights = input_major(&p.l3b_weights, o3, n3);
     let l3b_dims = if o3 > 0 { vec![b, n3, o3] } else { vec![0] };
     LayeredLayout {
         threat_weights: int8_rows(&p.threat_weights, l1),

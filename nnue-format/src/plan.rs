@@ -307,7 +307,13 @@ pub(crate) fn arrays<'a>(model: &'a Model) -> Vec<Stored<ValuesRef<'a>>> {
         }
         Model::Layered(a, p) => {
             let format = a.file.format();
-            let main = a.l3_inputs() - crate::layered::file::skip_inputs(a);
+            // `split_skip`: the output weights as the file's two arrays, split once.
+            let (mut main_weights, mut skip_weights) = if format.split_skip {
+                let main = a.l3_inputs() - crate::layered::file::skip_inputs(a);
+                crate::layered::mirror::split_output(a, &p.l3_weights, main)
+            } else {
+                (Vec::new(), Vec::new())
+            };
             // In the file's order (`layered::file`), by name.
             for f in crate::layered::file::arrays(a) {
                 out.push(match f.name {
@@ -319,13 +325,9 @@ pub(crate) fn arrays<'a>(model: &'a Model) -> Vec<Stored<ValuesRef<'a>>> {
                         (ValuesRef::Made(Values::I16(crate::layered::mirror::piece_rows(a, &p.ft_weights, false))), raw)
                     }
                     "l3 weights" if format.split_skip => {
-                        let split = crate::layered::mirror::split_output(a, &p.l3_weights, main);
-                        (ValuesRef::Made(Values::I32(split.0)), raw)
+                        (ValuesRef::Made(Values::I32(std::mem::take(&mut main_weights))), raw)
                     }
-                    "skip weights" => {
-                        let split = crate::layered::mirror::split_output(a, &p.l3_weights, main);
-                        (ValuesRef::Made(Values::I32(split.1)), raw)
-                    }
+                    "skip weights" => (ValuesRef::Made(Values::I32(std::mem::take(&mut skip_weights))), raw),
                     "l3b weights" => (I32(&p.l3b_weights), raw),
                     "l3b biases" => (I32(&p.l3b_biases), raw),
                     "threat weights" => (I8(&p.threat_weights), raw),

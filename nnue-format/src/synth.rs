@@ -185,6 +185,10 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     let real = |r: &mut Rng, spread: f32| {
         (r.range(-1 << 20, 1 << 20) + r.range(-1 << 20, 1 << 20)) as f32 / (1 << 21) as f32 * spread
     };
+    // `n` f32 values (as their bits) drawn in `lo..hi`.
+    let floats = |rng: &mut Rng, n: usize, lo: f32, hi: f32| {
+        fill(rng, n, |r| (lo + (real(r, 1.0) + 1.0) / 2.0 * (hi - lo)).to_bits() as i32)
+    };
     let ft_weights = fill(&mut rng, arch.int16_inputs() * l1, |r| r.weight(40, 255) as i16);
     // Integral-style sums (`l1sums=i16pairs`): activations and weights large enough that two
     // groups' int16 lanes do wrap on ordinary positions, as they can on a trained net.
@@ -197,9 +201,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     });
     let (l1_biases, l2_weights, l2_biases, l3_weights, l3_biases) = match arch.numbers {
         crate::Numbers::F32 { .. } => {
-            let mut f = |n: usize, lo: f32, hi: f32| {
-                fill(&mut rng, n, |r| (lo + (real(r, 1.0) + 1.0) / 2.0 * (hi - lo)).to_bits() as i32)
-            };
+            let mut f = |n: usize, lo: f32, hi: f32| floats(&mut rng, n, lo, hi);
             // Squares compound (cinder's signed squares): smaller weights after them.
             let (dense, out) = if arch.l1_act == crate::layered::Act::SignedSquare { (0.2, 0.5) } else { (0.6, 2.0) };
             (
@@ -229,12 +231,7 @@ pub fn layered(arch: &crate::LayeredArch, seed: u64) -> Net {
     let threat_weights = fill(&mut rng, arch.int8_inputs() * l1, |r| r.weight(12, 127) as i8);
     // A second dense layer (cinder's), drawn after everything else for the same reason.
     let (l3b_weights, l3b_biases) = match arch.l3b {
-        Some(n) => {
-            let mut f = |n: usize, lo: f32, hi: f32| {
-                fill(&mut rng, n, |r| (lo + (real(r, 1.0) + 1.0) / 2.0 * (hi - lo)).to_bits() as i32)
-            };
-            (f(b * n * arch.dense_act_width(), -0.2, 0.2), f(b * n, -0.3, 0.5))
-        }
+        Some(n) => (floats(&mut rng, b * n * arch.dense_act_width(), -0.2, 0.2), floats(&mut rng, b * n, -0.3, 0.5)),
         None => (Vec::new(), Vec::new()),
     };
     let params = crate::LayeredParams {

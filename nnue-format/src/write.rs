@@ -127,9 +127,8 @@ impl Net {
     /// `zstd` writes; the engines read any number): Stormphrax's layout (`file=cbnf`) as the
     /// `CBNF` header with the zstd flag, then its arrays back to back (no padding);
     /// Viridithas's and cinder's (`file=viridithas`, `file=cinder`) as the whole file. `None`
-    /// for layouts their engines
-    /// don't ship compressed (their record: [`crate::layered::format::Format::zstd`]), or
-    /// when `frames` is 0.
+    /// for layouts their engines don't ship compressed (their record:
+    /// [`crate::layered::format::Format::zstd`]), or when `frames` is 0.
     pub fn to_zstd(&self, frames: usize) -> Option<Vec<u8>> {
         use crate::layered::format::Zstd;
         use crate::layered::{file, header};

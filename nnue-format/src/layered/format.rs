@@ -103,7 +103,7 @@ pub struct Format {
     pub synth_padding: Padding,
     /// The engine mirrors a side's features when its king is on files a–d (ours: e–h), and
     /// numbers its piece-square rows `64·(2·piece type + colour) + square`: the reader puts
-    /// the rows in our order (`crate::mirror_rows`), the writer back (cinder's).
+    /// the rows in our order (`layered::mirror`), the writer back (cinder's).
     pub mirrored_a_to_d: bool,
     /// The output layer's inputs after the last dense activation (the sparse layer's
     /// activation, `skip`) have their weights as an array of their own, after the sparse

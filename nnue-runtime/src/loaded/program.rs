@@ -977,17 +977,16 @@ impl<'w> Builder<'_, 'w> {
             }
             LanesF32 { param, x, inputs, lanes, skip, .. } => {
                 self.sized("an f32 output layer", inputs, VECTOR)?;
-                let (lanes, main) = (lanes as usize, inputs - skip);
-                if lanes == 0 || !main.is_multiple_of(lanes) || !skip.is_multiple_of(lanes) {
+                if !nnue_format::layers::step::LanesF32::fits(lanes, inputs, skip) {
                     return Err(LayersError::Size {
                         what: "an f32 output layer's lanes",
-                        n: lanes,
+                        n: lanes as usize,
                         sizes: vec![4, 8, 16],
                     }
                     .into());
                 }
                 let (w, b) = (self.weights::<i32>(param, Elem::I32, inputs)?, self.biases(param, 1)?);
-                Op::LanesF32 { x: self.at(x)?, inputs, w, b, lanes, skip, out }
+                Op::LanesF32 { x: self.at(x)?, inputs, w, b, lanes: lanes as usize, skip, out }
             }
             F32ToInt { x, scale, clamp, .. } => Op::F32ToInt { x: self.at(x)?, scale, clamp, out },
             ShiftBias { param, x, n, shift, .. } => {

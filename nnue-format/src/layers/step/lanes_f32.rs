@@ -29,6 +29,16 @@ pub struct LanesF32 {
     pub out: Reg,
 }
 
+impl LanesF32 {
+    /// Whether `lanes` lanes fit `inputs` values whose last `skip` are residual: both parts a
+    /// multiple of the lanes, the main one not empty. (The check, the lowering and the loader's
+    /// program ask alike.)
+    pub fn fits(lanes: u32, inputs: usize, skip: usize) -> bool {
+        let lanes = lanes as usize;
+        lanes > 0 && skip < inputs && (inputs - skip).is_multiple_of(lanes) && skip.is_multiple_of(lanes)
+    }
+}
+
 /// The output of `x` (`main` values, then residual ones) against `w`, bias `b`, over `lanes`.
 pub(crate) fn lanes_dot(x: &[f32], w: &[f32], b: f32, lanes: usize, skip: usize) -> f32 {
     let main = x.len() - skip;
@@ -64,9 +74,8 @@ impl StepKind for LanesF32 {
         if s.outputs != 1 {
             return Err(format!("{} has {} outputs", self.param, s.outputs));
         }
-        let lanes = self.lanes as usize;
-        if lanes == 0 || self.skip >= n || !(n - self.skip).is_multiple_of(lanes) || !self.skip.is_multiple_of(lanes) {
-            return Err(format!("{lanes} lanes don't divide {n} inputs, the last {} residual", self.skip));
+        if !Self::fits(self.lanes, n, self.skip) {
+            return Err(format!("{} lanes don't divide {n} inputs, the last {} residual", self.lanes, self.skip));
         }
         Ok(Kind::Float(1))
     }
@@ -80,8 +89,7 @@ impl StepKind for LanesF32 {
     fn lower(&self, r: &mut dyn Registers) -> Result<Lowers, LowerError> {
         let Self { param, input, lanes, skip, out } = *self;
         let inputs = r.floats(input)?;
-        let l = lanes as usize;
-        if l == 0 || skip >= inputs || !(inputs - skip).is_multiple_of(l) || !skip.is_multiple_of(l) {
+        if !Self::fits(lanes, inputs, skip) {
             return err(format!("r{out}: {lanes} lanes over {inputs} inputs, the last {skip} residual"));
         }
         Ok(Lowers::To(call::Kind::Float, Call::LanesF32 { param, x: input, inputs, lanes, skip, out }))
