@@ -113,8 +113,8 @@ impl<N: Network> Acc<N> {
         self.stack.current(net, pos);
     }
 
-    /// The stack reads shakmaty's board directly (an `EngineBoard`): a `Position` is built
-    /// only when a perspective is refreshed.
+    /// The stack reads shakmaty's board directly (an `EngineBoard`): its turn and piece
+    /// count; a `Position` is built only in debug builds (to check the pushes against it).
     fn evaluate(&mut self, net: &N, pos: &Chess) -> Evaluation {
         self.stack.evaluate(net, pos)
     }

@@ -65,7 +65,7 @@ pub fn position(pos: &Chess) -> Position {
 }
 
 /// An accumulator stack reads the turn and the piece count of a `Chess` on every evaluation
-/// and builds its [`Position`] only to refresh.
+/// and builds its [`Position`] only in debug builds (see [`EngineBoard`]).
 ///
 /// # Panics
 /// `position`, as [`position`].

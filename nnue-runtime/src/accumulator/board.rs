@@ -4,16 +4,18 @@
 use crate::position::{Color, Position};
 
 /// An engine's board as [`AccumulatorStack::evaluate`](super::AccumulatorStack::evaluate)
-/// reads it: the side to move and the piece count on every evaluation, the whole
-/// [`Position`] only when a perspective is refreshed (its king changed every feature) and
-/// only for nets without board blocks (threat nets refresh from the board the stack keeps).
-/// The stack computes everything else from the pushed moves.
+/// reads it: the side to move and the piece count on every evaluation. The stack computes
+/// everything else from the pushed moves, refreshes included (it keeps the placement they
+/// lead to, or a threat net's board); the whole [`Position`] is built only in debug builds, to
+/// check the pushes against it, and when the pushes make no position (a `Dirty` that
+/// describes no move: the refreshed perspective then reads the engine's).
 ///
-/// Implement it on your board and pass the board itself: no [`Position`] is built on the
-/// evaluations that update (most of a search's). Building one from a 64-square mailbox on
-/// every evaluation cost a sixth of a node of the bench's tree walk on Stockfish 19's big net
-/// (620–641 against 525–568 ns a node, 4 interleaved runs, AMD Zen 5, avx512vnni path).
-/// [`Position`] implements it, and so does shakmaty's `Chess` (feature `shakmaty`).
+/// Implement it on your board and pass the board itself. Building a [`Position`] from a
+/// 64-square mailbox on every evaluation cost a sixth of a node of the bench's tree walk on
+/// Stockfish 19's big net (620–641 against 525–568 ns a node, 4 interleaved runs, AMD Zen 5,
+/// avx512vnni path); building it on each refresh alone, 8% of a node on Caissa's net, whose
+/// 32 king buckets refresh on every king move. [`Position`] implements it, and so does
+/// shakmaty's `Chess` (feature `shakmaty`).
 ///
 /// ```
 /// use nnue_runtime::{AccumulatorStack, Color, Dirty, EngineBoard, Network, Piece, PieceType, Position, Square};
@@ -68,9 +70,9 @@ pub trait EngineBoard {
     /// The pieces on the board, kings included (it picks Stockfish's layer stack and bullet's
     /// output bucket, and tells an update from a refresh).
     fn piece_count(&self) -> usize;
-    /// The whole position. Called only to refresh a perspective of a net without board
-    /// blocks, and in debug builds on every evaluation (to check it against the pushed moves,
-    /// and the two answers above against it).
+    /// The whole position. Called in debug builds on every evaluation (to check it against the
+    /// pushed moves, and the two answers above against it), and otherwise only to refresh a
+    /// perspective whose pushes made no position.
     fn position(&self) -> Position;
 }
 

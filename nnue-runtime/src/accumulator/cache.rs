@@ -7,22 +7,12 @@
 //! a king move within its board half swaps one king square's piece sums for another's
 //! ([`RefreshCache::rebase`]) while the board features update as for any move.
 
+use super::placement::{self, Placement};
 use crate::features::threats::Board;
 use crate::features::FeatureSet;
 use crate::network::{Network, WeightsId};
 use crate::position::{Color, Piece, PieceType, Position, Square};
 use crate::simd::KernelPath;
-
-/// Bitboards of each (color, piece type): the placement an accumulator reflects.
-type Placement = [u64; 12];
-
-fn placement(pos: &Position) -> Placement {
-    let mut bb = [0u64; 12];
-    for (sq, piece) in pos.pieces() {
-        bb[piece.color.index() * 6 + piece.kind.index()] |= 1 << sq.index();
-    }
-    bb
-}
 
 /// Squares whose piece differs between two placements: the rows an update from one to the
 /// other takes (a moved piece counts twice, once off and once on).
@@ -144,8 +134,27 @@ impl<A: Clone> RefreshCache<A> {
         let king = pos.king(perspective);
         let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
         let entry = &mut self.entries[i];
-        sync_entry(net, path, entry, perspective, king, &placement(pos), Source::Position(pos));
+        sync_entry(net, path, entry, perspective, king, &placement::of(pos), Source::Position(pos));
         net.update_on(path, &self.entries[i].acc, target, perspective, &[], &[]);
+    }
+
+    /// [`RefreshCache::refresh`] for a net without board blocks from the placement the
+    /// accumulator stack keeps: no [`Position`] is built unless the entry is rebuilt. `None`
+    /// when the placement is not a position (a king missing or doubled: pushes that don't
+    /// describe moves), `target` unchanged.
+    pub(super) fn refresh_placement<N: Network<Accumulator = A>>(
+        &mut self,
+        net: &N,
+        now: &Placement,
+        perspective: Color,
+        target: &mut A,
+    ) -> Option<()> {
+        self.check(net, "RefreshCache");
+        let king = placement::king(now, perspective)?;
+        let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
+        sync_entry(net, self.path, &mut self.entries[i], perspective, king, now, Source::Placement(now))?;
+        net.update_on(self.path, &self.entries[i].acc, target, perspective, &[], &[]);
+        Some(())
     }
 
     /// [`RefreshCache::refresh`] for threat nets: the entry keeps the piece features' sums
@@ -264,6 +273,8 @@ enum Source<'a> {
     Position(&'a Position),
     /// Made into a position only when a rebuild needs one.
     Board(&'a Board),
+    /// Likewise.
+    Placement(&'a Placement),
 }
 
 /// Brings `entry` (`perspective`'s, its king on `king`) to the piece sums of the placement
@@ -287,6 +298,10 @@ fn sync_entry<A, N: Network<Accumulator = A>>(
             Source::Position(pos) => pos,
             Source::Board(board) => {
                 owned = board.to_position()?;
+                &owned
+            }
+            Source::Placement(now) => {
+                owned = placement::to_position(now)?;
                 &owned
             }
         };
@@ -358,7 +373,7 @@ mod tests {
             assert_eq!(cached, fresh, "{fen}");
             let white = eval.feature_set().cache_slot(Color::White, pos.king(Color::White));
             assert_eq!(white, [0, 0, 1][n % 3], "{fen}");
-            assert_eq!(cache.entries[white].placement, placement(&pos), "{fen}");
+            assert_eq!(cache.entries[white].placement, placement::of(&pos), "{fen}");
         }
     }
 
@@ -378,7 +393,7 @@ mod tests {
             let (mut rebuilt, mut updated) = (0, 0);
             for fen in fens {
                 let pos = Position::from_fen(fen).unwrap();
-                let now = placement(&pos);
+                let now = placement::of(&pos);
                 if let Some(old) = before {
                     if changed_squares(&old, &now) > pos.piece_count() {
                         rebuilt += 1;
@@ -432,7 +447,7 @@ mod tests {
             let rebase = cache.plan_rebase(&eval, white, [&boards[0], &boards[1]], &mut added, &mut removed).unwrap();
             // Near: the knight's row joins the lists and the entry stays; far: rebuilt.
             assert_eq!(added.len() + removed.len() - board_rows, usize::from(is_near));
-            let want = if is_near { placement(&last) } else { placement(&before) };
+            let want = if is_near { placement::of(&last) } else { placement::of(&before) };
             assert_eq!(cache.entries[minus].placement, want);
             eval.update_on(cache.path(), &src, &mut dst, white, &added, &removed);
             cache.rebase(&eval, &mut dst, white, rebase);

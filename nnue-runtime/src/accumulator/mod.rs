@@ -5,12 +5,13 @@
 //! - [`AccumulatorStack`]: make/unmake push and pop cheap records; accumulators are computed
 //!   lazily when an evaluation needs them, from the last computed one or by a refresh.
 //! - [`EngineBoard`]: what an evaluation reads of the engine's board (the whole position only
-//!   to refresh).
+//!   in debug builds, to check the pushes).
 //! - [`RefreshCache`]: per perspective and king square, an accumulator and the placement it
 //!   reflects, so a refresh becomes an update by the difference ("Finny table").
 
 mod board;
 mod cache;
+mod placement;
 mod stack;
 
 pub use board::EngineBoard;

@@ -1,5 +1,6 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
+use super::placement::{self, Placement};
 use super::{deltas, Deltas, EngineBoard, RefreshCache};
 use crate::dirty::Dirty;
 use crate::features::threats::{self, Board, ThreatSet};
@@ -23,6 +24,12 @@ struct Entry<A> {
     /// Threat nets: the threats that move made and broke (both perspectives read the same
     /// log), recorded by `push` while it plays the move on the board.
     log: Vec<threats::ThreatChange>,
+    /// Nets without board blocks: the placement after that move, once a refresh asked for it
+    /// (`placed`): played from the nearest entry below that has one, lazily as the
+    /// accumulators are (a copy on every push cost 8% of a tree node of akimbo's net, which
+    /// never refreshes).
+    placement: Placement,
+    placed: bool,
 }
 
 /// Accumulators along the moves of a search, with the refresh cache behind them.
@@ -102,6 +109,8 @@ impl<N: Network> AccumulatorStack<N> {
             kings: [pos.king(Color::White), pos.king(Color::Black)],
             board: Board::default(),
             log: Vec::new(),
+            placement: [0; 12],
+            placed: false,
         };
         let mut stack = AccumulatorStack {
             entries: vec![root],
@@ -136,6 +145,7 @@ impl<N: Network> AccumulatorStack<N> {
         let keeps_boards = self.keeps_boards();
         let root = &mut self.entries[0];
         root.kings = [pos.king(Color::White), pos.king(Color::Black)];
+        (root.placement, root.placed) = (placement::of(pos), true);
         if keeps_boards {
             root.board = Board::new(pos);
         }
@@ -156,10 +166,20 @@ impl<N: Network> AccumulatorStack<N> {
         if self.top == self.entries.len() {
             let acc = self.entries[0].acc.clone();
             let board = Board::default();
-            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board, log: Vec::new() });
+            let log = Vec::new();
+            self.entries.push(Entry {
+                acc,
+                computed: [false; 2],
+                dirty,
+                kings,
+                board,
+                log,
+                placement: [0; 12],
+                placed: false,
+            });
         } else {
             let e = &mut self.entries[self.top];
-            (e.computed, e.dirty, e.kings) = ([false; 2], dirty, kings);
+            (e.computed, e.dirty, e.kings, e.placed) = ([false; 2], dirty, kings, false);
         }
         if self.keeps_boards() {
             let (below, above) = self.entries.split_at_mut(self.top);
@@ -194,8 +214,8 @@ impl<N: Network> AccumulatorStack<N> {
     }
 
     /// The current accumulator, computed for both perspectives. `board` must be the position
-    /// the pushed moves lead to: of it, the stack reads the piece count, and the whole position
-    /// only to refresh a perspective ([`EngineBoard`]).
+    /// the pushed moves lead to: of it, the stack reads the side to move and the piece count,
+    /// and the whole position only in debug builds ([`EngineBoard`]).
     ///
     /// # Panics
     /// When `net` is not the network the stack was built with (or a copy of it), in release
@@ -288,15 +308,37 @@ impl<N: Network> AccumulatorStack<N> {
                 }
             }
             _ => {
+                // A refresh reads the board (threat nets) or the placement the stack keeps,
+                // not the engine's position, unless the pushes made a board that isn't one.
+                let now = if self.board_blocks { None } else { Some(self.placement()) };
                 let Entry { acc, board, computed, .. } = &mut self.entries[self.top];
-                // A threat net refreshes from the board the stack keeps, without the engine's
-                // position (unless the pushes made a board that isn't one).
-                if !self.board_blocks || self.cache.refresh_board(net, board, perspective, acc).is_none() {
+                let done = match &now {
+                    Some(now) => self.cache.refresh_placement(net, now, perspective, acc),
+                    None => self.cache.refresh_board(net, board, perspective, acc),
+                };
+                if done.is_none() {
                     self.cache.refresh(net, pos.get(), perspective, acc);
                 }
                 computed[p] = true;
             }
         }
+    }
+
+    /// The placement the pushes lead to, played up from the nearest entry that has one (the
+    /// root always does); each entry on the way keeps its own, for the siblings above it.
+    fn placement(&mut self) -> Placement {
+        let mut i = self.top;
+        while !self.entries[i].placed {
+            i -= 1;
+        }
+        for j in i + 1..=self.top {
+            let (below, above) = self.entries.split_at_mut(j);
+            let e = &mut above[0];
+            e.placement = below[j - 1].placement;
+            placement::play(&mut e.placement, &e.dirty);
+            e.placed = true;
+        }
+        self.entries[self.top].placement
     }
 
     /// A threat net's way up from the computed entry `s`: each step's piece rows and the board
@@ -379,11 +421,11 @@ mod tests {
         stack.evaluate(&eval, &wrong);
     }
 
-    /// An engine's board given to the stack: its position is built only to refresh a
-    /// perspective, at most once an evaluation (debug builds build it once for their check),
-    /// and the values are the position's.
+    /// An engine's board given to the stack: its position is built only in debug builds, once
+    /// an evaluation for their check (updates read the pushes; refreshes the placement, or a
+    /// threat net's board, the stack keeps), and the values are the position's.
     #[test]
-    fn an_engine_board_is_read_whole_only_to_refresh() {
+    fn an_engine_board_is_read_whole_only_in_debug_builds() {
         use std::cell::Cell;
         struct Counting(Position, Cell<usize>);
         impl EngineBoard for Counting {
@@ -408,16 +450,15 @@ mod tests {
         // and a second evaluation of the same ply computes nothing.
         let pawn = Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4"));
         let king = Dirty::quiet(Piece::new(Color::Black, PieceType::King), sq("e8"), sq("d7"));
-        let plies =
-            [(pawn, fen("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"), 0), (king, fen("8/3k4/8/8/4P3/8/8/4K3 w - - 0 1"), 1)];
-        for (dirty, after, refreshes) in plies {
+        let plies = [(pawn, fen("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1")), (king, fen("8/3k4/8/8/4P3/8/8/4K3 w - - 0 1"))];
+        for (dirty, after) in plies {
             stack.push(dirty);
-            for built in [refreshes.max(debug), debug] {
+            for _ in 0..2 {
                 // As a trait object too (a non-generic wrapper's argument).
                 let board = Counting(after.clone(), Cell::new(0));
                 let dyn_board: &dyn EngineBoard = &board;
                 assert_eq!(stack.evaluate(&eval, dyn_board), Network::evaluate(&eval, &after));
-                assert_eq!(board.1.get(), built);
+                assert_eq!(board.1.get(), debug);
             }
         }
         // A threat net refreshes from the board the stack keeps: a king move to the other
@@ -487,7 +528,8 @@ mod tests {
     /// A threat net's king move within its board half swaps piece sums through the cache, from
     /// the boards the pushes lead to. When those aren't positions (a push that adds a second
     /// king), that perspective is refreshed from the position the stack is given instead of
-    /// being built from a board the cache can't read. (The other perspective follows the pushes
+    /// being built from a board the cache can't read; so is a net's without board blocks,
+    /// whose refreshes read the placement the pushes lead to. (The other perspective follows the pushes
     /// and is as wrong as they are: only debug builds check them, see above.)
     #[test]
     #[cfg(not(debug_assertions))]
@@ -507,6 +549,19 @@ mod tests {
             stack.push(Dirty::quiet(king, sq("e1"), sq("e2")));
             assert_eq!(stack.evaluate(&fast, &after), fast.evaluate_on(path, &after), "{path}");
             // One that keeps the old king: White's half (its king "moved") is still a refresh's.
+            let mut stack = AccumulatorStack::with_path(&fast, &start, path);
+            stack.push(Dirty::default().add(sq("e2"), king));
+            let acc = stack.current(&fast, &after);
+            assert_eq!((acc.values[0], acc.psqt[0]), (fresh.values[0], fresh.psqt[0]), "{path}");
+        }
+        // A net without board blocks refreshes from the placement the stack keeps, and from
+        // the position given when that placement has two white kings.
+        let net = synth::sfnn(64, 6, Encoding::Raw);
+        let weights = FastWeights::new(&net).unwrap();
+        let fast = weights.sfnn::<64, 32, 16>().unwrap();
+        for path in KernelPath::all() {
+            let mut fresh = fast.new_accumulator();
+            fast.refresh_on(path, &after, Color::White, &mut fresh);
             let mut stack = AccumulatorStack::with_path(&fast, &start, path);
             stack.push(Dirty::default().add(sq("e2"), king));
             let acc = stack.current(&fast, &after);

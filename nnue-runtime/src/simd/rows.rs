@@ -139,6 +139,8 @@ fn rebase_rows(acc: &mut [i16], plus: &[i16], minus: &[i16]) {
 #[inline(always)]
 fn fused<const A: usize, const S: usize>(src: &[i16], dst: &mut [i16], adds: [&[i16]; A], subs: [&[i16]; S]) {
     let n = dst.len();
+    // Every slice cut to `n` once: the columns below are then in bounds by the loops' own tests.
+    let (src, adds, subs) = (&src[..n], adds.map(|r| &r[..n]), subs.map(|r| &r[..n]));
     let mut t = 0;
     while t + 64 <= n {
         fused_cols::<A, S, 64>(src, dst, adds, subs, t);
