@@ -271,6 +271,19 @@ impl<N: Network> AccumulatorStack<N> {
             return;
         }
         let features = net.feature_set();
+        let t = self.top; // above the root: the root is always computed
+                          // Most of a search's updates: one move from a computed entry (no walk, no cost to
+                          // weigh: a move's few rows against a refresh's).
+        if !self.board_blocks && self.entries[t - 1].computed[p] {
+            let path = self.path();
+            let (below, above) = self.entries.split_at_mut(t);
+            let (src, dst) = (&below[t - 1], &mut above[0]);
+            if let Some(d) = deltas(features, perspective, src.kings[p], dst.kings[p], &dst.dirty) {
+                net.update_on(path, &src.acc, &mut dst.acc, perspective, d.added(), d.removed());
+                dst.computed[p] = true;
+                return;
+            }
+        }
         // Walk down to the nearest computed entry, unless a move on the way needs a refresh;
         // each step's deltas are kept for the way back up (top first). A threat net's king
         // move within its board half is a step too (`Deltas::KING_MOVE`).
