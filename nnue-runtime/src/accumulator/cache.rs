@@ -127,15 +127,12 @@ impl<A: Clone> RefreshCache<A> {
         target: &mut A,
     ) {
         self.check(net, "RefreshCache");
-        let path = self.path;
         if net.feature_set().has_board_blocks() {
             return self.refresh_threats(net, pos, perspective, target);
         }
-        let king = pos.king(perspective);
-        let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
-        let entry = &mut self.entries[i];
-        sync_entry(net, path, entry, perspective, king, &placement::of(pos), Source::Position(pos));
-        net.update_on(path, &self.entries[i].acc, target, perspective, &[], &[]);
+        let (king, now) = (pos.king(perspective), placement::of(pos));
+        self.refresh_pieces(net, perspective, king, &now, Source::Position(pos), target)
+            .expect("a position rebuilds an entry");
     }
 
     /// [`RefreshCache::refresh`] for a net without board blocks from the placement the
@@ -151,8 +148,22 @@ impl<A: Clone> RefreshCache<A> {
     ) -> Option<()> {
         self.check(net, "RefreshCache");
         let king = placement::king(now, perspective)?;
+        self.refresh_pieces(net, perspective, king, now, Source::Placement(now), target)
+    }
+
+    /// A net without board blocks: `perspective`'s entry of king square `king` brought to the
+    /// placement `now` (`source`'s), then copied to `target`. `None` as [`sync_entry`].
+    fn refresh_pieces<N: Network<Accumulator = A>>(
+        &mut self,
+        net: &N,
+        perspective: Color,
+        king: Square,
+        now: &Placement,
+        source: Source<'_>,
+        target: &mut A,
+    ) -> Option<()> {
         let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
-        sync_entry(net, self.path, &mut self.entries[i], perspective, king, now, Source::Placement(now))?;
+        sync_entry(net, self.path, &mut self.entries[i], perspective, king, now, source)?;
         net.update_on(self.path, &self.entries[i].acc, target, perspective, &[], &[]);
         Some(())
     }
