@@ -292,7 +292,8 @@ enum Source<'a> {
 /// `now`, `source`'s. A row per changed square against a row per piece: an entry that is not
 /// valid, or was last brought far from this placement (another game, another line), is rebuilt;
 /// else it is updated in place by the difference. `None` when a rebuild needs a position and
-/// the board isn't one.
+/// the board isn't one, and for more than 32 pieces (pushes that don't describe moves: no
+/// position has them, and the difference's lists hold 32).
 fn sync_entry<A, N: Network<Accumulator = A>>(
     net: &N,
     path: KernelPath,
@@ -303,6 +304,9 @@ fn sync_entry<A, N: Network<Accumulator = A>>(
     source: Source<'_>,
 ) -> Option<()> {
     let pieces = now.iter().map(|b| b.count_ones() as usize).sum();
+    if pieces > 32 {
+        return None;
+    }
     if !entry.valid || changed_squares(&entry.placement, now) > pieces {
         let owned;
         let pos = match source {

@@ -658,6 +658,36 @@ mod tests {
         }
     }
 
+    /// Pushes that put more than 32 pieces on the board (no move does), then a king move that
+    /// refreshes: the refresh can't read the placement or board the stack keeps (the cache's
+    /// difference lists hold 32, and no position has more), so it reads the position given,
+    /// and nothing panics. Release builds (debug builds check the position against the pushes).
+    #[test]
+    #[cfg(not(debug_assertions))]
+    fn more_than_32_pushed_pieces_refresh_from_the_position_given() {
+        let start = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let after = Position::from_fen("4k3/8/8/8/8/8/8/3K4 b - - 1 1").unwrap();
+        let knight = Piece::new(Color::White, PieceType::Knight);
+        let king = Piece::new(Color::White, PieceType::King);
+        for net in [synth::sfnn(64, 7, Encoding::Raw), synth::threats(64, 8, Encoding::Raw)] {
+            let eval = Evaluator::new(&net);
+            // Two refreshes of the king's new square: the first rebuilds its entry (from the
+            // position given), the second, after a pop and push, finds it valid and near.
+            let mut stack = AccumulatorStack::new(&eval, &start);
+            for i in 16..56 {
+                stack.push(Dirty::default().add(Square::new(i).unwrap(), knight));
+            }
+            for _ in 0..2 {
+                stack.push(Dirty::quiet(king, sq("e1"), sq("d1")));
+                let acc = stack.current(&eval, &after).clone();
+                let mut fresh = eval.new_accumulator();
+                eval.refresh_on(KernelPath::SCALAR, &after, Color::White, &mut fresh);
+                assert_eq!((&acc.values[0], &acc.psqt[0]), (&fresh.values[0], &fresh.psqt[0]), "{}", net.arch());
+                stack.pop();
+            }
+        }
+    }
+
     /// `pop` at the root panics, as its docs say (it once did so with no `# Panics` section).
     #[test]
     #[should_panic(expected = "pop below the root of the accumulator stack")]
