@@ -586,7 +586,8 @@ mod tests {
     /// the occupant off, a piece taken from an empty square or of another kind, two pieces on
     /// one square, a second king, no king), pushed on every feature set: `push` plays them as
     /// the board would (an added piece replaces the occupant; a removal takes what is there),
-    /// never panics, and popping back leaves the stack as it was. A threat net once panicked
+    /// never panics, and popping back leaves the stack as it was (a 33rd piece and a king move:
+    /// a refresh of a board that is no position). A threat net once panicked
     /// in release builds on the first ("an occupied square").
     #[test]
     fn malformed_dirty_values_never_panic_on_push() {
@@ -632,6 +633,8 @@ mod tests {
             Dirty::default().remove(sq("e8"), bk).add(sq("a1"), bk),    // a king onto a rook
             Dirty::quiet(wn, sq("b1"), sq("d2")),                       // onto its own pawn
             Dirty::capture(wn, sq("g1"), sq("f3"), bq),                 // capturing nothing
+            Dirty::default().add(sq("e4"), wn),                         // a 33rd piece
+            Dirty::quiet(bk, sq("e8"), sq("e5")),                       // a king move (a refresh)
         ];
         let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         for net in &nets {
