@@ -271,9 +271,10 @@ impl<N: Network> AccumulatorStack<N> {
             return;
         }
         let features = net.feature_set();
-        let t = self.top; // above the root: the root is always computed
-                          // Most of a search's updates: one move from a computed entry (no walk, no cost to
-                          // weigh: a move's few rows against a refresh's).
+        // Above the root: the root is always computed.
+        let t = self.top;
+        // Most of a search's updates: one move from a computed entry (no walk, no cost to
+        // weigh: a move's few rows against a refresh's).
         if !self.board_blocks && self.entries[t - 1].computed[p] {
             let path = self.path();
             let (below, above) = self.entries.split_at_mut(t);
@@ -674,8 +675,9 @@ mod tests {
         let king = Piece::new(Color::White, PieceType::King);
         for net in [synth::sfnn(64, 7, Encoding::Raw), synth::threats(64, 8, Encoding::Raw)] {
             let eval = Evaluator::new(&net);
-            // Two refreshes of the king's new square: the first rebuilds its entry (from the
-            // position given), the second, after a pop and push, finds it valid and near.
+            // Two refreshes of the king's new square: the first, read from the position given,
+            // leaves its entry valid and near the pushes' board, where the second's difference
+            // (40 knights) overflowed the cache's lists.
             let mut stack = AccumulatorStack::new(&eval, &start);
             for i in 16..56 {
                 stack.push(Dirty::default().add(Square::new(i).unwrap(), knight));
