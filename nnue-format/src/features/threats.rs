@@ -278,10 +278,11 @@ impl Board {
         self.pieces
     }
 
-    /// The square of `color`'s king, if it has one.
+    /// The square of `color`'s king, if it has exactly one (a board played from `Dirty` values
+    /// that describe no move may have none, or two).
     pub fn king(&self, color: Color) -> Option<crate::position::Square> {
         let bb = self.bb(color, PieceType::King);
-        (bb != 0).then(|| crate::position::Square::new(bb.trailing_zeros() as u8)).flatten()
+        (bb != 0 && bb & (bb - 1) == 0).then(|| crate::position::Square::new(bb.trailing_zeros() as u8)).flatten()
     }
 
     /// The position of this board (White to move), if it is one (one king each, at most 32 pieces).
@@ -289,8 +290,7 @@ impl Board {
     pub fn to_position(&self) -> Option<Position> {
         // One king each: the bitboards say it without a pass over the squares (a rebuild of a
         // cache entry on a king move asks for this).
-        let king = |c| (self.bb(c, PieceType::King).count_ones() == 1).then(|| self.king(c)).flatten();
-        let kings = [king(Color::White)?, king(Color::Black)?];
+        let kings = [self.king(Color::White)?, self.king(Color::Black)?];
         Position::from_board(Color::White, self.squares, self.occupied, kings)
     }
 
@@ -594,13 +594,63 @@ mod tests {
             let (king, piece) = (pos.king(Color::Black), Piece::new(Color::Black, PieceType::King));
             let mut no_king = board.clone();
             no_king.remove(king.index());
-            assert_eq!(no_king.to_position(), None);
+            assert_eq!((no_king.king(Color::Black), no_king.to_position()), (None, None));
             if let Some(empty) = (0..64).find(|&s| board.squares[s].is_none()) {
                 let mut two_kings = board.clone();
                 two_kings.put(empty, piece);
-                assert_eq!(two_kings.to_position(), None);
+                assert_eq!((two_kings.king(Color::Black), two_kings.to_position()), (None, None));
             }
         }
+    }
+
+    /// Moves, captures, promotions and castling played on boards are the positions they lead
+    /// to; `Dirty` values that describe no move leave one piece a square.
+    #[test]
+    fn played_moves_are_the_positions_they_lead_to() {
+        let fen = |f: &str| Position::from_fen(f).unwrap();
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let p = |c, k| Piece::new(c, k);
+        let (w, b) = (Color::White, Color::Black);
+        let start = fen("r3k2r/1P6/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1");
+        let plies = [
+            (
+                Dirty::capture(p(w, PieceType::Pawn), sq("e4"), sq("d5"), p(b, PieceType::Pawn)),
+                "r3k2r/1P6/8/3P4/8/8/8/R3K2R b KQkq - 0 1",
+            ),
+            (
+                Dirty::default()
+                    .remove(sq("e8"), p(b, PieceType::King))
+                    .remove(sq("h8"), p(b, PieceType::Rook))
+                    .add(sq("g8"), p(b, PieceType::King))
+                    .add(sq("f8"), p(b, PieceType::Rook)),
+                "r4rk1/1P6/8/3P4/8/8/8/R3K2R w KQ - 1 2",
+            ),
+            (
+                Dirty::default()
+                    .remove(sq("b7"), p(w, PieceType::Pawn))
+                    .remove(sq("a8"), p(b, PieceType::Rook))
+                    .add(sq("a8"), p(w, PieceType::Queen)),
+                "Q4rk1/8/8/3P4/8/8/8/R3K2R b KQ - 0 2",
+            ),
+        ];
+        let mut board = Board::new(&start);
+        for (dirty, after) in plies {
+            board.apply(&dirty);
+            let after = Board::new(&fen(after));
+            assert_eq!(board, after);
+            assert_eq!(board.to_position().map(|pos| Board::new(&pos)), Some(after));
+        }
+        // A knight put on an occupied square replaces the occupant; a removal from an empty
+        // square removes nothing; a king taken off makes no position.
+        let mut board = Board::new(&start);
+        board.apply(&Dirty::default().add(sq("e4"), p(w, PieceType::Knight)));
+        board.apply(&Dirty::default().remove(sq("c3"), p(w, PieceType::Queen)));
+        let squares: u32 = board.placement().iter().map(|bb| bb.count_ones()).sum();
+        assert_eq!(board.placement().iter().fold(0, |all, bb| all | bb), board.occupied);
+        assert_eq!(board.occupied.count_ones(), squares);
+        assert_eq!(squares as usize, start.piece_count());
+        board.apply(&Dirty::default().remove(sq("e1"), p(w, PieceType::King)));
+        assert_eq!((board.king(w), board.to_position()), (None, None));
     }
 
     /// The layout of the index space: the blocks' sizes and every reachable pair maps below

@@ -5,10 +5,10 @@ use crate::position::{Color, Position};
 
 /// An engine's board as [`AccumulatorStack::evaluate`](super::AccumulatorStack::evaluate)
 /// reads it: the side to move and the piece count on every evaluation. The stack computes
-/// everything else from the pushed moves, refreshes included (it keeps the placement they
-/// lead to, or a threat net's board); the whole [`Position`] is built only in debug builds, to
-/// check the pushes against it, and when the pushes make no position (a `Dirty` that
-/// describes no move: the refreshed perspective then reads the engine's).
+/// everything else from the pushed moves, refreshes included (it keeps the board they lead
+/// to); the whole [`Position`] is built only in debug builds, to check the pushes against it,
+/// and when the pushes make no position (a `Dirty` that describes no move: the refreshed
+/// perspective then reads the engine's).
 ///
 /// Implement it on your board and pass the board itself. Building a [`Position`] from a
 /// 64-square mailbox on every evaluation cost a sixth of a node of the bench's tree walk on

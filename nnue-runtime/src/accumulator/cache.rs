@@ -7,12 +7,14 @@
 //! a king move within its board half swaps one king square's piece sums for another's
 //! ([`RefreshCache::rebase`]) while the board features update as for any move.
 
-use super::placement::{self, Placement};
 use crate::features::threats::Board;
 use crate::features::FeatureSet;
 use crate::network::{Network, WeightsId};
 use crate::position::{Color, Piece, PieceType, Position, Square};
 use crate::simd::KernelPath;
+
+/// Where the pieces stand: bitboards of each (color, piece type), white pawn to black king.
+type Placement = [u64; 12];
 
 /// Squares whose piece differs between two placements: the rows an update from one to the
 /// other takes (a moved piece counts twice, once off and once on).
@@ -127,64 +129,14 @@ impl<A: Clone> RefreshCache<A> {
         target: &mut A,
     ) {
         self.check(net, "RefreshCache");
-        if net.feature_set().has_board_blocks() {
-            return self.refresh_threats(net, pos, perspective, target);
-        }
-        let (king, now) = (pos.king(perspective), placement::of(pos));
-        self.refresh_pieces(net, perspective, king, &now, Source::Position(pos), target)
-            .expect("a position rebuilds an entry");
+        self.refresh_from(net, &Board::new(pos), Some(pos), perspective, target)
+            .expect("a position's board has its kings");
     }
 
-    /// [`RefreshCache::refresh`] for a net without board blocks from the placement the
-    /// accumulator stack keeps: no [`Position`] is built unless the entry is rebuilt. `None`
-    /// when the placement is not a position (a king missing or doubled: pushes that don't
-    /// describe moves), `target` unchanged.
-    pub(super) fn refresh_placement<N: Network<Accumulator = A>>(
-        &mut self,
-        net: &N,
-        now: &Placement,
-        perspective: Color,
-        target: &mut A,
-    ) -> Option<()> {
-        self.check(net, "RefreshCache");
-        let king = placement::king(now, perspective)?;
-        self.refresh_pieces(net, perspective, king, now, Source::Placement(now), target)
-    }
-
-    /// A net without board blocks: `perspective`'s entry of king square `king` brought to the
-    /// placement `now` (`source`'s), then copied to `target`. `None` as [`sync_entry`].
-    fn refresh_pieces<N: Network<Accumulator = A>>(
-        &mut self,
-        net: &N,
-        perspective: Color,
-        king: Square,
-        now: &Placement,
-        source: Source<'_>,
-        target: &mut A,
-    ) -> Option<()> {
-        let i = perspective.index() * self.slots + net.feature_set().cache_slot(perspective, king);
-        sync_entry(net, self.path, &mut self.entries[i], perspective, king, now, source)?;
-        net.update_on(self.path, &self.entries[i].acc, target, perspective, &[], &[]);
-        Some(())
-    }
-
-    /// [`RefreshCache::refresh`] for threat nets: the entry keeps the piece features' sums
-    /// alone (as Stockfish's piece-square accumulator), brought to the position by the
-    /// placement difference; the board features (threats, pawn pairs) are added on top.
-    fn refresh_threats<N: Network<Accumulator = A>>(
-        &mut self,
-        net: &N,
-        pos: &Position,
-        perspective: Color,
-        target: &mut A,
-    ) {
-        self.refresh_board(net, &Board::new(pos), perspective, target).expect("a position's board has its kings");
-    }
-
-    /// [`RefreshCache::refresh`] for threat nets from a board of the position (the accumulator
-    /// stack keeps one a ply): no [`Position`] is built unless the entry is rebuilt. `None`
-    /// when the board is not a position (a king missing: pushes that don't describe moves),
-    /// `target` unchanged.
+    /// [`RefreshCache::refresh`] from a board of the position (the accumulator stack keeps
+    /// one): no [`Position`] is built unless the entry is rebuilt. `None` when the board is not
+    /// a position (a king missing or doubled, more than 32 pieces: pushes that don't describe
+    /// moves), `target` unchanged.
     pub(super) fn refresh_board<N: Network<Accumulator = A>>(
         &mut self,
         net: &N,
@@ -193,8 +145,23 @@ impl<A: Clone> RefreshCache<A> {
         target: &mut A,
     ) -> Option<()> {
         self.check(net, "RefreshCache");
+        self.refresh_from(net, board, None, perspective, target)
+    }
+
+    /// The entry of `perspective`'s king square brought to `board`'s piece sums (`pos`, if
+    /// given, is that board), plus the board features (threats, pawn pairs: none for most
+    /// nets), into `target`. The entry keeps the piece features' sums alone, as Stockfish's
+    /// piece-square accumulator.
+    fn refresh_from<N: Network<Accumulator = A>>(
+        &mut self,
+        net: &N,
+        board: &Board,
+        pos: Option<&Position>,
+        perspective: Color,
+        target: &mut A,
+    ) -> Option<()> {
         let king = board.king(perspective)?;
-        let i = self.pieces_entry(net, board, None, perspective)?;
+        let i = self.pieces_entry(net, board, pos, perspective)?;
         let threats = &mut self.threats;
         threats.clear();
         net.feature_set().board_features(board, perspective, king.index(), threats);
@@ -254,7 +221,7 @@ impl<A: Clone> RefreshCache<A> {
         net.rebase_on(self.path, acc, perspective, &self.entries[plus].acc, &self.entries[minus].acc);
     }
 
-    /// Threat nets: brings the entry of `perspective`'s king square on `board` to the piece
+    /// Brings the entry of `perspective`'s king square on `board` to the piece
     /// sums of `board` (`pos`, if given, is that board) and returns its index; `None` when the
     /// board is not a position.
     fn pieces_entry<N: Network<Accumulator = A>>(
@@ -284,8 +251,6 @@ enum Source<'a> {
     Position(&'a Position),
     /// Made into a position only when a rebuild needs one.
     Board(&'a Board),
-    /// Likewise.
-    Placement(&'a Placement),
 }
 
 /// Brings `entry` (`perspective`'s, its king on `king`) to the piece sums of the placement
@@ -313,10 +278,6 @@ fn sync_entry<A, N: Network<Accumulator = A>>(
             Source::Position(pos) => pos,
             Source::Board(board) => {
                 owned = board.to_position()?;
-                &owned
-            }
-            Source::Placement(now) => {
-                owned = placement::to_position(now)?;
                 &owned
             }
         };
@@ -388,7 +349,7 @@ mod tests {
             assert_eq!(cached, fresh, "{fen}");
             let white = eval.feature_set().cache_slot(Color::White, pos.king(Color::White));
             assert_eq!(white, [0, 0, 1][n % 3], "{fen}");
-            assert_eq!(cache.entries[white].placement, placement::of(&pos), "{fen}");
+            assert_eq!(cache.entries[white].placement, Board::new(&pos).placement(), "{fen}");
         }
     }
 
@@ -408,7 +369,7 @@ mod tests {
             let (mut rebuilt, mut updated) = (0, 0);
             for fen in fens {
                 let pos = Position::from_fen(fen).unwrap();
-                let now = placement::of(&pos);
+                let now = Board::new(&pos).placement();
                 if let Some(old) = before {
                     if changed_squares(&old, &now) > pos.piece_count() {
                         rebuilt += 1;
@@ -462,7 +423,7 @@ mod tests {
             let rebase = cache.plan_rebase(&eval, white, [&boards[0], &boards[1]], &mut added, &mut removed).unwrap();
             // Near: the knight's row joins the lists and the entry stays; far: rebuilt.
             assert_eq!(added.len() + removed.len() - board_rows, usize::from(is_near));
-            let want = if is_near { placement::of(&last) } else { placement::of(&before) };
+            let want = if is_near { Board::new(&last).placement() } else { Board::new(&before).placement() };
             assert_eq!(cache.entries[minus].placement, want);
             eval.update_on(cache.path(), &src, &mut dst, white, &added, &removed);
             cache.rebase(&eval, &mut dst, white, rebase);

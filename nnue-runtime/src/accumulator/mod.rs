@@ -11,7 +11,6 @@
 
 mod board;
 mod cache;
-mod placement;
 mod stack;
 
 pub use board::EngineBoard;

@@ -1,6 +1,5 @@
 //! The accumulator stack: one entry per ply, computed lazily.
 
-use super::placement::{self, Placement};
 use super::{deltas, Deltas, EngineBoard, RefreshCache};
 use crate::dirty::Dirty;
 use crate::features::threats::{self, Board, ThreatSet};
@@ -17,19 +16,18 @@ struct Entry<A> {
     dirty: Dirty,
     /// Kings after that move.
     kings: [Square; 2],
-    /// The board after that move, kept for threat nets (their deltas depend on the board
-    /// before each move: sliders uncovered and blocked) and in debug builds (to check that the
-    /// position evaluated is the one the pushes lead to).
+    /// The board after that move, what refreshes read (no engine position built: that was 8%
+    /// of a tree node of Caissa's net). Played by `push` for nets with board blocks (their
+    /// deltas depend on the board before each move: sliders uncovered and blocked) and in debug
+    /// builds (to check that the position evaluated is the one the pushes lead to); for other
+    /// nets only once a refresh asks for it, from the nearest entry below whose board is
+    /// current (`boarded`), lazily as the accumulators are (a copy on every push cost 8% of a
+    /// tree node of akimbo's net, which never refreshes).
     board: Board,
+    boarded: bool,
     /// Threat nets: the threats that move made and broke (both perspectives read the same
     /// log), recorded by `push` while it plays the move on the board.
     log: Vec<threats::ThreatChange>,
-    /// Nets without board blocks: the placement after that move, once a refresh asked for it
-    /// (`placed`): played from the nearest entry below that has one, lazily as the
-    /// accumulators are (a copy on every push cost 8% of a tree node of akimbo's net, which
-    /// never refreshes).
-    placement: Placement,
-    placed: bool,
 }
 
 /// Accumulators along the moves of a search, with the refresh cache behind them.
@@ -108,9 +106,8 @@ impl<N: Network> AccumulatorStack<N> {
             dirty: Dirty::default(),
             kings: [pos.king(Color::White), pos.king(Color::Black)],
             board: Board::default(),
+            boarded: false,
             log: Vec::new(),
-            placement: [0; 12],
-            placed: false,
         };
         let mut stack = AccumulatorStack {
             entries: vec![root],
@@ -142,13 +139,9 @@ impl<N: Network> AccumulatorStack<N> {
     pub fn reset(&mut self, net: &N, pos: &Position) {
         self.cache.check(net, "AccumulatorStack");
         self.top = 0;
-        let keeps_boards = self.keeps_boards();
         let root = &mut self.entries[0];
         root.kings = [pos.king(Color::White), pos.king(Color::Black)];
-        (root.placement, root.placed) = (placement::of(pos), true);
-        if keeps_boards {
-            root.board = Board::new(pos);
-        }
+        (root.board, root.boarded) = (Board::new(pos), true);
         for perspective in Color::BOTH {
             self.cache.refresh(net, pos, perspective, &mut root.acc);
         }
@@ -162,26 +155,18 @@ impl<N: Network> AccumulatorStack<N> {
     /// [`AccumulatorStack::current`]).
     pub fn push(&mut self, dirty: Dirty) {
         let kings = dirty.kings_after(self.entries[self.top].kings);
+        let boarded = self.keeps_boards();
         self.top += 1;
         if self.top == self.entries.len() {
             let acc = self.entries[0].acc.clone();
             let board = Board::default();
             let log = Vec::new();
-            self.entries.push(Entry {
-                acc,
-                computed: [false; 2],
-                dirty,
-                kings,
-                board,
-                log,
-                placement: [0; 12],
-                placed: false,
-            });
+            self.entries.push(Entry { acc, computed: [false; 2], dirty, kings, board, boarded, log });
         } else {
             let e = &mut self.entries[self.top];
-            (e.computed, e.dirty, e.kings, e.placed) = ([false; 2], dirty, kings, false);
+            (e.computed, e.dirty, e.kings, e.boarded) = ([false; 2], dirty, kings, boarded);
         }
-        if self.keeps_boards() {
+        if boarded {
             let (below, above) = self.entries.split_at_mut(self.top);
             let e = &mut above[0];
             e.board.clone_from(&below[self.top - 1].board);
@@ -322,15 +307,11 @@ impl<N: Network> AccumulatorStack<N> {
                 }
             }
             _ => {
-                // A refresh reads the board (threat nets) or the placement the stack keeps,
-                // not the engine's position, unless the pushes made a board that isn't one.
-                let now = if self.board_blocks { None } else { Some(self.placement()) };
+                // A refresh reads the board the stack keeps, not the engine's position, unless
+                // the pushes made a board that isn't one.
+                self.bring_board();
                 let Entry { acc, board, computed, .. } = &mut self.entries[self.top];
-                let done = match &now {
-                    Some(now) => self.cache.refresh_placement(net, now, perspective, acc),
-                    None => self.cache.refresh_board(net, board, perspective, acc),
-                };
-                if done.is_none() {
+                if self.cache.refresh_board(net, board, perspective, acc).is_none() {
                     self.cache.refresh(net, pos.get(), perspective, acc);
                 }
                 computed[p] = true;
@@ -338,21 +319,21 @@ impl<N: Network> AccumulatorStack<N> {
         }
     }
 
-    /// The placement the pushes lead to, played up from the nearest entry that has one (the
-    /// root always does); each entry on the way keeps its own, for the siblings above it.
-    fn placement(&mut self) -> Placement {
+    /// Brings the top entry's board to the one the pushes lead to, played up from the nearest
+    /// entry whose board is current (the root's always is); each entry on the way keeps its
+    /// own, for the siblings above it.
+    fn bring_board(&mut self) {
         let mut i = self.top;
-        while !self.entries[i].placed {
+        while !self.entries[i].boarded {
             i -= 1;
         }
         for j in i + 1..=self.top {
             let (below, above) = self.entries.split_at_mut(j);
             let e = &mut above[0];
-            e.placement = below[j - 1].placement;
-            placement::play(&mut e.placement, &e.dirty);
-            e.placed = true;
+            e.board.clone_from(&below[j - 1].board);
+            e.board.apply(&e.dirty);
+            e.boarded = true;
         }
-        self.entries[self.top].placement
     }
 
     /// A threat net's way up from the computed entry `s`: each step's piece rows and the board
@@ -436,8 +417,8 @@ mod tests {
     }
 
     /// An engine's board given to the stack: its position is built only in debug builds, once
-    /// an evaluation for their check (updates read the pushes; refreshes the placement, or a
-    /// threat net's board, the stack keeps), and the values are the position's.
+    /// an evaluation for their check (updates read the pushes; refreshes the board the stack
+    /// keeps), and the values are the position's.
     #[test]
     fn an_engine_board_is_read_whole_only_in_debug_builds() {
         use std::cell::Cell;
@@ -543,8 +524,8 @@ mod tests {
     /// the boards the pushes lead to. When those aren't positions (a push that adds a second
     /// king), that perspective is refreshed from the position the stack is given instead of
     /// being built from a board the cache can't read; so is a net's without board blocks,
-    /// whose refreshes read the placement the pushes lead to. (The other perspective follows the pushes
-    /// and is as wrong as they are: only debug builds check them, see above.)
+    /// whose refreshes read the board the pushes lead to too. (The other perspective follows
+    /// the pushes and is as wrong as they are: only debug builds check them, see above.)
     #[test]
     #[cfg(not(debug_assertions))]
     fn a_king_move_whose_boards_are_not_positions_refreshes() {
@@ -568,8 +549,8 @@ mod tests {
             let acc = stack.current(&fast, &after);
             assert_eq!((acc.values[0], acc.psqt[0]), (fresh.values[0], fresh.psqt[0]), "{path}");
         }
-        // A net without board blocks refreshes from the placement the stack keeps, and from
-        // the position given when that placement has two white kings.
+        // A net without board blocks refreshes from the board the stack keeps, and from the
+        // position given when that board has two white kings.
         let net = synth::sfnn(64, 6, Encoding::Raw);
         let weights = FastWeights::new(&net).unwrap();
         let fast = weights.sfnn::<64, 32, 16>().unwrap();
@@ -663,7 +644,7 @@ mod tests {
     }
 
     /// Pushes that put more than 32 pieces on the board (no move does), then a king move that
-    /// refreshes: the refresh can't read the placement or board the stack keeps (the cache's
+    /// refreshes: the refresh can't read the board the stack keeps (the cache's
     /// difference lists hold 32, and no position has more), so it reads the position given,
     /// and nothing panics. Release builds (debug builds check the position against the pushes).
     #[test]
