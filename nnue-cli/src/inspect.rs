@@ -140,24 +140,10 @@ fn describe(bytes: &[u8], net: &Net, how: &str) {
             };
             say!("format: Stockfish NNUE, version {version:#010X} ({which})");
             let mut hashes = vec![format!("file {:#010X}", word(4))];
-            match arch {
-                Architecture::Sfnn(a) => {
-                    hashes.push(format!("transformer {:#010X}", a.ft_hash()));
-                    hashes.push(format!("each stack {:#010X}", a.stack_hash()));
-                }
-                Architecture::Threats(a) => {
-                    hashes.push(format!("transformer {:#010X}", a.ft_hash()));
-                    hashes.push(format!("each stack {:#010X}", a.stack_hash()));
-                }
-                Architecture::Sf19(a) => {
-                    hashes.push(format!("transformer {:#010X}", a.ft_hash()));
-                    hashes.push(format!("each stack {:#010X}", a.stack_hash()));
-                }
-                Architecture::HalfKp(a) => {
-                    hashes.push(format!("transformer {:#010X}", a.ft_hash()));
-                    hashes.push(format!("network {:#010X}", a.network_hash()));
-                }
-                _ => {}
+            if let Some([ft, network]) = arch.stockfish_hashes() {
+                let stacks = if matches!(arch, Architecture::HalfKp(_)) { "network" } else { "each stack" };
+                hashes.push(format!("transformer {ft:#010X}"));
+                hashes.push(format!("{stacks} {network:#010X}"));
             }
             say!("hashes: {} (all as the architecture's)", hashes.join(", "));
             say!("description: {:?}", net.description);

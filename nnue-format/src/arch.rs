@@ -402,6 +402,19 @@ impl Architecture {
         }
     }
 
+    /// The transformer's section hash and the network's (each layer stack's; HalfKP's one
+    /// network), as Stockfish computes them and writes them in its files (the file hash is
+    /// their xor); `None` for layouts that are not Stockfish's.
+    pub fn stockfish_hashes(&self) -> Option<[u32; 2]> {
+        Some(match self {
+            Architecture::Sfnn(a) => [a.ft_hash(), a.stack_hash()],
+            Architecture::Threats(a) => [a.ft_hash(), a.stack_hash()],
+            Architecture::Sf19(a) => [a.ft_hash(), a.stack_hash()],
+            Architecture::HalfKp(a) => [a.ft_hash(), a.network_hash()],
+            Architecture::Chess768(_) | Architecture::Layered(_) => return None,
+        })
+    }
+
     /// Short family name, for messages and generated code.
     pub fn family(&self) -> &'static str {
         match self {

@@ -19,7 +19,7 @@ use crate::net::{
     Chess768Params, Dense, Encoding, FeatureTransformer, HalfKpParams, LayeredParams, Model, Padding, Sf19Params,
     SfnnParams, Stack, ThreatsParams,
 };
-use crate::stockfish_format::{self, FtParam, Network, StockfishFormat};
+use crate::stockfish_format::{FtParam, Network, StockfishFormat};
 
 /// How an array is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub(crate) type Stored<V> = (V, Encoding);
 /// The parts of `arch`'s file after its header, in order.
 pub(crate) fn parts(arch: &Architecture) -> Vec<Part> {
     let mut p = Plan::default();
-    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(arch), stockfish_format::hashes(arch)) {
+    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(arch), arch.stockfish_hashes()) {
         // A Stockfish file, as its record says: the transformer behind its hash, then the network.
         let l1 = arch.l1();
         p.hash("feature transformer", ft_hash);

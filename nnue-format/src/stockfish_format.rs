@@ -233,20 +233,9 @@ impl StockfishFormat {
             .iter()
             .filter(|f| f.version == version)
             .flat_map(|f| widths.clone().map(move |l1| (f, (f.arch)(l1))))
-            .filter(|(_, a)| hashes(a).map(|[ft, net]| ft ^ net) == Some(hash))
+            .filter(|(_, a)| a.stockfish_hashes().map(|[ft, net]| ft ^ net) == Some(hash))
             .collect()
     }
-}
-
-/// The transformer's section hash and the network's (each stack's), as Stockfish computes them.
-pub(crate) fn hashes(arch: &Architecture) -> Option<[u32; 2]> {
-    Some(match arch {
-        Architecture::Sfnn(a) => [a.ft_hash(), a.stack_hash()],
-        Architecture::Threats(a) => [a.ft_hash(), a.stack_hash()],
-        Architecture::Sf19(a) => [a.ft_hash(), a.stack_hash()],
-        Architecture::HalfKp(a) => [a.ft_hash(), a.network_hash()],
-        Architecture::Chess768(_) | Architecture::Layered(_) => return None,
-    })
 }
 
 #[cfg(test)]
@@ -270,7 +259,7 @@ mod tests {
                     Architecture::HalfKp(a) => a.file_hash(),
                     _ => unreachable!(),
                 };
-                let [ft, net] = hashes(&a).unwrap();
+                let [ft, net] = a.stockfish_hashes().unwrap();
                 assert_eq!(ft ^ net, file_hash, "{}", f.name);
                 let named: Vec<Architecture> =
                     StockfishFormat::named_by(f.version, file_hash).into_iter().map(|(_, a)| a).collect();

@@ -5,7 +5,7 @@ use crate::layered::format::End;
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Model, Net, Padding};
 use crate::plan::{self, ArrayPart, Part, ValuesRef};
-use crate::stockfish_format::{hashes, StockfishFormat};
+use crate::stockfish_format::StockfishFormat;
 use crate::Architecture;
 
 pub(crate) fn write_net(net: &Net) -> Vec<u8> {
@@ -21,7 +21,7 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     let arch = net.arch();
     // The frame's head: Stockfish's header (its record's version word), a `CBNF` header, or
     // nothing.
-    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(&arch), hashes(&arch)) {
+    if let (Some(f), Some([ft_hash, network_hash])) = (StockfishFormat::of(&arch), arch.stockfish_hashes()) {
         header(&mut out, f.version, ft_hash ^ network_hash, &net.description);
     } else if let Architecture::Layered(a) = &arch {
         crate::layered::header::write(&mut out, a, &net.description);
