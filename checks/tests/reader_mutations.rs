@@ -441,3 +441,24 @@ fn valid_nets_stay_within_the_bound() {
         }
     }
 }
+
+/// A 4 KB `CBNF` file of a small net (1.4 MB of arrays) whose zstd frame declares a 128 MiB
+/// window and decodes to 130 MiB of zeros: the decoder kept the whole window before it handed
+/// out a byte (128 MiB allocated before the stream was found too long). Refused within the
+/// bound, as any stream longer than the arrays.
+#[test]
+fn a_zstd_window_larger_than_the_arrays_is_not_buffered() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Ok(Architecture::Layered(mut a)) = "stormphrax7".parse() else { unreachable!("a multi-layer preset") };
+    a.l1 = 64;
+    let bytes = nnue_runtime::format::synth::cbnf_zstd_rle_window(&a, "window", 130 << 20, 27);
+    let arch = Architecture::Layered(a);
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let result = Net::from_bytes(&bytes, Some(&arch));
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let Err(e) = result else { panic!("a stream longer than the arrays was accepted") };
+    assert!(e.to_string().contains("or more bytes"), "{e}");
+    let bound = bound(&bytes, Some(&arch));
+    assert!(peak <= bound, "{peak} bytes allocated for a {}-byte file (bound {bound})", bytes.len());
+}
