@@ -350,14 +350,21 @@ proptest! {
 /// A read may allocate 4x the file's size + 64 KiB. A zstd-compressed file (as the
 /// description's layout is shipped: `LayeredArch::is_zstd`) decodes to at most the arrays'
 /// size the description implies, plus a byte (`layered::header::decompress`, which refuses
-/// above `MAX_FILE_BYTES`): for it the bound of an uncompressed file of that size is added.
+/// above `MAX_FILE_BYTES`): for it the bound of an uncompressed file of that size is added,
+/// and [`ZSTD_DECODER_BYTES`].
 fn bound(bytes: &[u8], arch: Option<&Architecture>) -> usize {
-    let decoded = match arch {
-        Some(Architecture::Layered(a)) if a.is_zstd(bytes) => a.param_bytes() + 1,
+    let decoder = match arch {
+        Some(Architecture::Layered(a)) if a.is_zstd(bytes) => 4 * (a.param_bytes() + 1) + ZSTD_DECODER_BYTES,
         _ => 0,
     };
-    4 * (bytes.len() + decoded) + (64 << 10)
+    4 * bytes.len() + (64 << 10) + decoder
 }
+
+/// The zstd decoder's (ruzstd's) working memory, which a few bytes can make it take whatever
+/// the file's and the arrays' sizes: a block's 3-byte sequence count reserves up to 98,047
+/// sequences of 12 bytes (1.2 MB) before they are read, and a block (128 KiB) of content, of
+/// literals and of output past what was asked.
+const ZSTD_DECODER_BYTES: usize = 2 << 20;
 
 /// A middlegame position with pieces of every type, both kings off their start squares.
 const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QK2R w KQ - 0 9";
@@ -459,6 +466,35 @@ fn a_zstd_window_larger_than_the_arrays_is_not_buffered() {
     let peak = PEAK.load(Ordering::Relaxed) - before;
     let Err(e) = result else { panic!("a stream longer than the arrays was accepted") };
     assert!(e.to_string().contains("or more bytes"), "{e}");
+    let bound = bound(&bytes, Some(&arch));
+    assert!(peak <= bound, "{peak} bytes allocated for a {}-byte file (bound {bound})", bytes.len());
+}
+
+/// An 82-byte `CBNF` file of a net with 100 KB of arrays whose one zstd block claims 98,047
+/// sequences in a 3-byte count: the decoder reserves them (1.2 MB) before it finds the bytes
+/// missing. Refused, within the decoder's allowance of [`bound`].
+#[test]
+fn a_zstd_block_claiming_the_most_sequences_is_refused_within_the_bound() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let text = "(768 -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x1, i32, q=64, l1shift=8, scale=400, file=cbnf";
+    let Ok(Architecture::Layered(a)) = text.parse() else { unreachable!("a multi-layer description") };
+    // The header with the zstd flag (a stream of no blocks), then a frame of one block.
+    let mut bytes = nnue_runtime::format::synth::cbnf_zstd_rle(&a, "sequences", 0);
+    bytes.truncate(64);
+    bytes.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
+    // Raw literals of size 0, then the sequence count 0xff 0xff 0xff (0x7f00 + 0xffff) and the
+    // predefined tables; the block header: compressed, last.
+    let body = [0x00, 0xff, 0xff, 0xff, 0x00, 0xff, 0xff, 0xff, 0x80];
+    let header = (body.len() as u32) << 3 | 2 << 1 | 1;
+    bytes.extend_from_slice(&header.to_le_bytes()[..3]);
+    bytes.extend(body);
+    let arch = Architecture::Layered(a);
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let result = Net::from_bytes(&bytes, Some(&arch));
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let Err(e) = result else { panic!("a block of missing sequences was accepted") };
+    assert_eq!((e.offset, e.section.as_str()), (64, "zstd-compressed arrays"), "{e}");
     let bound = bound(&bytes, Some(&arch));
     assert!(peak <= bound, "{peak} bytes allocated for a {}-byte file (bound {bound})", bytes.len());
 }
