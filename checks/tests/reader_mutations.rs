@@ -187,7 +187,7 @@ fn bases() -> &'static [Base] {
         // Every preset's layout and record at a small width (L1 64, single-layer ones'
         // 32): the engines' king buckets and output buckets, their threat inputs, Caissa's
         // `CSNN` header, PlentyChess's varints, Reckless's and cinder's orders, SFNNv17.
-        for (i, (name, description)) in nnue_runtime::format::preset::PRESETS.into_iter().enumerate() {
+        for (i, (_, description)) in nnue_runtime::format::preset::PRESETS.into_iter().enumerate() {
             let seed = 20 + i as u64;
             let net = match description.parse().unwrap() {
                 Architecture::Layered(mut a) => {
@@ -204,8 +204,7 @@ fn bases() -> &'static [Base] {
                 // The other Stockfish nets are the bases above.
                 _ => continue,
             };
-            let other = if name == "akimbo" { SFNN64 } else { CHESS768 };
-            bases.push(made(net, other));
+            bases.push(made(net, CHESS768));
         }
         // As Stormphrax, Viridithas and cinder ship their nets: zstd-compressed (Stormphrax's
         // after its `CBNF` header), in one frame or several. Read with another description,
