@@ -373,11 +373,23 @@ pub fn zstd_bomb() -> Vec<u8> {
 /// `decoded` zero bytes in RLE blocks of 128 KiB (4 bytes each; a frame with no content size
 /// and a 128 KiB window): a tiny file that decodes to as much as asked.
 pub fn cbnf_zstd_rle(arch: &crate::LayeredArch, description: &str, decoded: usize) -> Vec<u8> {
+    cbnf_zstd_rle_window(arch, description, decoded, 17)
+}
+
+/// [`cbnf_zstd_rle`] with a frame that declares a window of `2^window_log` bytes (10..=41; a
+/// decoder keeps up to that much of what it decoded before it hands any of it out).
+///
+/// # Panics
+/// When `window_log` is out of that range.
+pub fn cbnf_zstd_rle_window(arch: &crate::LayeredArch, description: &str, decoded: usize, window_log: u8) -> Vec<u8> {
     const BLOCK: usize = 128 << 10;
+    assert!((10..=41).contains(&window_log), "a zstd window of 2^10 to 2^41 bytes");
     let mut out = Vec::new();
     crate::layered::header::write(&mut out, arch, description);
     out[6] |= 1;
-    out.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
+    // Frame header descriptor 0 (no content size, a window descriptor), then the window's
+    // exponent (mantissa 0).
+    out.extend([0x28, 0xb5, 0x2f, 0xfd, 0x00, (window_log - 10) << 3]);
     let mut left = decoded;
     while left > 0 {
         let size = left.min(BLOCK);

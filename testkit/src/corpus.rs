@@ -239,12 +239,24 @@ pub fn layout(b: &[u8], arch: &Architecture) -> Vec<Region> {
             w.array("ft.biases", "feature transformer", a.l1, 2);
             if a.inputs == Sf19Inputs::Full {
                 w.push("ft.threat_weights", "feature transformer", Sf19Arch::THREAT_INPUTS * a.l1, RegionKind::Raw);
-                w.array("ft.threat_psqt", "feature transformer", Sf19Arch::THREAT_INPUTS * Sf19Arch::PSQT_BUCKETS, 4);
+                // SFNNv17 (`psqt=0`) has no PSQT blocks.
+                if a.psqt {
+                    w.array(
+                        "ft.threat_psqt",
+                        "feature transformer",
+                        Sf19Arch::THREAT_INPUTS * Sf19Arch::PSQT_BUCKETS,
+                        4,
+                    );
+                }
                 w.push("ft.pair_weights", "feature transformer", Sf19Arch::PAIR_INPUTS * a.l1, RegionKind::Raw);
-                w.array("ft.pair_psqt", "feature transformer", Sf19Arch::PAIR_INPUTS * Sf19Arch::PSQT_BUCKETS, 4);
+                if a.psqt {
+                    w.array("ft.pair_psqt", "feature transformer", Sf19Arch::PAIR_INPUTS * Sf19Arch::PSQT_BUCKETS, 4);
+                }
             }
             w.array("ft.weights", "feature transformer", a.int16_inputs() * a.l1, 2);
-            w.array("ft.psqt", "feature transformer", a.int16_inputs() * Sf19Arch::PSQT_BUCKETS, 4);
+            if a.psqt {
+                w.array("ft.psqt", "feature transformer", a.int16_inputs() * Sf19Arch::PSQT_BUCKETS, 4);
+            }
             w.stacks(a.l1, [Sf19Arch::FC0_OUT, Sf19Arch::FC1_IN, Sf19Arch::FC1_OUT, Sf19Arch::FC2_IN]);
         }
         Architecture::HalfKp(a) => {

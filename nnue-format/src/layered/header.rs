@@ -111,13 +111,11 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<Header, FormatErro
 /// frames that decode to exactly `len` bytes, the arrays back to back (Stormphrax's zstd
 /// stream has no padding). A tiny stream can decode to gigabytes, so `len` (from the
 /// description) is refused above [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES), as a file that
-/// large would be, and the stream is decoded in chunks into a buffer that grows with what was
-/// decoded, never past `len + 1` bytes: memory follows what the stream holds, not what the
-/// description claims.
+/// large would be, and each frame is decoded up to one byte past what the arrays still lack,
+/// whatever window it declares (a decoder read out keeps up to its window, 128 MiB, before it
+/// hands out a byte): memory follows what the description implies, not what the stream claims.
 pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, FormatError> {
-    use std::io::Read;
-    /// Bytes decoded at a time.
-    const CHUNK: usize = 1 << 20;
+    use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
     let section = "zstd-compressed arrays";
     if len as u64 > crate::MAX_FILE_BYTES {
         let kind = ErrorKind::Invalid(format!(
@@ -126,36 +124,37 @@ pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, 
         ));
         return Err(FormatError::new(at, section, kind));
     }
+    let too_long = || {
+        let kind = ErrorKind::Invalid(format!(
+            "the zstd stream decodes to {} or more bytes, but the description's arrays take {len}",
+            len + 1
+        ));
+        FormatError::new(at, section, kind)
+    };
     let mut input = data;
     let mut out = Vec::new();
-    let mut chunk = vec![0u8; CHUNK.min(len + 1)];
-    while !input.is_empty() && out.len() <= len {
+    while !input.is_empty() {
         let frame_at = at + (data.len() - input.len());
         let bad = |e: &dyn std::fmt::Display| {
             FormatError::new(frame_at, section, ErrorKind::Invalid(format!("not a zstd frame (the decoder says: {e})")))
         };
-        let mut frame = ruzstd::decoding::StreamingDecoder::new(&mut input).map_err(|e| bad(&e))?;
-        while out.len() <= len {
-            let want = chunk.len().min(len + 1 - out.len());
-            let n = match frame.read(&mut chunk[..want]) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(bad(&e)),
-            };
-            if out.capacity() - out.len() < n {
-                // Doubling, but never past `len + 1`: at most twice what was decoded.
-                let target = (out.capacity() * 2).max(out.len() + n).min(len + 1);
-                out.reserve_exact(target - out.len());
-            }
-            out.extend_from_slice(&chunk[..n]);
+        let mut frame = FrameDecoder::new();
+        frame.init(&mut input).map_err(|e| bad(&e))?;
+        let lacking = len + 1 - out.len();
+        let finished =
+            frame.decode_blocks(&mut input, BlockDecodingStrategy::UptoBytes(lacking)).map_err(|e| bad(&e))?;
+        // Unfinished, the frame has decoded at least `lacking` bytes; finished, it all collects.
+        let decoded = frame.can_collect();
+        if !finished || decoded >= lacking {
+            return Err(too_long());
         }
+        out.reserve_exact(decoded);
+        frame.collect_to_writer(&mut out).map_err(|e| bad(&e))?;
     }
     if out.len() != len {
         let kind = ErrorKind::Invalid(format!(
-            "the zstd stream decodes to {}{} bytes, but the description's arrays take {len}",
-            out.len(),
-            if out.len() > len { " or more" } else { "" }
+            "the zstd stream decodes to {} bytes, but the description's arrays take {len}",
+            out.len()
         ));
         return Err(FormatError::new(at, section, kind));
     }
