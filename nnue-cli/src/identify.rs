@@ -137,7 +137,9 @@ pub fn candidates(bytes: &[u8]) -> Vec<Candidate> {
     // zstd-compressed (as they ship) any size, reading tells.
     for (whose, text) in [("Viridithas's", known::VIRIDITHAS), ("cinder's", known::CINDER)] {
         let Some(a) = layered(text) else { continue };
-        let zstd = bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]);
+        // A zstd frame, or a skippable one (metadata) before it.
+        let magic = bytes.first_chunk().map(|m| u32::from_le_bytes(*m));
+        let zstd = magic.is_some_and(|m| m == 0xFD2F_B528 || (0x184D_2A50..=0x184D_2A5F).contains(&m));
         if zstd || size == a.param_bytes() {
             let who = if zstd {
                 format!("{whose} layout (zstd-compressed, as it ships: reading tells)")
@@ -326,4 +328,27 @@ pub fn hint(bytes: &[u8]) -> String {
         text += &format!("\n  ... and {} more", found.len() - 5);
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::candidates;
+
+    /// A file that starts as zstd does, with a data frame or a skippable one (metadata before
+    /// it), lists Viridithas's and cinder's layouts, which ship compressed; other bytes of a
+    /// size neither has don't.
+    #[test]
+    fn a_zstd_file_lists_the_layouts_shipped_compressed() {
+        let listed = |bytes: &[u8]| {
+            let all = candidates(bytes);
+            ["Viridithas's", "cinder's"].map(|whose| all.iter().any(|c| c.who.starts_with(whose)))
+        };
+        let mut data = vec![0x28, 0xb5, 0x2f, 0xfd];
+        data.resize(1000, 0);
+        let mut skippable = 0x184D_2A53u32.to_le_bytes().to_vec();
+        skippable.resize(1000, 0);
+        assert_eq!(listed(&data), [true; 2]);
+        assert_eq!(listed(&skippable), [true; 2]);
+        assert_eq!(listed(&[1; 1000]), [false; 2]);
+    }
 }

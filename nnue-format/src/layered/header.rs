@@ -115,6 +115,7 @@ pub(crate) fn read(data: &[u8], arch: &LayeredArch) -> Result<Header, FormatErro
 /// whatever window it declares (a decoder read out keeps up to its window, 128 MiB, before it
 /// hands out a byte): memory follows what the description implies, not what the stream claims.
 pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, FormatError> {
+    use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
     use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
     let section = "zstd-compressed arrays";
     if len as u64 > crate::MAX_FILE_BYTES {
@@ -139,7 +140,20 @@ pub(crate) fn decompress(data: &[u8], at: usize, len: usize) -> Result<Vec<u8>, 
             FormatError::new(frame_at, section, ErrorKind::Invalid(format!("not a zstd frame (the decoder says: {e})")))
         };
         let mut frame = FrameDecoder::new();
-        frame.init(&mut input).map_err(|e| bad(&e))?;
+        match frame.init(&mut input) {
+            Ok(()) => {}
+            // A skippable frame (metadata, which the engines' zstd libraries pass over): its
+            // length follows the 8 bytes `init` read.
+            Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame { length, .. })) => {
+                let length = length as usize;
+                if length > input.len() {
+                    return Err(bad(&format_args!("a skippable frame of {length} bytes past the end of the file")));
+                }
+                input = &input[length..];
+                continue;
+            }
+            Err(e) => return Err(bad(&e)),
+        }
         let lacking = len + 1 - out.len();
         let finished =
             frame.decode_blocks(&mut input, BlockDecodingStrategy::UptoBytes(lacking)).map_err(|e| bad(&e))?;
@@ -226,5 +240,41 @@ mod tests {
         // The same stream cut to the arrays' size reads (as zeros).
         let (arch, bytes) = cbnf_rle(text, len);
         Net::from_bytes(&bytes, Some(&arch)).unwrap();
+    }
+
+    /// Skippable frames (metadata a zstd library passes over, as the engines' do) before,
+    /// between and after the data frames are skipped; one that claims more bytes than the file
+    /// has is refused at its offset.
+    #[test]
+    fn skippable_frames_are_skipped() {
+        let text = "(704hm -> 64)x2 -> pairwise>>9 -> (16 -> 32 -> 1)x3, i32, dual, q=64, l1shift=8, scale=400, \
+                    file=cbnf";
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Layered(a) = &arch else { panic!("{text} is a multi-layer description") };
+        let net = crate::synth::layered(a, 5);
+        let shipped = net.to_zstd(2).unwrap();
+        let skippable = |magic: u32, data: &[u8]| {
+            let mut f = magic.to_le_bytes().to_vec();
+            f.extend((data.len() as u32).to_le_bytes());
+            f.extend(data);
+            f
+        };
+        // The second data frame's start: the next zstd magic number after the first's.
+        let magic = [0x28, 0xb5, 0x2f, 0xfd];
+        let second = (65..shipped.len() - 3).find(|&i| shipped[i..i + 4] == magic).unwrap();
+        let mut bytes = shipped[..64].to_vec();
+        bytes.extend(skippable(0x184D_2A50, b"metadata"));
+        bytes.extend(&shipped[64..second]);
+        bytes.extend(skippable(0x184D_2A5F, &[]));
+        bytes.extend(&shipped[second..]);
+        bytes.extend(skippable(0x184D_2A57, &[7; 300]));
+        assert_eq!(Net::from_bytes(&bytes, Some(&arch)).unwrap(), Net::from_bytes(&shipped, Some(&arch)).unwrap());
+        // A skippable frame longer than what is left.
+        let at = bytes.len();
+        bytes.extend(0x184D_2A50u32.to_le_bytes());
+        bytes.extend(1000u32.to_le_bytes());
+        let Err(e) = Net::from_bytes(&bytes, Some(&arch)) else { panic!("a frame past the end was read") };
+        assert_eq!(e.offset, at, "{e}");
+        assert!(e.to_string().contains("past the end"), "{e}");
     }
 }
