@@ -54,6 +54,15 @@ static ALLOCATOR: Counting = Counting;
 /// One read at a time, so the peak belongs to it.
 static SERIAL: Mutex<()> = Mutex::new(());
 
+/// `read()`'s result and the peak of heap bytes live during it, beyond those live before
+/// (hold [`SERIAL`] around it, so that the peak is its own).
+fn peak_of<T>(read: impl FnOnce() -> T) -> (T, usize) {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let result = read();
+    (result, PEAK.load(Ordering::Relaxed) - before)
+}
+
 struct Base {
     bytes: Vec<u8>,
     /// The architecture that reads it (needed for headerless nets).
@@ -329,10 +338,7 @@ proptest! {
             1 => Some(&base.arch),
             _ => Some(&base.other),
         };
-        let before = LIVE.load(Ordering::Relaxed);
-        PEAK.store(before, Ordering::Relaxed);
-        let result = std::panic::catch_unwind(|| Net::from_bytes(&bytes, arch));
-        let peak = PEAK.load(Ordering::Relaxed) - before;
+        let (result, peak) = peak_of(|| std::panic::catch_unwind(|| Net::from_bytes(&bytes, arch)));
         prop_assert!(result.is_ok(), "the reader panicked");
         let bound = bound(&bytes, arch);
         prop_assert!(peak <= bound, "{peak} bytes allocated for a {}-byte file (bound {bound})", bytes.len());
@@ -434,10 +440,7 @@ fn valid_nets_stay_within_the_bound() {
             files.push(zstd(&p.bytes, p.raw, 1, CompressionLevel::Uncompressed));
         }
         for bytes in files {
-            let before = LIVE.load(Ordering::Relaxed);
-            PEAK.store(before, Ordering::Relaxed);
-            let net = Net::from_bytes(&bytes, Some(&base.arch)).unwrap();
-            let peak = PEAK.load(Ordering::Relaxed) - before;
+            let (net, peak) = peak_of(|| Net::from_bytes(&bytes, Some(&base.arch)).unwrap());
             eprintln!("{} bytes read with a peak of {peak} bytes allocated", bytes.len());
             let loaded = check_loaded(&net);
             drop(net);
@@ -459,10 +462,7 @@ fn a_zstd_window_larger_than_the_arrays_is_not_buffered() {
     a.l1 = 64;
     let bytes = nnue_runtime::format::synth::cbnf_zstd_rle_window(&a, "window", 130 << 20, 27);
     let arch = Architecture::Layered(a);
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let result = Net::from_bytes(&bytes, Some(&arch));
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let (result, peak) = peak_of(|| Net::from_bytes(&bytes, Some(&arch)));
     let Err(e) = result else { panic!("a stream longer than the arrays was accepted") };
     assert!(e.to_string().contains("or more bytes"), "{e}");
     let bound = bound(&bytes, Some(&arch));
@@ -488,10 +488,7 @@ fn a_zstd_block_claiming_the_most_sequences_is_refused_within_the_bound() {
     bytes.extend_from_slice(&header.to_le_bytes()[..3]);
     bytes.extend(body);
     let arch = Architecture::Layered(a);
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let result = Net::from_bytes(&bytes, Some(&arch));
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let (result, peak) = peak_of(|| Net::from_bytes(&bytes, Some(&arch)));
     let Err(e) = result else { panic!("a block of missing sequences was accepted") };
     assert_eq!((e.offset, e.section.as_str()), (64, "zstd-compressed arrays"), "{e}");
     let bound = bound(&bytes, Some(&arch));
