@@ -33,7 +33,12 @@ use proc_macro::TokenStream;
 /// crate compiles, and the build fails at the first position that differs, naming the value the
 /// description gives. A headerless file can't prove its own shape; a few known evaluations
 /// catch a wrong activation, a missing `hm` or the other output order. With `env`, it checks
-/// the default file only (a net from the environment has other values).
+/// the default file only (a net from the environment has other values), or, without a
+/// `default`, the file the variable names.
+///
+/// With `env`, a file the variable names takes its description from `<VAR>_ARCH` and its
+/// neuron order from `<VAR>_NEURON_ORDER`; `arch` and `neuron_order` are the `default` file's,
+/// or, without a `default`, the named file's unless those variables are set.
 ///
 /// `layers`, if given, is the net's forward pass after the accumulators in the text that
 /// `nnue_format::layers::Layers` prints (one line per stage; the README shows the forms): the

@@ -49,8 +49,10 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let span = input.span();
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     // With `env`, a file from the environment takes its description from `<VAR>_ARCH` and its
-    // neuron order from `<VAR>_NEURON_ORDER` (if any); `arch` and `neuron_order` are the
-    // default file's.
+    // neuron order from `<VAR>_NEURON_ORDER` (if any); `arch`, `neuron_order` and `expect` are
+    // the default file's, or, without a `default`, those of the file the variable names (they
+    // would otherwise describe no file).
+    let no_default = matches!(input.source, Source::Env { default: None, .. });
     let (shown, env_var, arch_lit, from_env) = match &input.source {
         Source::Path(p) => (p.value(), None, input.arch.clone(), false),
         Source::Env { var, default } => {
@@ -82,22 +84,30 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         }
     };
     let file = resolve(&manifest_dir, &shown);
+    let arch_from_var = from_env && arch_lit.is_some();
+    let arch_lit = if from_env && !arch_from_var && no_default { input.arch.clone() } else { arch_lit };
     // Where the path came from, for messages: the user may not know an environment variable
     // chose it, or that its description comes from another.
     let (origin, arch_hint) = match (&env_var, from_env) {
-        (Some(var), true) => (
-            format!(" (named by ${var})"),
-            match &arch_lit {
-                Some(_) => format!(" (its description came from ${var}_ARCH)"),
-                None => format!(" (a headerless net's description goes in ${var}_ARCH, which is not set)"),
-            },
-        ),
+        (Some(var), true) => {
+            (
+                format!(" (named by ${var})"),
+                match (&arch_lit, arch_from_var) {
+                    (Some(_), true) => format!(" (its description came from ${var}_ARCH)"),
+                    (Some(_), false) => String::new(),
+                    (None, _) if no_default => {
+                        format!(" (a headerless net's description goes in `arch` or ${var}_ARCH, neither of which is given)")
+                    }
+                    (None, _) => format!(" (a headerless net's description goes in ${var}_ARCH, which is not set)"),
+                },
+            )
+        }
         _ => (String::new(), String::new()),
     };
     let arch_text = arch_lit.as_ref().map(LitStr::value);
     let given: Option<Architecture> = match (&arch_lit, &arch_text) {
-        (Some(lit), Some(text)) => Some(text.parse().map_err(|e| match (&env_var, from_env) {
-            (Some(var), true) => err(lit, format!("${var}_ARCH: {e}")),
+        (Some(lit), Some(text)) => Some(text.parse().map_err(|e| match &env_var {
+            Some(var) if arch_from_var => err(lit, format!("${var}_ARCH: {e}")),
             _ => err(lit, e),
         })?),
         _ => None,
@@ -113,12 +123,14 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
         kind => err(&span, format!("{shown}{origin}: {kind}{arch_hint}")),
     })?;
     // The order's file, spanned where errors about it point, and where its name came from.
+    let literal = || input.neuron_order.clone().map(|lit| (lit, String::new()));
     let order_lit = match (&env_var, from_env, &input.source) {
         (Some(name), true, Source::Env { var, .. }) => std::env::var(format!("{name}_NEURON_ORDER"))
             .ok()
             .filter(|v| !v.is_empty())
-            .map(|v| (LitStr::new(&v, var.span()), format!(" (named by ${name}_NEURON_ORDER)"))),
-        _ => input.neuron_order.clone().map(|lit| (lit, String::new())),
+            .map(|v| (LitStr::new(&v, var.span()), format!(" (named by ${name}_NEURON_ORDER)")))
+            .or_else(|| if no_default { literal() } else { None }),
+        _ => literal(),
     };
     let neuron_order = order_lit.map(|(lit, origin)| read_neuron_order(lit, &origin, &manifest_dir)).transpose()?;
     // The order is part of what is compiled: another order, another cache entry.
@@ -133,9 +145,10 @@ pub fn load(input: &NetInput) -> syn::Result<Loaded> {
     let decode = |bytes: &[u8]| {
         Net::from_bytes(bytes, given.as_ref()).map_err(|e| err(&span, format!("{shown}{origin}: {e}{arch_hint}")))
     };
-    // `expect`: the values are the default file's, not those of a net the environment names.
+    // `expect`: the values are the default file's, not those of a net the environment names
+    // (without a `default`, the named file is the only one).
     let mut decoded = None;
-    if let (Some(expect), false) = (&input.expect, from_env) {
+    if let (Some(expect), true) = (&input.expect, !from_env || no_default) {
         let net = decode(&bytes)?;
         check_expected(&net, expect, input.compute.as_ref(), &shown)?;
         decoded = Some(net);

@@ -101,7 +101,8 @@ fn compile_errors() {
     // For `env_missing_file.rs`: a path from the environment that names no file. (Edition 2021:
     // setting a variable is safe; no other thread of this binary reads it.)
     std::env::set_var("NNUE_TEST_NET_FROM_ENV", "/nonexistent/net.nnue");
-    // For `env_empty.rs` and `env_headerless_without_arch.rs`.
+    // For `env_empty.rs`, `env_headerless_without_arch.rs`, `env_expect_without_default.rs`
+    // and `ui-pass/env_without_default.rs`.
     std::env::set_var("NNUE_TEST_EMPTY_ENV", "");
     std::env::set_var("NNUE_TEST_HEADERLESS_FROM_ENV", "../../../../nets/default.nnue");
     std::env::remove_var("NNUE_TEST_HEADERLESS_FROM_ENV_ARCH");
