@@ -51,6 +51,7 @@ fn placement_changes(
     }
 }
 
+#[derive(Clone)]
 struct Entry<A> {
     /// The refreshed accumulator; for threat nets the piece features' sums alone.
     acc: A,
@@ -60,7 +61,9 @@ struct Entry<A> {
 
 /// Per perspective and king square (or the squares that share its features:
 /// [`FeatureSet::cache_slot`]), the last accumulator refreshed there. Runs on the
-/// [`KernelPath`] it was built with, for the network it was built with.
+/// [`KernelPath`] it was built with, for the network it was built with. A clone is a cache of its
+/// own with the same entries (one per search thread, say).
+#[derive(Clone)]
 pub struct RefreshCache<A> {
     entries: Vec<Entry<A>>,
     /// Entries per perspective.

@@ -8,6 +8,7 @@ use crate::network::{Evaluation, Network};
 use crate::position::{Color, Position, Square};
 use crate::simd::KernelPath;
 
+#[derive(Clone)]
 struct Entry<A> {
     acc: A,
     /// Whether `acc` is current, per perspective.
@@ -44,6 +45,9 @@ struct Entry<A> {
 /// piece sums are swapped for the new king square's from the refresh cache, which keeps them
 /// apart (as Stockfish refreshes its piece-square accumulator and updates its threat one);
 /// only a king move to the other board half, which reorients every feature, is a refresh.
+///
+/// A clone is a stack of its own, at the same ply with the same entries and refresh cache
+/// (a search thread's copy of another's).
 ///
 /// ```
 /// use nnue_runtime::{AccumulatorStack, Color, Dirty, Network, Piece, PieceType, Position, Square};
@@ -90,6 +94,23 @@ pub struct AccumulatorStack<N: Network> {
     removed: Vec<usize>,
     /// Scratch: the deltas of the moves an update walks over, top first.
     steps: Vec<Deltas>,
+}
+
+// By hand: a derive would ask `N: Clone`, where only the accumulators are cloned.
+impl<N: Network> Clone for AccumulatorStack<N> {
+    fn clone(&self) -> Self {
+        AccumulatorStack {
+            entries: self.entries.clone(),
+            top: self.top,
+            cache: self.cache.clone(),
+            threats: self.threats,
+            board_blocks: self.board_blocks,
+            features: self.features,
+            added: self.added.clone(),
+            removed: self.removed.clone(),
+            steps: self.steps.clone(),
+        }
+    }
 }
 
 impl<N: Network> AccumulatorStack<N> {
@@ -696,5 +717,36 @@ mod tests {
         stack.push(Dirty::quiet(Piece::new(Color::White, PieceType::Pawn), sq("e2"), sq("e4")));
         let after = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
         assert_eq!(stack.evaluate(&eval, &after), Network::evaluate(&eval, &after));
+    }
+
+    /// A clone goes on from the same ply with entries, boards, threat logs and a refresh cache
+    /// of its own: each stack's moves evaluate as refreshes do, whatever the other one plays.
+    #[test]
+    fn a_clone_is_a_stack_of_its_own() {
+        let net = synth::sf19(64, nnue_format::Sf19Inputs::Full, 3, Encoding::Raw);
+        let eval = Evaluator::new(&net);
+        let fen = |f| Position::from_fen(f).unwrap();
+        let (white, black) = (|k| Piece::new(Color::White, k), |k| Piece::new(Color::Black, k));
+        let mut a = AccumulatorStack::new(&eval, &fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        a.push(Dirty::quiet(white(PieceType::Pawn), sq("e2"), sq("e4")));
+        let e4 = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(a.evaluate(&eval, &e4), Network::evaluate(&eval, &e4));
+        let mut b = a.clone();
+        a.push(Dirty::quiet(black(PieceType::Pawn), sq("e7"), sq("e5")));
+        b.push(Dirty::quiet(black(PieceType::Knight), sq("g8"), sq("f6")));
+        let e5 = fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        let nf6 = fen("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+        assert_eq!(a.evaluate(&eval, &e5), Network::evaluate(&eval, &e5));
+        assert_eq!(b.evaluate(&eval, &nf6), Network::evaluate(&eval, &nf6));
+        // A king move: the clone's refresh cache, not the other's.
+        b.push(Dirty::quiet(white(PieceType::King), sq("e1"), sq("e2")));
+        let ke2 = fen("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 2 2");
+        assert_eq!(b.evaluate(&eval, &ke2), Network::evaluate(&eval, &ke2));
+        for stack in [&mut a, &mut b] {
+            stack.pop();
+        }
+        b.pop();
+        assert_eq!((a.depth(), b.depth()), (1, 1));
+        assert_eq!(a.evaluate(&eval, &e4), b.evaluate(&eval, &e4));
     }
 }
