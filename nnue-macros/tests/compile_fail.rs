@@ -106,6 +106,9 @@ fn compile_errors() {
     std::env::set_var("NNUE_TEST_EMPTY_ENV", "");
     std::env::set_var("NNUE_TEST_HEADERLESS_FROM_ENV", "../../../../nets/default.nnue");
     std::env::remove_var("NNUE_TEST_HEADERLESS_FROM_ENV_ARCH");
+    std::env::remove_var("NNUE_TEST_HEADERLESS_FROM_ENV_NEURON_ORDER");
+    std::env::set_var("NNUE_TEST_SFNN_FROM_ENV", "../../nnue-corpus/valid.nnue");
+    std::env::remove_var("NNUE_TEST_SFNN_FROM_ENV_NEURON_ORDER");
     // For `neuron_order.rs`: a net from the environment with an order that doesn't fit it.
     std::env::set_var("NNUE_TEST_ORDERED_FROM_ENV", "../../nnue-corpus/valid.nnue");
     std::env::set_var("NNUE_TEST_ORDERED_FROM_ENV_NEURON_ORDER", "../../../../nnue-macros/tests/ui/orders/short.order");
