@@ -218,12 +218,18 @@ fn relative(p: Piece, perspective: Color) -> usize {
 
 #[inline(always)]
 fn index_oriented(l: &Layout, a: usize, from: usize, t: usize, to: usize) -> Option<usize> {
+    let (i, kept) = index_and_kept(l, a, from, t, to);
+    kept.then_some(i)
+}
+
+/// The feature of a threat (oriented squares, relative pieces) and whether it is one: without a
+/// branch, for [`changes`]' lists (the index is meaningless when it is not kept).
+#[inline(always)]
+fn index_and_kept(l: &Layout, a: usize, from: usize, t: usize, to: usize) -> (usize, bool) {
     let base = l.pair[a][t];
-    if base == u32::MAX || (l.once[a][t] && from < to) {
-        return None;
-    }
+    let kept = (base != u32::MAX) & !(l.once[a][t] & (from < to));
     let below_to = (l.moves[a][from] & ((1u64 << to) - 1)).count_ones();
-    Some((base + l.from_offset[a][from] + below_to) as usize)
+    (base.wrapping_add(l.from_offset[a][from]).wrapping_add(below_to) as usize, kept)
 }
 
 /// An attacker and the piece it attacks (absolute colours and squares).
@@ -508,16 +514,18 @@ pub fn changes(
     removed: &mut Vec<usize>,
 ) {
     let (l, o) = (layout(set), orientation(perspective, king));
+    // Without a branch per change: its sign and whether it is a feature of the set are as good
+    // as random to a predictor (Reckless's set: 4% of a search node). Each index is pushed to
+    // both lists, and each list is cut back by one where it doesn't belong.
     for c in log {
         let t = &c.threat;
         let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
-        if let Some(i) = index_oriented(l, a, t.from as usize ^ o, at, t.to as usize ^ o) {
-            if c.add {
-                added.push(offset + i)
-            } else {
-                removed.push(offset + i)
-            }
-        }
+        let (i, kept) = index_and_kept(l, a, t.from as usize ^ o, at, t.to as usize ^ o);
+        let i = offset.wrapping_add(i);
+        added.push(i);
+        added.truncate(added.len() - usize::from(!(kept & c.add)));
+        removed.push(i);
+        removed.truncate(removed.len() - usize::from(!(kept & !c.add)));
     }
 }
 
