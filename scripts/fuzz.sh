@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the reader once per file format (fuzz/fuzz_targets/: stockfish, bullet, cbnf,
-# alexandria, obsidian, reckless, plentychess, and the older mixed `reader`) for a fixed time
-# each, under AddressSanitizer, with no allocation over 8 MB (inputs are at most 256 KiB: the
-# reader's bound is 4x the file plus 64 KiB, see checks/tests/reader_mutations.rs).
+# alexandria, obsidian, reckless, plentychess, caissa, cinder, viridithas, stormphrax (8),
+# sfnnv17, and the older mixed `reader`) for a fixed time each, under AddressSanitizer, with
+# no allocation over 8 MB (inputs are at most 256 KiB: the reader's bound is 4x the file plus
+# 64 KiB, or for a zstd-compressed file its description's arrays, 4.4 MB in the targets, see
+# checks/tests/reader_mutations.rs).
 #
 #     bash scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET ...]
 #
@@ -16,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(stockfish bullet cbnf alexandria obsidian reckless plentychess reader)
+((${#targets[@]})) || targets=(stockfish bullet cbnf alexandria obsidian reckless plentychess caissa cinder viridithas stormphrax sfnnv17 reader)
 command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
 scratch=$PWD/target/fuzz-corpus
 cd fuzz

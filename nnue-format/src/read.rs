@@ -376,15 +376,19 @@ fn read_framed(data: &[u8], full: &Architecture, framed: Framed) -> Result<Net, 
         _ => header::Header { name: String::new(), start: 0, zstd: false },
     };
     let decompressed;
+    // Where the zstd stream starts in the file, when the arrays were decompressed from one.
+    let mut stream_at = None;
     let (body, start, padding, aligned) = if frame.storage == Storage::Varints {
         // One varint per value: the size follows from the values; nothing may trail them.
         (data, 0, Padding::None, false)
     } else if head.zstd {
         decompressed = header::decompress(&data[head.start..], head.start, params)?;
+        stream_at = Some(head.start);
         (&decompressed[..], 0, Padding::None, false)
     } else if frame.zstd == Zstd::WholeFile && ![short, padded].contains(&data.len()) {
         // As Viridithas ships (and embeds) its nets: the struct's bytes, zstd-compressed.
         decompressed = header::decompress(data, 0, params)?;
+        stream_at = Some(0);
         (&decompressed[..], 0, Padding::None, false)
     } else {
         // The size first: a truncated file is one error.
@@ -408,11 +412,23 @@ fn read_framed(data: &[u8], full: &Architecture, framed: Framed) -> Result<Net, 
         }
     }
     let mut r = Reader { data: body, pos: start, section: String::new() };
-    let arrays = r.parts(&parts)?;
+    let arrays = r.parts(&parts).map_err(|e| match stream_at {
+        Some(at) => in_zstd_stream(e, at),
+        None => e,
+    })?;
     if frame.storage == Storage::Varints {
         r.end()?;
     }
     Ok(engine_order(Net { description: head.name, model: plan::assemble(full, arrays, padding) }))
+}
+
+/// `e`, found in arrays decompressed from the zstd stream at file offset `at`: its offset
+/// becomes the stream's (an offset in the file, as every error's is), its section says where
+/// in the decompressed arrays it was found.
+fn in_zstd_stream(mut e: FormatError, at: usize) -> FormatError {
+    e.section = format!("{} (byte {} of the zstd-compressed arrays, decompressed)", e.section, e.offset);
+    e.offset = at;
+    e
 }
 
 impl Net {
@@ -442,4 +458,33 @@ impl Net {
 fn engine_order(mut net: Net) -> Net {
     net.viridithas_order(true);
     net
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Architecture, Model, Net};
+
+    /// A bad value inside zstd-compressed arrays (found by the `viridithas` fuzz target): the
+    /// error's offset is the stream's, within the file, not the value's offset in the
+    /// decompressed bytes (past the end of a small file); its section says where that was.
+    #[test]
+    fn an_error_in_decompressed_arrays_is_at_the_streams_offset() {
+        let text = "(704x2hm -> 64)x2 -> pairwise>>9 -> (32 -> 64 -> 1)x8, f32, l1act=hardswish, l2act=swiglu, \
+                    residual, l1mul=512/4161600, scale=240, threats=pawnpairs+sf19, file=viridithas, \
+                    kings=[0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+        let arch: Architecture = text.parse().unwrap();
+        let Architecture::Layered(a) = &arch else { unreachable!() };
+        let mut net = crate::synth::layered(a, 4);
+        let Model::Layered(_, p) = &mut net.model else { unreachable!() };
+        p.l2_biases[5] = f32::NAN.to_bits() as i32;
+        let raw = Net::from_bytes(&net.to_bytes(), Some(&arch)).unwrap_err();
+        assert!(raw.to_string().contains("is NaN"), "{raw}");
+        let shipped = net.to_zstd(1).unwrap();
+        assert!(raw.offset > shipped.len());
+        let e = Net::from_bytes(&shipped, Some(&arch)).unwrap_err();
+        assert_eq!((e.offset, e.kind.clone()), (0, raw.kind.clone()), "{e}");
+        let where_ =
+            format!("{} (byte {} of the zstd-compressed arrays, decompressed) at offset 0: ", raw.section, raw.offset);
+        assert!(e.to_string().starts_with(&where_), "{e}");
+    }
 }
