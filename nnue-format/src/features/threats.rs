@@ -515,8 +515,9 @@ pub fn changes(
 ) {
     let (l, o) = (layout(set), orientation(perspective, king));
     // Without a branch per change: its sign and whether it is a feature of the set are as good
-    // as random to a predictor (Reckless's set: 4% of a search node). Each index is pushed to
-    // both lists, and each list is cut back by one where it doesn't belong.
+    // as random to a predictor (on Reckless's set, 3-4% more nodes per second in its own
+    // search). Each index is pushed to both lists, and each list is cut back by one where it
+    // doesn't belong.
     for c in log {
         let t = &c.threat;
         let (a, at) = (relative(t.attacker, perspective), relative(t.attacked, perspective));
