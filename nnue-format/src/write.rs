@@ -1,7 +1,7 @@
 //! The writer: the exact inverse of the reader.
 
 use crate::headerless::Framed;
-use crate::layered::format::End;
+use crate::layered::format::{End, Storage};
 use crate::leb128::{self, Element};
 use crate::net::{Encoding, Model, Net, Padding};
 use crate::plan::{self, ArrayPart, Part, ValuesRef};
@@ -19,10 +19,11 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
     }
     let mut out = Vec::new();
     let arch = net.arch();
+    // A headerless net's frame: its raw size, and how its file ends (below).
+    let framed = crate::headerless::frame(&arch);
     // A raw file's size, where its frame fixes it: reserved at once, so that writing a net of a
     // few MB takes one allocation of its size, not a doubled one.
-    if let Some(f) = crate::headerless::frame(&arch).filter(|f| f.frame.storage == crate::layered::format::Storage::Raw)
-    {
+    if let Some(f) = framed.as_ref().filter(|f| f.frame.storage == Storage::Raw) {
         out.reserve_exact(f.sizes[1]);
     }
     // The frame's head: Stockfish's header (its record's version word), a `CBNF` header, or
@@ -60,7 +61,7 @@ pub(crate) fn write_net(net: &Net) -> Vec<u8> {
         _ => Padding::None,
     };
     // An aligned frame ends with the last array's padding or without it, another with bullet's.
-    let aligned = crate::headerless::frame(&arch).filter(|f| f.frame.end == End::Aligned);
+    let aligned = framed.filter(|f| f.frame.end == End::Aligned);
     match aligned {
         // Written without the last array's padding.
         Some(Framed { sizes: [short, _], .. }) if padding == Padding::None => out.truncate(short),
